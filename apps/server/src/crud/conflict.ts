@@ -1,0 +1,34 @@
+import { AppError } from '../errors';
+
+/** 409 naming the field whose value is already taken. */
+export function conflict(field: string): AppError {
+  return new AppError('conflict', { fields: [{ field, rule: 'unique', message: `${field} is already in use` }] });
+}
+
+/** 400 naming one field, for rules a schema cannot see (a parent that would make a cycle, an unknown id). */
+export function invalidField(field: string, rule: string, message: string): AppError {
+  return new AppError('validation', { fields: [{ field, rule, message }] });
+}
+
+/** 409 for a rule that keeps the row as it is (in use, last super admin, yourself). */
+export function refused(field: string, rule: string, message: string): AppError {
+  return new AppError('conflict', { fields: [{ field, rule, message }] });
+}
+
+type PgLikeError = { code?: string; constraint?: string; constraint_name?: string; cause?: PgLikeError };
+
+/**
+ * A unique violation the pre-checks raced past, turned into 409 naming the field
+ * (`constraints` maps a constraint name to a field). Anything else is rethrown.
+ */
+export function rethrowUnique(error: unknown, constraints: Record<string, string>): never {
+  let e = error as PgLikeError | undefined;
+  while (e) {
+    if (e.code === '23505') {
+      const name = e.constraint ?? e.constraint_name ?? '';
+      throw conflict(constraints[name] ?? 'unique');
+    }
+    e = e.cause;
+  }
+  throw error;
+}

@@ -1,0 +1,203 @@
+import {
+  envelopeOf,
+  errorEnvelopeSchema,
+  idParamSchema,
+  pageOf,
+  type Resource,
+  type ResourceAction,
+  statusInputSchema,
+} from '@atrium/contracts';
+import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { forbidden, notFound } from '../errors';
+import { recordAudit } from './audit';
+import { type Ctx, callerOf, inTenant } from './context';
+
+export type ListResult<T> = { list: T[]; total: number };
+
+/**
+ * What an entity supplies to the machinery: plain functions over the tenant transaction.
+ * `get` must return null for rows outside the caller's tenant or data scope — that is the 404.
+ */
+export type ResourceHandlers<Item, Create, Update, Query> = {
+  list(ctx: Ctx, query: Query): Promise<ListResult<Item>>;
+  get(ctx: Ctx, id: number): Promise<Item | null>;
+  create?(ctx: Ctx, input: Create): Promise<Item>;
+  update?(ctx: Ctx, id: number, input: Update, before: Item): Promise<Item>;
+  setStatus?(ctx: Ctx, id: number, status: '0' | '1', before: Item): Promise<Item>;
+  remove?(ctx: Ctx, id: number, before: Item): Promise<void>;
+};
+
+type HandlersOf<R extends Resource> = ResourceHandlers<
+  z.output<R['item']>,
+  z.output<R['create']>,
+  z.output<R['update']>,
+  z.output<R['listQuery']>
+>;
+
+export const ok = <T>(data: T) => ({ code: 200, message: 'ok', data });
+
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+};
+
+/** Route options every resource route shares: tag, permission, audit entry for writes, super-admin gate. */
+export function routeOptions(
+  resource: Resource,
+  action: ResourceAction | (string & {}),
+  schema: Record<string, unknown>,
+  options: { write?: boolean; summary?: string } = {},
+): RouteShorthandOptions {
+  const superAdminOnly = resource.superAdminOnly || (resource.superAdminWrites && options.write);
+  return {
+    schema: { tags: [resource.domain], summary: options.summary ?? `${resource.name}: ${action}`, security: [{ bearer: [] }], ...schema },
+    config: {
+      permission: resource.permission(action),
+      ...(options.write ? { audit: { module: `${resource.domain}:${resource.name}`, action } } : {}),
+    },
+    ...(superAdminOnly ? { preHandler: requireSuperAdmin } : {}),
+  } as RouteShorthandOptions;
+}
+
+export async function requireSuperAdmin(request: FastifyRequest) {
+  if (!callerOf(request).superAdmin) throw forbidden();
+}
+
+/** Loads the row the caller may see or answers 404. */
+async function visible<Item>(handlers: { get(ctx: Ctx, id: number): Promise<Item | null> }, ctx: Ctx, id: number): Promise<Item> {
+  const row = await handlers.get(ctx, id);
+  if (!row) throw notFound();
+  return row;
+}
+
+const idOf = (request: FastifyRequest) => (request.params as { id: number }).id;
+
+/**
+ * Registers the conventional routes of a resource from its contract and handlers:
+ * GET list (paged), GET :id, POST, PUT :id, PUT :id/status, DELETE :id — each with zod validation,
+ * OpenAPI, its permission, the tenant transaction and, for writes, an operation-log entry with a
+ * before/after summary. Only the actions the contract lists and the handlers implement are registered.
+ */
+export function registerResource<R extends Resource>(
+  app: FastifyInstance,
+  resource: R,
+  handlers: HandlersOf<R>,
+  options: { globalResource?: boolean } = {},
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  // a global catalogue's ids are not tenant rows: the cross-tenant matrix leaves them out
+  const byId = (o: RouteShorthandOptions): RouteShorthandOptions =>
+    options.globalResource ? { ...o, config: { ...o.config, globalResource: true } } : o;
+  const item = resource.item;
+  const paths = resource.paths;
+
+  if (resource.has('list')) {
+    r.get(
+      paths.list,
+      routeOptions(resource, 'list', { querystring: resource.listQuery, response: { 200: envelopeOf(pageOf(item)), ...errors } }),
+      async (request) => {
+        const query = request.query as z.output<R['listQuery']> & { pageNum: number; pageSize: number };
+        const page = await inTenant(request, (ctx) => handlers.list(ctx, query));
+        return ok({ ...page, pageNum: query.pageNum, pageSize: query.pageSize });
+      },
+    );
+  }
+  if (resource.has('query')) {
+    r.get(
+      paths.query,
+      byId(routeOptions(resource, 'query', { params: idParamSchema, response: { 200: envelopeOf(item), ...errors } })),
+      async (request) => ok(await inTenant(request, (ctx) => visible(handlers, ctx, idOf(request)))),
+    );
+  }
+  const { create, update, setStatus, remove } = handlers;
+  if (resource.has('create') && create) {
+    r.post(
+      paths.create,
+      routeOptions(resource, 'create', { body: resource.create, response: { 200: envelopeOf(item), ...errors } }, { write: true }),
+      async (request) => {
+        const created = await inTenant(request, (ctx) => create(ctx, request.body as z.output<R['create']>));
+        recordAudit(request, { target: targetOf(created), after: created });
+        return ok(created);
+      },
+    );
+  }
+  if (resource.has('update') && update) {
+    r.put(
+      paths.update,
+      byId(
+        routeOptions(
+          resource,
+          'update',
+          { params: idParamSchema, body: resource.update, response: { 200: envelopeOf(item), ...errors } },
+          { write: true },
+        ),
+      ),
+      async (request) => {
+        const id = idOf(request);
+        return ok(
+          await inTenant(request, async (ctx) => {
+            const before = await visible(handlers, ctx, id);
+            recordAudit(request, { before });
+            const after = await update(ctx, id, request.body as z.output<R['update']>, before);
+            recordAudit(request, { after });
+            return after;
+          }),
+        );
+      },
+    );
+  }
+  if (resource.has('status') && setStatus) {
+    r.put(
+      paths.status,
+      byId(
+        routeOptions(
+          resource,
+          'status',
+          { params: idParamSchema, body: statusInputSchema, response: { 200: envelopeOf(item), ...errors } },
+          { write: true },
+        ),
+      ),
+      async (request) => {
+        const id = idOf(request);
+        const { status } = request.body as { status: '0' | '1' };
+        return ok(
+          await inTenant(request, async (ctx) => {
+            const before = await visible(handlers, ctx, id);
+            recordAudit(request, { before: { status: (before as { status?: string }).status } });
+            const after = await setStatus(ctx, id, status, before);
+            recordAudit(request, { after: { status } });
+            return after;
+          }),
+        );
+      },
+    );
+  }
+  if (resource.has('delete') && remove) {
+    r.delete(
+      paths.delete,
+      byId(
+        routeOptions(resource, 'delete', { params: idParamSchema, response: { 200: envelopeOf(z.null()), ...errors } }, { write: true }),
+      ),
+      async (request) => {
+        const id = idOf(request);
+        await inTenant(request, async (ctx) => {
+          const before = await visible(handlers, ctx, id);
+          recordAudit(request, { before });
+          await remove(ctx, id, before);
+        });
+        return ok(null);
+      },
+    );
+  }
+}
+
+function targetOf(row: unknown): string | undefined {
+  const r = row as { id?: unknown; name?: unknown; code?: unknown; accountId?: unknown };
+  const label = r.accountId ?? r.code ?? r.name;
+  return r.id === undefined ? undefined : label ? `${r.id} ${String(label)}` : String(r.id);
+}

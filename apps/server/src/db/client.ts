@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { type ExtractTablesWithRelations, sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { APP_ROLE, createAppRoleSql, grantAppRoleSql } from './roles';
+import * as schema from './schema';
+
+export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** What a raw `execute` answers on either engine. */
+export type RawResult<T = Record<string, unknown>> = { rows: T[]; rowCount?: number | null; affectedRows?: number };
+export type Engine = 'pglite' | 'postgres';
+
+export type Database = {
+  engine: Engine;
+  migrationsFolder: string;
+  db: Db;
+  /** Runs a raw statement and returns its rows (for health checks and catalog queries). */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+};
+
+export type DatabaseOptions = { migrationsFolder?: string } & (
+  | { engine: 'pglite'; dataDir: string }
+  | { engine: 'postgres'; ownerUrl: string; appUrl?: string; poolSize?: number }
+);
+
+export class DatabaseError extends Error {}
+
+/** The number of migrations committed in `drizzle/`; `/readyz` compares it with what the database applied. */
+export function committedMigrationCount(folder = migrationsFolder): number {
+  const journal = JSON.parse(readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] };
+  return journal.entries.length;
+}
+
+/**
+ * Migrates through the owner (superuser) connection, makes sure the application role exists with its
+ * grants, closes the owner connection and returns a connection as the application role — which row-level
+ * security applies to. Refuses to return a connection that could bypass row-level security.
+ */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const folder = options.migrationsFolder ?? migrationsFolder;
+  const database = options.engine === 'pglite' ? await openPglite(options.dataDir, folder) : await openPostgres(options, folder);
+  try {
+    await assertNoRlsBypass(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+async function openPglite(dataDir: string, folder: string): Promise<Database> {
+  const owner = await PGlite.create(dataDir);
+  try {
+    await owner.exec(createAppRoleSql());
+    await migratePglite(drizzlePglite(owner, { schema }), { migrationsFolder: folder });
+    await owner.exec(grantAppRoleSql());
+  } finally {
+    await owner.close();
+  }
+  const client = await PGlite.create(dataDir, { username: APP_ROLE });
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    engine: 'pglite',
+    migrationsFolder: folder,
+    db,
+    async query(text, params) {
+      const result = await client.query(text, params as unknown[]);
+      return result.rows as never[];
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+/** The application role's URL: DATABASE_APP_URL, or the owner URL with the application role as user. */
+export function appUrlFor(ownerUrl: string, appUrl?: string): string {
+  if (appUrl) return appUrl;
+  const url = new URL(ownerUrl);
+  url.username = APP_ROLE;
+  url.password = '';
+  return url.toString();
+}
+
+async function openPostgres(options: { ownerUrl: string; appUrl?: string; poolSize?: number }, folder: string): Promise<Database> {
+  const owner = new pg.Client({ connectionString: options.ownerUrl, connectionTimeoutMillis: 5000 });
+  try {
+    await owner.connect();
+  } catch (error) {
+    throw new DatabaseError(`cannot connect to DATABASE_URL: ${(error as Error).message || String(error)}`);
+  }
+  try {
+    await owner.query(createAppRoleSql());
+    await migrateNodePg(drizzleNodePg(owner, { schema }), { migrationsFolder: folder });
+    await owner.query(grantAppRoleSql());
+  } finally {
+    await owner.end();
+  }
+  const pool = new pg.Pool({
+    connectionString: appUrlFor(options.ownerUrl, options.appUrl),
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+  });
+  // an idle client losing its server connection must not crash the process
+  pool.on('error', () => {});
+  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  return {
+    engine: 'postgres',
+    migrationsFolder: folder,
+    db,
+    async query(text, params) {
+      const result = await pool.query(text, params as unknown[]);
+      return result.rows as never[];
+    },
+    async close() {
+      if (!pool.ended) await pool.end();
+    },
+  };
+}
+
+async function assertNoRlsBypass(database: Database): Promise<void> {
+  const [role] = await database.query<{ rolname: string; rolsuper: boolean; rolbypassrls: boolean }>(
+    'select rolname, rolsuper, rolbypassrls from pg_roles where rolname = current_user',
+  );
+  if (!role || role.rolsuper || role.rolbypassrls) {
+    throw new DatabaseError(
+      `refusing to serve as database role "${role?.rolname ?? 'unknown'}": it bypasses row-level security (superuser or BYPASSRLS)`,
+    );
+  }
+}
+
+/** Database reachable and every committed migration applied. */
+export async function isReady(database: Database): Promise<{ ready: boolean; reason?: string }> {
+  try {
+    const [row] = await database.query<{ n: number }>('select count(*)::int as n from drizzle.__drizzle_migrations');
+    const expected = committedMigrationCount(database.migrationsFolder);
+    if ((row?.n ?? 0) < expected) return { ready: false, reason: `migrations applied ${row?.n ?? 0}/${expected}` };
+    return { ready: true };
+  } catch (error) {
+    return { ready: false, reason: (error as Error).message };
+  }
+}
+
+/**
+ * The transaction every tenant-scoped request runs in: `app.tenant_id` is set for this transaction only,
+ * so row-level security shows and accepts that tenant's rows and nothing else.
+ */
+export async function withTenant<T>(db: Db, tenantId: number, work: (tx: Tx) => Promise<T>): Promise<T> {
+  if (!Number.isSafeInteger(tenantId) || tenantId <= 0) throw new Error('withTenant needs a tenant id');
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('app.tenant_id', ${String(tenantId)}, true)`);
+    return work(tx);
+  });
+}

@@ -1,0 +1,182 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  char,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { tenants } from './tenancy';
+
+const createdAt = () => timestamp('create_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const updatedAt = () => timestamp('update_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+/**
+ * Accounts: global identities (sign-in name, password, profile). What an account may do inside a tenant
+ * lives in that tenant's `tenant_users` row and its roles.
+ */
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    // the user number people sign in with
+    accountId: varchar('account_id', { length: 30 }).notNull(),
+    phone: varchar('phone', { length: 20 }),
+    email: varchar('email', { length: 100 }),
+    passwordHash: text('password_hash'),
+    nickname: varchar('nickname', { length: 30 }).notNull().default(''),
+    name: varchar('name', { length: 20 }).notNull().default(''),
+    avatar: varchar('avatar', { length: 500 }),
+    wechat: varchar('wechat', { length: 50 }),
+    idNumber: varchar('id_number', { length: 18 }),
+    countryRegion: varchar('country_region', { length: 50 }),
+    area: varchar('area', { length: 100 }),
+    address: varchar('address', { length: 500 }),
+    profile: varchar('profile', { length: 500 }),
+    // '0' male, '1' female, '2' unknown; null until set
+    sex: char('sex', { length: 1 }),
+    remark: varchar('remark', { length: 500 }),
+    superAdmin: boolean('super_admin').notNull().default(false),
+    // opaque per-account key for the realtime topic atrium-web/+/{clientKey}
+    clientKey: varchar('client_key', { length: 64 }).notNull(),
+    failedLogins: smallint('failed_logins').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    lastTenantId: bigint('last_tenant_id', { mode: 'number' }).references(() => tenants.id, { onDelete: 'set null' }),
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' }),
+    createTime: createdAt(),
+    updateTime: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('accounts_account_id_key').on(sql`lower(${t.accountId})`),
+    uniqueIndex('accounts_phone_key').on(t.phone),
+    uniqueIndex('accounts_email_key').on(sql`lower(${t.email})`),
+    uniqueIndex('accounts_client_key_key').on(t.clientKey),
+  ],
+);
+
+/** Which tenants an account may enter: a global index, read at sign-in before any tenant is chosen. */
+export const memberships = pgTable(
+  'memberships',
+  {
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    tenantRef: bigint('tenant_ref', { mode: 'number' })
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    createTime: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.tenantRef] }), index('memberships_tenant_idx').on(t.tenantRef)],
+);
+
+/** Sessions: global (a session moves between tenants); only the token's hash is stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    tokenHash: char('token_hash', { length: 64 }).notNull(),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    tenantRef: bigint('tenant_ref', { mode: 'number' })
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    deviceId: varchar('device_id', { length: 64 }),
+    deviceType: varchar('device_type', { length: 20 }),
+    ip: varchar('ip', { length: 64 }),
+    userAgent: varchar('user_agent', { length: 500 }),
+    remember: boolean('remember').notNull().default(false),
+    createTime: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true, mode: 'date' }),
+    // logout | forced | password | user_disabled | tenant_disabled | role_changed | switched
+    endReason: varchar('end_reason', { length: 20 }),
+  },
+  (t) => [
+    uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
+    index('sessions_account_idx').on(t.accountId),
+    index('sessions_tenant_idx').on(t.tenantRef),
+  ],
+);
+
+/**
+ * The menu catalogue: global. Directories, menus (routes) and buttons (permission strings).
+ * Roles grant entries of it per tenant through `role_menus`.
+ */
+export const menus = pgTable(
+  'menus',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    parentId: bigint('parent_id', { mode: 'number' }),
+    // dir | menu | button | link
+    type: varchar('type', { length: 10 }).notNull(),
+    title: varchar('title', { length: 20 }).notNull(),
+    routeName: varchar('route_name', { length: 20 }),
+    path: varchar('path', { length: 200 }),
+    icon: varchar('icon', { length: 200 }),
+    locale: varchar('locale', { length: 200 }),
+    permission: varchar('permission', { length: 100 }),
+    orderNum: integer('order_num').notNull().default(0),
+    hideInMenu: boolean('hide_in_menu').notNull().default(false),
+    hideChildrenInMenu: boolean('hide_children_in_menu').notNull().default(false),
+    requiresAuth: boolean('requires_auth').notNull().default(true),
+    roles: jsonb('roles').$type<string[]>().notNull().default(['*']),
+    activeMenu: varchar('active_menu', { length: 20 }),
+    noAffix: boolean('no_affix').notNull().default(false),
+    ignoreCache: boolean('ignore_cache').notNull().default(false),
+    status: char('status', { length: 1 }).notNull().default('0'),
+    createTime: createdAt(),
+    updateTime: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('menus_route_name_key').on(t.routeName),
+    uniqueIndex('menus_permission_key').on(t.permission),
+    index('menus_parent_idx').on(t.parentId),
+  ],
+);
+
+/** Every sign-in attempt. Global: a failed attempt may name no tenant. Never holds a password. */
+export const loginLogs = pgTable(
+  'login_logs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantRef: bigint('tenant_ref', { mode: 'number' }).references(() => tenants.id, { onDelete: 'cascade' }),
+    accountRef: bigint('account_ref', { mode: 'number' }).references(() => accounts.id, { onDelete: 'set null' }),
+    // the account as typed
+    account: varchar('account', { length: 100 }).notNull(),
+    // success | failure | locked | logout
+    result: varchar('result', { length: 20 }).notNull(),
+    reason: varchar('reason', { length: 100 }),
+    ip: varchar('ip', { length: 64 }),
+    deviceId: varchar('device_id', { length: 64 }),
+    userAgent: varchar('user_agent', { length: 500 }),
+    createTime: createdAt(),
+  },
+  (t) => [index('login_logs_tenant_time_idx').on(t.tenantRef, t.createTime), index('login_logs_time_idx').on(t.createTime)],
+);
+
+/** One-time codes sent by mail for the find-password flow; only the code's hash is kept. */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountRef: bigint('account_ref', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    codeHash: char('code_hash', { length: 64 }).notNull(),
+    attempts: smallint('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createTime: createdAt(),
+  },
+  (t) => [index('password_resets_account_idx').on(t.accountRef)],
+);

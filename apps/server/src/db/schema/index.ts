@@ -1,0 +1,4 @@
+export * from './identity';
+export * from './state';
+export * from './system';
+export * from './tenancy';

@@ -1,0 +1,28 @@
+import { type ErrorEntry, type ErrorKey, errorCatalogue, type FieldError } from '@atrium/contracts';
+
+/**
+ * An error the API answers with on purpose: a catalogue entry, optionally a more specific message
+ * (already in the caller's language or language-neutral) and data such as the fields at fault.
+ */
+export class AppError extends Error {
+  readonly entry: ErrorEntry;
+  readonly data: Record<string, unknown> | null;
+  readonly customMessage: boolean;
+  /** Values for `{name}` placeholders in the catalogue message. */
+  readonly params: Record<string, string | number> | undefined;
+
+  constructor(
+    key: ErrorKey,
+    options: { message?: string; data?: Record<string, unknown>; fields?: FieldError[]; params?: Record<string, string | number> } = {},
+  ) {
+    super(options.message ?? errorCatalogue[key].en);
+    this.name = 'AppError';
+    this.entry = errorCatalogue[key];
+    this.customMessage = options.message !== undefined;
+    this.params = options.params;
+    this.data = options.fields ? { ...options.data, fields: options.fields } : (options.data ?? null);
+  }
+}
+
+export const notFound = () => new AppError('notFound');
+export const forbidden = () => new AppError('forbidden');

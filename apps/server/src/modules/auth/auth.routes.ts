@@ -1,0 +1,223 @@
+import {
+  captchaSchema,
+  envelopeOf,
+  errorEnvelopeSchema,
+  loginInputSchema,
+  loginResultSchema,
+  menuRouteSchema,
+  pageOf,
+  registerInputSchema,
+  registerResultSchema,
+  resetCodeInputSchema,
+  resetPasswordInputSchema,
+  switchTenantInputSchema,
+  tenantListQuerySchema,
+  tenantOptionSchema,
+  userInfoSchema,
+  userProfileSchema,
+} from '@atrium/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { tokenOf } from '../../plugins/auth';
+import { login, writeLoginLog } from './login.service';
+import { menuTree } from './menu.service';
+import { userInfo, userProfile } from './profile.service';
+import { register, requestResetCode, resetPassword } from './register.service';
+import { listTenants, switchTenant } from './tenant.service';
+
+const ok = <T>(data: T) => ({ code: 200, message: 'ok', data });
+const e = errorEnvelopeSchema;
+const authErrors = { 401: e };
+const bearer = [{ bearer: [] }];
+const MINUTE = 60_000;
+
+/**
+ * Sign-in, session and tenant calls with the spec's exact paths (section 7), plus captcha, register and
+ * find-password. Thin: each handler calls one service function.
+ */
+export async function authRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const limits = {
+    login: { max: app.config.LOGIN_RATE_LIMIT, timeWindow: MINUTE },
+    captcha: { max: Math.max(60, app.config.LOGIN_RATE_LIMIT * 2), timeWindow: MINUTE },
+    register: { max: 20, timeWindow: 60 * MINUTE },
+    resetCode: { max: 10, timeWindow: 15 * MINUTE },
+    reset: { max: 30, timeWindow: 15 * MINUTE },
+  };
+
+  r.get(
+    '/system/captcha',
+    {
+      config: { public: true, rateLimit: limits.captcha },
+      schema: {
+        tags: ['auth'],
+        summary: 'A captcha image (SVG data URL) and its id; `enabled: false` when CAPTCHA=off',
+        response: { 200: envelopeOf(captchaSchema), 429: e },
+      },
+    },
+    async () => ok(app.captcha.enabled ? { enabled: true as const, ...(await app.captcha.issue()) } : { enabled: false as const }),
+  );
+
+  r.post(
+    '/system/user/login',
+    {
+      config: { public: true, rateLimit: limits.login },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in by user number, phone or e-mail; a fresh token every time',
+        description: 'Errors: 1001 wrong account or password, 1002 captcha, 1003 locked (until when), 1004 no tenant, 429 rate limited.',
+        body: loginInputSchema,
+        response: { 200: envelopeOf(loginResultSchema), 400: e, 401: e, 403: e, 429: e },
+      },
+    },
+    async (request) => ok(await login(app, request, request.body)),
+  );
+
+  r.post(
+    '/system/user/logout',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'Ends the session server-side; always succeeds',
+        security: bearer,
+        response: { 200: envelopeOf(z.null()) },
+      },
+    },
+    async (request) => {
+      const resolved = await app.sessions.resolve(tokenOf(request));
+      if (resolved.ok) {
+        await app.sessions.end({ sessionIds: [resolved.auth.sessionId], reason: 'logout' });
+        await writeLoginLog(app, request, {
+          account: resolved.auth.accountId,
+          result: 'logout',
+          accountRef: resolved.auth.accountRef,
+          tenantId: resolved.auth.tenantId,
+        });
+      }
+      return ok(null);
+    },
+  );
+
+  r.post(
+    '/system/user/userInfoLogin',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user: the spec user-info fields, permissions and realtime client key',
+        security: bearer,
+        response: { 200: envelopeOf(userInfoSchema), ...authErrors },
+      },
+    },
+    async (request) => ok(await userInfo(app, request.auth)),
+  );
+
+  r.get(
+    '/user/info',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "The signed-in user's own profile (the user-info page)",
+        security: bearer,
+        response: { 200: envelopeOf(userProfileSchema), ...authErrors },
+      },
+    },
+    async (request) => ok(await userProfile(app, request.auth)),
+  );
+
+  r.post(
+    '/system/user/menu',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "The signed-in user's menu tree for the current tenant, in route form",
+        security: bearer,
+        response: { 200: envelopeOf(z.array(menuRouteSchema)), ...authErrors },
+      },
+    },
+    async (request) => ok(await menuTree(app, request.auth)),
+  );
+
+  r.get(
+    '/system/user/tenant',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Tenants the account may enter (super admin: all), paged, searchable by name and code',
+        security: bearer,
+        querystring: tenantListQuerySchema,
+        response: { 200: envelopeOf(pageOf(tenantOptionSchema)), 400: e, ...authErrors },
+      },
+    },
+    async (request) => {
+      const page = await listTenants(app, request.auth, request.query);
+      return ok({ ...page, pageNum: request.query.pageNum, pageSize: request.query.pageSize });
+    },
+  );
+
+  r.post(
+    '/system/user/switchTenant',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Moves the session into another tenant and answers a fresh token (the old one ends)',
+        description: 'Errors: 1301 (HTTP 403) a tenant the account may not enter, or disabled, or expired.',
+        security: bearer,
+        body: switchTenantInputSchema,
+        response: { 200: envelopeOf(loginResultSchema), 400: e, 403: e, ...authErrors },
+      },
+    },
+    async (request) => ok(await switchTenant(app, request, request.body.tenantId)),
+  );
+
+  r.post(
+    '/system/user/register',
+    {
+      config: { public: true, rateLimit: limits.register },
+      schema: {
+        tags: ['auth'],
+        summary: 'A new account and a new tenant in which it is administrator; answers a token',
+        description: 'Errors: 1005 registration off (REGISTRATION=off), 1002 captcha, 1007 account or e-mail taken, 40001 weak password.',
+        body: registerInputSchema,
+        response: { 200: envelopeOf(registerResultSchema), 400: e, 403: e, 409: e, 429: e },
+      },
+    },
+    async (request) => ok(await register(app, request, request.body)),
+  );
+
+  r.post(
+    '/system/user/password/reset-code',
+    {
+      config: { public: true, rateLimit: limits.resetCode },
+      schema: {
+        tags: ['auth'],
+        summary: 'Mails a password reset code; the answer is the same whether or not the address is registered',
+        body: resetCodeInputSchema,
+        response: { 200: envelopeOf(z.null()), 400: e, 429: e },
+      },
+    },
+    async (request) => {
+      await requestResetCode(app, request, request.body);
+      return ok(null);
+    },
+  );
+
+  r.post(
+    '/system/user/password/reset',
+    {
+      config: { public: true, rateLimit: limits.reset },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sets a new password with the mailed code; ends every session of the account',
+        description: 'Errors: 1006 wrong or expired code (also for an unknown address), 40001 weak password.',
+        body: resetPasswordInputSchema,
+        response: { 200: envelopeOf(z.null()), 400: e, 429: e },
+      },
+    },
+    async (request) => {
+      await resetPassword(app, request.body);
+      return ok(null);
+    },
+  );
+}

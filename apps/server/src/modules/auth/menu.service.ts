@@ -1,0 +1,70 @@
+import type { MenuRoute, RouteMeta } from '@atrium/contracts';
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { RawResult } from '../../db/client';
+import { menus } from '../../db/schema';
+import type { AuthContext } from '../../plugins/access';
+
+type MenuRow = typeof menus.$inferSelect;
+
+function metaOf(row: MenuRow): RouteMeta {
+  const meta: RouteMeta = {
+    locale: row.locale ?? undefined,
+    requiresAuth: row.requiresAuth,
+    roles: row.roles,
+    order: row.orderNum,
+  };
+  if (row.icon) meta.icon = row.icon;
+  if (row.hideInMenu) meta.hideInMenu = true;
+  if (row.hideChildrenInMenu) meta.hideChildrenInMenu = true;
+  if (row.noAffix) meta.noAffix = true;
+  if (row.activeMenu) meta.activeMenu = row.activeMenu;
+  if (row.ignoreCache) meta.ignoreCache = true;
+  if (row.type === 'link' && row.path) meta.link = row.path;
+  return meta;
+}
+
+const roleAllows = (roles: string[], role: string) => roles.length === 0 || roles.includes('*') || (role !== '' && roles.includes(role));
+
+/**
+ * The signed-in user's menu for the current tenant in route form: what the user's roles grant, kept
+ * to entries whose `meta.roles` admit the user's primary role. A super admin sees every entry.
+ * Buttons are not routes; directories left without children are dropped.
+ */
+export async function menuTree(app: FastifyInstance, auth: AuthContext): Promise<MenuRoute[]> {
+  const rows = await app.database.db
+    .select()
+    .from(menus)
+    .where(and(ne(menus.type, 'button'), eq(menus.status, '0')))
+    .orderBy(desc(menus.orderNum), asc(menus.id));
+  let granted: Set<number> | null = null;
+  if (!auth.superAdmin) {
+    const ids = await app.withTenant(auth.tenantId, async (tx) => {
+      // granted through any enabled role the user holds here (tenant filtered explicitly and by row-level security)
+      const result = (await tx.execute(
+        sql`
+          select distinct rm.menu_id::int as id
+            from user_roles ur
+            join roles r on r.tenant_id = ur.tenant_id and r.id = ur.role_id and r.status = '0'
+            join role_menus rm on rm.tenant_id = r.tenant_id and rm.role_id = r.id
+           where ur.tenant_id = ${auth.tenantId} and ur.user_id = ${auth.userId ?? 0}`,
+      )) as RawResult<{ id: number }>;
+      return result.rows.map((r) => Number(r.id));
+    });
+    granted = new Set(ids);
+  }
+  const visible = (row: MenuRow) => granted === null || (granted.has(row.id) && roleAllows(row.roles, auth.role));
+  const children = new Map<number | null, MenuRow[]>();
+  for (const row of rows) children.set(row.parentId, [...(children.get(row.parentId) ?? []), row]);
+  const build = (parentId: number | null): MenuRoute[] =>
+    (children.get(parentId) ?? []).filter(visible).flatMap((row) => {
+      const route: MenuRoute = { name: row.routeName ?? String(row.id), path: row.path ?? '', meta: metaOf(row) };
+      if (row.type === 'dir') {
+        const kids = build(row.id);
+        if (kids.length === 0) return [];
+        route.children = kids;
+      }
+      return [route];
+    });
+  return build(null);
+}

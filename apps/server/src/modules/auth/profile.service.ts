@@ -1,0 +1,91 @@
+import type { UserInfo } from '@atrium/contracts';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { RawResult } from '../../db/client';
+import { accounts, tenants } from '../../db/schema';
+import type { AuthContext } from '../../plugins/access';
+
+/** The spec's user-info fields for the signed-in account in its current tenant. */
+export async function userInfo(app: FastifyInstance, auth: AuthContext): Promise<UserInfo> {
+  const [row] = await app.database.db
+    .select({ account: accounts, tenantName: tenants.name })
+    .from(accounts)
+    .innerJoin(tenants, eq(tenants.id, auth.tenantId))
+    .where(eq(accounts.id, auth.accountRef));
+  if (!row) throw new Error('the session names an account that is gone');
+  const a = row.account;
+  return {
+    nickname: a.nickname,
+    name: a.name,
+    avatar: a.avatar,
+    userType: auth.userType,
+    email: a.email,
+    wechat: a.wechat,
+    idNumber: a.idNumber,
+    countryRegion: a.countryRegion,
+    address: a.address,
+    area: a.area,
+    phone: a.phone,
+    sex: (a.sex as UserInfo['sex']) ?? null,
+    accountId: a.accountId,
+    remark: a.remark,
+    createTime: a.createTime.toISOString(),
+    password: a.passwordHash !== null,
+    role: auth.role,
+    roles: auth.roles,
+    tenantId: auth.tenantId,
+    tenantName: row.tenantName,
+    tenantCode: auth.tenantCode,
+    permissions: [...auth.permissions].sort(),
+    clientKey: auth.clientKey,
+  };
+}
+
+export type UserProfile = UserInfo & {
+  profile: string | null;
+  deptId: number | null;
+  deptName: string | null;
+  postNames: string[];
+  roleNames: string[];
+  lastLoginTime: string | null;
+  lastLoginIp: string | null;
+};
+
+/** What the user-info page shows: user info plus department, posts, role names and the previous sign-in. */
+export async function userProfile(app: FastifyInstance, auth: AuthContext): Promise<UserProfile> {
+  const info = await userInfo(app, auth);
+  const [account] = await app.database.db.select({ profile: accounts.profile }).from(accounts).where(eq(accounts.id, auth.accountRef));
+  const extra = await app.withTenant(auth.tenantId, async (tx) => {
+    const result = (await tx.execute(sql`
+      select (select d.name from depts d where d.tenant_id = tu.tenant_id and d.id = tu.dept_id) as dept_name,
+             coalesce((select json_agg(p.name order by p.order_num, p.id) from user_posts up
+                         join posts p on p.tenant_id = up.tenant_id and p.id = up.post_id
+                        where up.tenant_id = tu.tenant_id and up.user_id = tu.id), '[]'::json) as post_names,
+             coalesce((select json_agg(r.name order by r.order_num, r.id) from user_roles ur
+                         join roles r on r.tenant_id = ur.tenant_id and r.id = ur.role_id
+                        where ur.tenant_id = tu.tenant_id and ur.user_id = tu.id), '[]'::json) as role_names
+        from tenant_users tu
+       where tu.tenant_id = ${auth.tenantId} and tu.account_ref = ${auth.accountRef}`)) as RawResult<{
+      dept_name: string | null;
+      post_names: string[];
+      role_names: string[];
+    }>;
+    return result.rows[0] ?? null;
+  });
+  const last = (
+    await app.database.query<{ create_time: Date | string; ip: string | null }>(
+      `select create_time, ip from login_logs where account_ref = $1 and result = 'success' order by create_time desc offset 1 limit 1`,
+      [auth.accountRef],
+    )
+  )[0];
+  return {
+    ...info,
+    profile: account?.profile ?? null,
+    deptId: auth.deptId,
+    deptName: extra?.dept_name ?? null,
+    postNames: extra?.post_names ?? [],
+    roleNames: extra?.role_names ?? [],
+    lastLoginTime: last ? new Date(last.create_time).toISOString() : null,
+    lastLoginIp: last?.ip ?? null,
+  };
+}

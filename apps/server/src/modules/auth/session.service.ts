@@ -1,0 +1,343 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ALL_PERMISSIONS } from '@atrium/contracts';
+import { and, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Clock } from '../../clock';
+import { type Database, type RawResult, withTenant } from '../../db/client';
+import { accounts, sessions, tenants } from '../../db/schema';
+import type { AppEvents, SessionEndReason } from '../../events';
+import type { AuthContext, DataScope, UserType } from '../../plugins/access';
+
+/** Idle limit: a session unused this long is over (11000). */
+export const IDLE_MS = 2 * 60 * 60 * 1000;
+/** Absolute limit of a session, and of one signed in with "remember". */
+export const ABSOLUTE_MS = 24 * 60 * 60 * 1000;
+export const REMEMBER_MS = 7 * 24 * 60 * 60 * 1000;
+/** `last_seen_at` is written at most this often per session (so idle time is exact to this much). */
+const TOUCH_MS = 60 * 1000;
+/**
+ * In-process caches. A session row is trusted for SESSION_TTL_MS and the roles/permissions of an
+ * account in a tenant for ACCESS_TTL_MS. Changes made through this process invalidate them at once;
+ * another instance sees them after at most these times (or at once when a Redis backplane relays the
+ * invalidation).
+ */
+export const SESSION_TTL_MS = 5_000;
+export const ACCESS_TTL_MS = 30_000;
+const CACHE_LIMIT = 10_000;
+
+export type ResolveFailure = { ok: false; code: 11000 | 1302; reason: string };
+export type ResolveResult = { ok: true; auth: AuthContext } | ResolveFailure;
+
+type SessionRow = {
+  id: number;
+  accountRef: number;
+  tenantId: number;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  endedAt: Date | null;
+};
+
+type Access = Omit<AuthContext, 'sessionId'>;
+type AccessResult = { ok: true; access: Access } | { ok: false; reason: SessionEndReason };
+
+/** What invalidation covers: one account, one tenant, one account in one tenant, or (empty) everything. */
+export type InvalidateScope = { accountRef?: number; tenantId?: number };
+
+/** Relays invalidations and ended sessions to other server instances (Redis pub/sub when configured). */
+export type Backplane = {
+  publish(message: BackplaneMessage): void;
+};
+export type BackplaneMessage =
+  | { kind: 'invalidate'; scope: InvalidateScope }
+  | { kind: 'ended'; sessionIds: number[]; accountRef: number; reason: SessionEndReason };
+
+export type EndSessionsInput = {
+  reason: SessionEndReason;
+  sessionIds?: number[];
+  accountRef?: number;
+  tenantId?: number;
+  /** keep this one (e.g. the caller's own session after changing the password) */
+  exceptSessionId?: number;
+};
+
+export type CreateSessionInput = {
+  accountRef: number;
+  tenantId: number;
+  remember?: boolean;
+  deviceId?: string | null;
+  deviceType?: string | null;
+  ip?: string | null;
+  userAgent?: string | null;
+};
+
+const rowsOf = <T>(result: unknown) => (result as RawResult<T>).rows;
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** 256 random bits, URL-safe. */
+export const newToken = () => randomBytes(32).toString('base64url');
+
+// widest first: all, custom departments, department and below, own department, self
+const SCOPE_RANK: DataScope[] = ['1', '2', '4', '3', '5'];
+
+/**
+ * Sessions: creating them, resolving a token into an AuthContext, ending them, and the caches in
+ * between. One per app (`app.sessions`); the MQTT broker resolves tokens through it too.
+ */
+export class SessionService {
+  private readonly sessionCache = new Map<string, { row: SessionRow; at: number }>();
+  private readonly accessCache = new Map<string, { result: AccessResult; at: number }>();
+  backplane: Backplane | null = null;
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly events: AppEvents,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Starts a session; answers the token (shown once, stored only as its hash). */
+  async create(input: CreateSessionInput): Promise<{ token: string; sessionId: number }> {
+    const token = newToken();
+    const now = this.clock.now();
+    const [row] = await this.database.db
+      .insert(sessions)
+      .values({
+        tokenHash: hashToken(token),
+        accountId: input.accountRef,
+        tenantRef: input.tenantId,
+        remember: input.remember ?? false,
+        deviceId: input.deviceId?.slice(0, 64) ?? null,
+        deviceType: input.deviceType?.slice(0, 20) ?? null,
+        ip: input.ip?.slice(0, 64) ?? null,
+        userAgent: input.userAgent?.slice(0, 500) ?? null,
+        createTime: now,
+        lastSeenAt: now,
+        expiresAt: new Date(now.getTime() + (input.remember ? REMEMBER_MS : ABSOLUTE_MS)),
+      })
+      .returning({ id: sessions.id });
+    return { token, sessionId: (row as { id: number }).id };
+  }
+
+  /** Token → who is asking; 11000 for a missing, unknown or expired token, 1302 for an ended session. */
+  async resolve(token: string | null | undefined): Promise<ResolveResult> {
+    if (!token || token.length > 200) return { ok: false, code: 11000, reason: 'missing' };
+    const tokenHash = hashToken(token);
+    const row = await this.sessionRow(tokenHash);
+    if (!row) return { ok: false, code: 11000, reason: 'unknown' };
+    if (row.endedAt) return { ok: false, code: 1302, reason: 'ended' };
+    const now = this.clock.now().getTime();
+    if (now >= row.expiresAt.getTime()) return { ok: false, code: 11000, reason: 'expired' };
+    if (now - row.lastSeenAt.getTime() >= IDLE_MS) return { ok: false, code: 11000, reason: 'idle' };
+    const access = await this.access(row.accountRef, row.tenantId);
+    if (!access.ok) {
+      await this.end({ sessionIds: [row.id], reason: access.reason });
+      return { ok: false, code: 1302, reason: access.reason };
+    }
+    if (now - row.lastSeenAt.getTime() >= TOUCH_MS) {
+      const seen = new Date(now);
+      row.lastSeenAt = seen;
+      await this.database.db.update(sessions).set({ lastSeenAt: seen }).where(eq(sessions.id, row.id));
+    }
+    return { ok: true, auth: { sessionId: row.id, ...access.access } };
+  }
+
+  /**
+   * Ends sessions (by ids, account, tenant or both) and announces `session.ended` per account.
+   * Answers the ids it ended; sessions already over are left as they were.
+   */
+  async end(input: EndSessionsInput): Promise<number[]> {
+    const where: SQL[] = [isNull(sessions.endedAt)];
+    if (input.sessionIds) {
+      if (input.sessionIds.length === 0) return [];
+      where.push(inArray(sessions.id, input.sessionIds));
+    }
+    if (input.accountRef !== undefined) where.push(eq(sessions.accountId, input.accountRef));
+    if (input.tenantId !== undefined) where.push(eq(sessions.tenantRef, input.tenantId));
+    if (input.exceptSessionId !== undefined) where.push(ne(sessions.id, input.exceptSessionId));
+    if (!input.sessionIds && input.accountRef === undefined && input.tenantId === undefined) {
+      throw new Error('endSessions needs sessionIds, accountRef or tenantId');
+    }
+    const ended = await this.database.db
+      .update(sessions)
+      .set({ endedAt: this.clock.now(), endReason: input.reason })
+      .where(and(...where))
+      .returning({ id: sessions.id, accountRef: sessions.accountId });
+    const byAccount = new Map<number, number[]>();
+    for (const { id, accountRef } of ended) byAccount.set(accountRef, [...(byAccount.get(accountRef) ?? []), id]);
+    for (const [accountRef, sessionIds] of byAccount) this.ended(sessionIds, accountRef, input.reason, true);
+    return ended.map((e) => e.id);
+  }
+
+  /** Drops cached access for a scope; `{}` drops everything. Call after changing roles, menus, users or tenants. */
+  invalidate(scope: InvalidateScope = {}, fromPeer = false): void {
+    for (const key of this.accessCache.keys()) {
+      const [account, tenant] = key.split(':').map(Number);
+      if (scope.accountRef !== undefined && scope.accountRef !== account) continue;
+      if (scope.tenantId !== undefined && scope.tenantId !== tenant) continue;
+      this.accessCache.delete(key);
+    }
+    if (!fromPeer) this.backplane?.publish({ kind: 'invalidate', scope });
+  }
+
+  /** A peer instance ended sessions: forget them here and tell local listeners (the broker). */
+  ended(sessionIds: number[], accountRef: number, reason: SessionEndReason, local = false): void {
+    const ids = new Set(sessionIds);
+    for (const [hash, entry] of this.sessionCache) if (ids.has(entry.row.id)) this.sessionCache.delete(hash);
+    try {
+      this.events.emit('session.ended', { sessionIds, accountRef, reason });
+    } catch (error) {
+      this.log.error({ err: error }, 'a session.ended listener failed');
+    }
+    if (local) this.backplane?.publish({ kind: 'ended', sessionIds, accountRef, reason });
+  }
+
+  /** Resolved access of an account in a tenant (cached). Exposed for sign-in and tenant switching. */
+  async access(accountRef: number, tenantId: number): Promise<AccessResult> {
+    const key = `${accountRef}:${tenantId}`;
+    const cached = this.accessCache.get(key);
+    const now = Date.now();
+    if (cached && now - cached.at < ACCESS_TTL_MS) return cached.result;
+    const result = await this.loadAccess(accountRef, tenantId);
+    remember(this.accessCache, key, { result, at: now });
+    return result;
+  }
+
+  private async sessionRow(tokenHash: string): Promise<SessionRow | null> {
+    const cached = this.sessionCache.get(tokenHash);
+    const now = Date.now();
+    if (cached && now - cached.at < SESSION_TTL_MS) return cached.row;
+    const [row] = await this.database.db
+      .select({
+        id: sessions.id,
+        accountRef: sessions.accountId,
+        tenantId: sessions.tenantRef,
+        lastSeenAt: sessions.lastSeenAt,
+        expiresAt: sessions.expiresAt,
+        endedAt: sessions.endedAt,
+      })
+      .from(sessions)
+      .where(eq(sessions.tokenHash, tokenHash));
+    if (!row) {
+      this.sessionCache.delete(tokenHash);
+      return null;
+    }
+    remember(this.sessionCache, tokenHash, { row, at: now });
+    return row;
+  }
+
+  private async loadAccess(accountRef: number, tenantId: number): Promise<AccessResult> {
+    const [head] = await this.database.db
+      .select({
+        accountId: accounts.accountId,
+        superAdmin: accounts.superAdmin,
+        clientKey: accounts.clientKey,
+        tenantCode: tenants.code,
+        tenantStatus: tenants.status,
+        expireTime: tenants.expireTime,
+      })
+      .from(accounts)
+      .innerJoin(tenants, eq(tenants.id, tenantId))
+      .where(eq(accounts.id, accountRef));
+    if (!head) return { ok: false, reason: 'removed' };
+    if (head.tenantStatus !== '0' || (head.expireTime && head.expireTime.getTime() <= this.clock.now().getTime())) {
+      return { ok: false, reason: 'tenant_disabled' };
+    }
+    const member = await withTenant(this.database.db, tenantId, async (tx) => {
+      const rows = rowsOf<{
+        id: number;
+        user_type: UserType;
+        dept_id: number | null;
+        status: string;
+        roles: { code: string; scope: DataScope }[] | string;
+        permissions: string[] | string;
+      }>(
+        await tx.execute(sql`
+          select tu.id::int as id, tu.user_type, tu.dept_id::int as dept_id, tu.status,
+            coalesce((select json_agg(json_build_object('code', r.code, 'scope', r.data_scope) order by r.order_num, r.id)
+                        from user_roles ur
+                        join roles r on r.tenant_id = ur.tenant_id and r.id = ur.role_id
+                       where ur.tenant_id = tu.tenant_id and ur.user_id = tu.id and r.status = '0'), '[]'::json) as roles,
+            coalesce((select json_agg(distinct m.permission)
+                        from user_roles ur
+                        join roles r on r.tenant_id = ur.tenant_id and r.id = ur.role_id
+                        join role_menus rm on rm.tenant_id = r.tenant_id and rm.role_id = r.id
+                        join menus m on m.id = rm.menu_id
+                       where ur.tenant_id = tu.tenant_id and ur.user_id = tu.id and r.status = '0'
+                         and m.status = '0' and m.permission is not null), '[]'::json) as permissions
+            from tenant_users tu
+           where tu.tenant_id = ${tenantId} and tu.account_ref = ${accountRef}`),
+      );
+      return rows[0] ?? null;
+    });
+    const base = { accountRef, accountId: head.accountId, tenantId, tenantCode: head.tenantCode, clientKey: head.clientKey };
+    if (head.superAdmin) {
+      const roles = member ? parseJson<{ code: string }[]>(member.roles).map((r) => r.code) : [];
+      return {
+        ok: true,
+        access: {
+          ...base,
+          userId: member?.id ?? null,
+          superAdmin: true,
+          userType: '00',
+          roles,
+          role: roles[0] ?? 'admin',
+          permissions: new Set([ALL_PERMISSIONS]),
+          dataScope: '1',
+          deptId: member?.dept_id ?? null,
+        },
+      };
+    }
+    if (!member) return { ok: false, reason: 'removed' };
+    if (member.status !== '0') return { ok: false, reason: 'user_disabled' };
+    const roles = parseJson<{ code: string; scope: DataScope }[]>(member.roles);
+    const scopes = new Set(roles.map((r) => r.scope));
+    return {
+      ok: true,
+      access: {
+        ...base,
+        userId: member.id,
+        superAdmin: false,
+        userType: member.user_type,
+        roles: roles.map((r) => r.code),
+        role: roles[0]?.code ?? '',
+        permissions: new Set(parseJson<string[]>(member.permissions)),
+        dataScope: SCOPE_RANK.find((s) => scopes.has(s)) ?? '5',
+        deptId: member.dept_id,
+      },
+    };
+  }
+}
+
+// PGlite and node-postgres both parse json columns, but be safe with a driver that hands back text
+const parseJson = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
+
+function remember<V>(map: Map<string, V>, key: string, value: V) {
+  if (map.size >= CACHE_LIMIT) {
+    const oldest = map.keys().next().value;
+    if (oldest !== undefined) map.delete(oldest);
+  }
+  map.delete(key);
+  map.set(key, value);
+}
+
+type HasSessions = Pick<FastifyInstance, 'sessions'>;
+
+/** Token → AuthContext or a typed failure (11000 unknown/expired, 1302 ended). The MQTT broker authenticates with it. */
+export function resolveToken(app: HasSessions, token: string | null | undefined): Promise<ResolveResult> {
+  return app.sessions.resolve(token);
+}
+
+/** Ends sessions and emits `session.ended`; answers the ended session ids. */
+export function endSessions(app: HasSessions, input: EndSessionsInput): Promise<number[]> {
+  return app.sessions.end(input);
+}
+
+/**
+ * Call after changing roles, role grants, menus, a user's membership or a tenant: drops the cached
+ * access of that scope (`{ tenantId }` after a role or grant change, `{ accountRef, tenantId }` after a
+ * user change, `{}` after a menu change). Disabling a user or tenant should use `endSessions` as well.
+ */
+export function invalidateAccess(app: HasSessions, scope: InvalidateScope = {}): void {
+  app.sessions.invalidate(scope);
+}

@@ -1,0 +1,324 @@
+import type { EventEmitter } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import {
+  REALTIME_PATH,
+  REALTIME_TOPIC_ROOT,
+  realtimeKinds,
+  realtimeLimits,
+  realtimeSubscription,
+  realtimeTopic,
+} from '@atrium/contracts/realtime';
+import { Aedes, type AedesOptions, type AuthenticateError, type Client, type Subscription } from 'aedes';
+import type { FastifyBaseLogger } from 'fastify';
+import { createWebSocketStream, WebSocketServer } from 'ws';
+import { redisOptionsFromUrl } from './redis';
+
+/** Who a broker connection belongs to, as the session token says. */
+export type BrokerIdentity = {
+  accountRef: number;
+  accountId: string;
+  clientKey: string;
+  sessionId: number;
+  tenantId: number;
+};
+
+/** Checks a session token; null when it is unknown, expired or ended. */
+export type TokenCheck = (token: string) => Promise<BrokerIdentity | null>;
+/** Whether a session is still running, without counting the check as activity. */
+export type SessionCheck = (sessionId: number) => Promise<boolean>;
+
+export type EmbeddedBrokerOptions = {
+  host: string;
+  /** 0 picks a free port (tests). */
+  port: number;
+  redisUrl?: string;
+  checkToken: TokenCheck;
+  checkSession: SessionCheck;
+  log: FastifyBaseLogger;
+  /** How often connected clients' sessions are checked again (expiry, ends seen by another instance). */
+  revalidateMs?: number;
+};
+
+type Tracked = BrokerIdentity & { subscriptions: Set<string>; publishes: number[] };
+
+const NOT_AUTHORIZED = 5;
+const SESSION_ENDED_TOPIC = '$SYS/atrium/session-ended';
+const MAX_TOKEN_BYTES = 512;
+const STOP_STEP_MS = 2000;
+
+/** Waits for `promise`, but not longer than `ms`: shutting down must not hang on one stuck connection. */
+function within(ms: number, promise: Promise<unknown>): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    promise.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+    );
+  });
+}
+// Bytes one connection may send per window: bounds a client that drips one huge MQTT packet in small frames.
+const BYTES_PER_WINDOW = 256 * 1024;
+
+/**
+ * The embedded MQTT broker: aedes behind a WebSocket listener at `/mqtt`. Clients sign in with the
+ * account number and the session token, may subscribe only to their own account's topics and publish
+ * only to their own client topic. With a Redis URL, messages and sessions are shared with the brokers
+ * of other server instances.
+ */
+export class EmbeddedBroker {
+  private aedes?: Aedes;
+  private http?: Server;
+  private wss?: WebSocketServer;
+  private persistence?: { destroy(): Promise<void> };
+  private revalidateTimer?: NodeJS.Timeout;
+  private readonly clients = new Map<Client, Tracked>();
+  private listening = false;
+
+  constructor(private readonly options: EmbeddedBrokerOptions) {}
+
+  /** The port the WebSocket listener is bound to (the real one when 0 was asked for). */
+  get port(): number | null {
+    const address = this.http?.address();
+    return address && typeof address === 'object' ? (address as AddressInfo).port : null;
+  }
+
+  /** True when the broker runs and browsers can reach it. */
+  get live(): boolean {
+    return this.listening && !!this.aedes && !this.aedes.closed;
+  }
+
+  async start(): Promise<void> {
+    const aedesOptions: AedesOptions = {
+      // browser ids are "atrium-" plus random characters; other brokers may be asked for longer ones
+      maxClientsIdLength: 64,
+      maxTopicLevels: 8,
+      connectTimeout: 10_000,
+      queueLimit: 64,
+      authenticate: (client, username, password, done) => this.authenticate(client, username, password, done),
+      authorizeSubscribe: (client, subscription, done) => this.authorizeSubscribe(client, subscription, done),
+      authorizePublish: (client, packet, done) => {
+        if (!client) return done(null);
+        done(this.checkPublish(client, packet.topic, packet.payload));
+      },
+      authorizeForward: (client, packet) => {
+        // Defence in depth: whatever was subscribed, only the account's own topics are ever forwarded.
+        const tracked = this.clients.get(client);
+        if (!tracked || !packet.topic.startsWith(`${REALTIME_TOPIC_ROOT}/`) || !packet.topic.endsWith(`/${tracked.clientKey}`)) return null;
+        return packet;
+      },
+    };
+    if (this.options.redisUrl) {
+      const backplane = await createRedisBackplane(this.options.redisUrl, this.options.log);
+      aedesOptions.mq = backplane.mq;
+      aedesOptions.persistence = backplane.persistence;
+      this.persistence = backplane.persistence;
+    }
+    const aedes = await Aedes.createBroker(aedesOptions);
+    this.aedes = aedes;
+    aedes.on('clientDisconnect', (client) => this.clients.delete(client));
+    aedes.on('clientError', (client, error) => this.options.log.debug({ clientId: client.id, err: error }, 'mqtt client error'));
+    aedes.on('unsubscribe', (topics, client) => {
+      const tracked = this.clients.get(client);
+      for (const topic of topics) tracked?.subscriptions.delete(topic);
+    });
+    await new Promise<void>((resolve) =>
+      aedes.subscribe(SESSION_ENDED_TOPIC, (packet, done) => this.onSessionEnded(packet.payload, done), resolve),
+    );
+
+    this.http = createServer((_request, response) => {
+      response.writeHead(426, { 'content-type': 'text/plain' }).end('MQTT over WebSocket only, at /mqtt\n');
+    });
+    this.wss = new WebSocketServer({
+      server: this.http,
+      path: REALTIME_PATH,
+      maxPayload: realtimeLimits.maxPacketBytes,
+      perMessageDeflate: false,
+    });
+    this.wss.on('connection', (socket, request: IncomingMessage) => {
+      let windowStart = Date.now();
+      let bytes = 0;
+      socket.on('message', (data: Buffer) => {
+        const now = Date.now();
+        if (now - windowStart > realtimeLimits.publishWindowMs) {
+          windowStart = now;
+          bytes = 0;
+        }
+        bytes += data.length;
+        if (bytes > BYTES_PER_WINDOW) socket.terminate();
+      });
+      const stream = createWebSocketStream(socket);
+      stream.on('error', () => socket.terminate());
+      aedes.handle(stream, request);
+    });
+    this.wss.on('error', (error) => this.options.log.warn({ err: error }, 'mqtt websocket error'));
+    await new Promise<void>((resolve, reject) => {
+      const server = this.http as Server;
+      server.once('error', reject);
+      server.listen(this.options.port, this.options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.listening = true;
+    const revalidateMs = this.options.revalidateMs ?? 60_000;
+    this.revalidateTimer = setInterval(() => void this.revalidate(), revalidateMs);
+    this.revalidateTimer.unref();
+  }
+
+  /** Publishes at QoS 2; false when the broker did not take the message within `timeoutMs`. */
+  publish(topic: string, payload: string, timeoutMs = 2000): Promise<boolean> {
+    const aedes = this.aedes;
+    if (!aedes || aedes.closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      aedes.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 2, retain: false, dup: false }, (error) => {
+        clearTimeout(timer);
+        resolve(!error);
+      });
+    });
+  }
+
+  /** Disconnects the clients of ended sessions, on this instance and, through the backplane, on the others. */
+  endSessions(clientKey: string, sessionIds: number[]): Promise<boolean> {
+    this.closeSessions(clientKey, sessionIds);
+    return this.publish(SESSION_ENDED_TOPIC, JSON.stringify({ clientKey, sessionIds }));
+  }
+
+  async stop(): Promise<void> {
+    this.listening = false;
+    if (this.revalidateTimer) clearInterval(this.revalidateTimer);
+    const http = this.http;
+    // stop taking connections first, then cut the open ones: nothing may keep the server from closing
+    const httpClosed = http?.listening ? new Promise<void>((resolve) => http.close(() => resolve())) : Promise.resolve();
+    for (const socket of this.wss?.clients ?? []) socket.terminate();
+    http?.closeAllConnections();
+    const aedes = this.aedes;
+    if (aedes) await within(STOP_STEP_MS, new Promise<void>((resolve) => aedes.close(() => resolve())));
+    const wss = this.wss;
+    if (wss) await within(STOP_STEP_MS, new Promise<void>((resolve) => wss.close(() => resolve())));
+    await within(STOP_STEP_MS, httpClosed);
+    if (this.persistence)
+      await within(
+        STOP_STEP_MS,
+        this.persistence.destroy().catch(() => {}),
+      );
+    this.clients.clear();
+  }
+
+  private authenticate(
+    client: Client,
+    username: string | undefined,
+    password: Buffer | undefined,
+    done: (error: AuthenticateError | null, success: boolean | null) => void,
+  ) {
+    const refuse = () => done(Object.assign(new Error('not authorized'), { returnCode: NOT_AUTHORIZED }) as AuthenticateError, false);
+    if (!username || !password || password.length === 0 || password.length > MAX_TOKEN_BYTES) return refuse();
+    const token = password.toString('utf8');
+    this.options.checkToken(token).then(
+      (identity) => {
+        if (!identity || identity.accountId.toLowerCase() !== username.toLowerCase()) return refuse();
+        let connections = 0;
+        for (const tracked of this.clients.values()) if (tracked.clientKey === identity.clientKey) connections++;
+        if (connections >= realtimeLimits.maxConnectionsPerAccount) return refuse();
+        this.clients.set(client, { ...identity, subscriptions: new Set(), publishes: [] });
+        done(null, true);
+      },
+      (error: unknown) => {
+        this.options.log.warn({ err: error }, 'mqtt authentication failed to run');
+        refuse();
+      },
+    );
+  }
+
+  private authorizeSubscribe(
+    client: Client,
+    subscription: Subscription,
+    done: (error: Error | null, subscription?: Subscription | null) => void,
+  ) {
+    const tracked = this.clients.get(client);
+    const allowed =
+      !!tracked &&
+      (subscription.topic === realtimeSubscription(tracked.clientKey) ||
+        realtimeKinds.some((kind) => subscription.topic === realtimeTopic(kind, tracked.clientKey)));
+    if (!tracked || !allowed) return done(null, null);
+    if (!tracked.subscriptions.has(subscription.topic) && tracked.subscriptions.size >= realtimeLimits.maxSubscriptions) {
+      return done(null, null);
+    }
+    tracked.subscriptions.add(subscription.topic);
+    done(null, subscription);
+  }
+
+  /** A client may publish only small messages, not too often, to its own account's client topic. */
+  private checkPublish(client: Client, topic: string, payload: Buffer | string): Error | null {
+    const tracked = this.clients.get(client);
+    if (!tracked || topic !== realtimeTopic('client', tracked.clientKey)) return new Error('publishing to this topic is not allowed');
+    if (Buffer.byteLength(payload) > realtimeLimits.maxPacketBytes) return new Error('payload too large');
+    const now = Date.now();
+    tracked.publishes = tracked.publishes.filter((at) => now - at < realtimeLimits.publishWindowMs);
+    if (tracked.publishes.length >= realtimeLimits.publishBurst) return new Error('publishing too fast');
+    tracked.publishes.push(now);
+    return null;
+  }
+
+  private onSessionEnded(payload: Buffer | string, done: () => void) {
+    try {
+      const { clientKey, sessionIds } = JSON.parse(payload.toString()) as { clientKey: string; sessionIds: number[] };
+      if (typeof clientKey === 'string' && Array.isArray(sessionIds)) this.closeSessions(clientKey, sessionIds);
+    } catch {
+      // not ours to fail on: a malformed control message is ignored
+    }
+    done();
+  }
+
+  private closeSessions(clientKey: string, sessionIds: number[]) {
+    for (const [client, tracked] of this.clients) {
+      if (tracked.clientKey === clientKey && sessionIds.includes(tracked.sessionId)) {
+        this.clients.delete(client);
+        client.close();
+      }
+    }
+  }
+
+  /** Sessions expire (idle, absolute) without an event: check every connected client's session again. */
+  async revalidate(): Promise<void> {
+    for (const [client, tracked] of [...this.clients]) {
+      if (client.closed) {
+        this.clients.delete(client);
+        continue;
+      }
+      // a check that fails to run (database busy) keeps the client rather than dropping everyone
+      const running = await this.options.checkSession(tracked.sessionId).catch(() => true);
+      if (!running) {
+        this.clients.delete(client);
+        client.close();
+      }
+    }
+  }
+}
+
+type Backplane = { mq: unknown; persistence: { destroy(): Promise<void> } };
+
+async function createRedisBackplane(url: string, log: FastifyBaseLogger): Promise<Backplane> {
+  const options = redisOptionsFromUrl(url);
+  const { default: mqemitterRedis } = await import('mqemitter-redis');
+  const { default: RedisPersistence } = await import('aedes-persistence-redis/asyncPersistence.js');
+  const mq = mqemitterRedis({ ...options });
+  // without a listener an unreachable Redis would throw from the emitter and end the process
+  (mq as unknown as { state: EventEmitter }).state.on('error', (error: Error) => log.warn({ err: error }, 'mqtt backplane (redis) error'));
+  // aedes 1.2 pipes the retained-message stream; this persistence answers an async iterator
+  class RetainedAsStream extends RedisPersistence {
+    override createRetainedStreamCombi(patterns: string[]) {
+      return Readable.from(super.createRetainedStreamCombi(patterns)) as unknown as AsyncIterable<unknown>;
+    }
+  }
+  const persistence = new RetainedAsStream({ ...options });
+  return { mq, persistence };
+}

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { REALTIME_CONNECT_TIMEOUT_MS, REALTIME_QOS } from '@atrium/contracts/realtime';
+import type { FastifyBaseLogger } from 'fastify';
+import mqtt, { type MqttClient } from 'mqtt';
+
+/**
+ * Publishing through an external broker (MQTT_URL, e.g. EMQX): the server is one more MQTT client,
+ * with the credentials in the URL. Browsers connect to that broker directly; its ACL does what the
+ * embedded broker's hooks do (see the README).
+ */
+export class ExternalPublisher {
+  private client?: MqttClient;
+
+  constructor(
+    private readonly url: string,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  get live(): boolean {
+    return !!this.client?.connected;
+  }
+
+  start() {
+    const client = mqtt.connect(this.url, {
+      clientId: `atrium-server-${randomBytes(6).toString('hex')}`,
+      clean: true,
+      connectTimeout: REALTIME_CONNECT_TIMEOUT_MS,
+      reconnectPeriod: 2000,
+      queueQoSZero: false,
+    });
+    client.on('error', (error) => this.log.warn({ err: error }, 'external mqtt broker error'));
+    client.on('offline', () => this.log.warn('external mqtt broker unreachable; live delivery is delayed'));
+    client.on('connect', () => this.log.info('connected to the external mqtt broker'));
+    this.client = client;
+  }
+
+  /** False when the broker is away or did not acknowledge in time; stored notifications are read later. */
+  publish(topic: string, payload: string, timeoutMs = 2000): Promise<boolean> {
+    const client = this.client;
+    // not connected: do not let mqtt.js queue messages without bound while the broker is down
+    if (!client?.connected) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      client.publish(topic, payload, { qos: REALTIME_QOS }, (error) => {
+        clearTimeout(timer);
+        resolve(!error);
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.client?.endAsync(true).catch(() => {});
+  }
+}

@@ -1,0 +1,216 @@
+import { type NotificationEvent, type RealtimeKind, realtimeTopic } from '@atrium/contracts/realtime';
+import { inArray } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client';
+import { withTenant } from '../../db/client';
+import { accounts } from '../../db/schema';
+import { EmbeddedBroker, type SessionCheck, type TokenCheck } from './broker';
+import { ExternalPublisher } from './external';
+import { type NotificationRow, type NotifyInput, storeNotifications, toNotification } from './notification.repository';
+
+export type RealtimeOptions = {
+  database: Database;
+  log: FastifyBaseLogger;
+  host: string;
+  wsPort: number;
+  mqttUrl?: string;
+  /** What browsers connect to, when it is not this host's WebSocket port. */
+  publicUrl?: string;
+  redisUrl?: string;
+  checkToken: TokenCheck;
+  checkSession: SessionCheck;
+  revalidateMs?: number;
+  /** Between attempts to bring the embedded broker up after a failure (port taken, Redis away). */
+  retryMs?: number;
+};
+
+/** Events for other domains: task progress, printer status… delivered to accounts' `atrium-web/{kind}/…` topics. */
+export type PublishInput = { accountRefs: number[]; kind: Exclude<RealtimeKind, 'client'>; payload: Record<string, unknown> };
+
+export type NotifyResult = { ids: number[]; recipients: number; live: boolean };
+
+const PUBLISH_CONCURRENCY = 100;
+const START_TIMEOUT_MS = 5000;
+
+/**
+ * Live delivery for the whole server: the embedded broker (default) or an external one (MQTT_URL).
+ * Everything is stored before it is published, so a failed publish only delays what a person sees.
+ */
+export class Realtime {
+  readonly mode: 'embedded' | 'external';
+  private embedded?: EmbeddedBroker;
+  private external?: ExternalPublisher;
+  private retryTimer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(private readonly options: RealtimeOptions) {
+    this.mode = options.mqttUrl ? 'external' : 'embedded';
+  }
+
+  /** The embedded broker's WebSocket port (null with an external broker or while it is down). */
+  get port(): number | null {
+    return this.embedded?.port ?? null;
+  }
+
+  /** The broker URL browsers use; null means "this host, `port`, /mqtt" (embedded) or none (external over TCP). */
+  get publicUrl(): string | null {
+    if (this.options.publicUrl) return this.options.publicUrl;
+    if (!this.options.mqttUrl) return null;
+    const url = new URL(this.options.mqttUrl);
+    if (url.protocol !== 'ws:' && url.protocol !== 'wss:') return null;
+    // the server's own credentials never go to browsers
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  }
+
+  /** True when a publish now would reach connected browsers. */
+  get live(): boolean {
+    return this.mode === 'external' ? !!this.external?.live : !!this.embedded?.live;
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    if (this.options.mqttUrl) {
+      this.external = new ExternalPublisher(this.options.mqttUrl, this.options.log);
+      this.external.start();
+      return;
+    }
+    await this.startEmbedded();
+  }
+
+  private async startEmbedded(): Promise<void> {
+    const broker = new EmbeddedBroker({
+      host: this.options.host,
+      port: this.options.wsPort,
+      redisUrl: this.options.redisUrl,
+      checkToken: this.options.checkToken,
+      checkSession: this.options.checkSession,
+      log: this.options.log,
+      revalidateMs: this.options.revalidateMs,
+    });
+    const starting = broker.start();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        starting,
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+        }),
+      ]);
+      if (this.stopped) {
+        await broker.stop();
+        return;
+      }
+      this.embedded = broker;
+      // keep the port chosen first (0 = any): after a restart, browsers find the broker where it was
+      this.options.wsPort ||= broker.port ?? 0;
+      this.options.log.info({ port: broker.port }, 'mqtt broker listening (websocket /mqtt)');
+    } catch (error) {
+      // The app keeps serving without live delivery; browsers reconnect once the broker is up.
+      this.options.log.error({ err: error }, 'mqtt broker failed to start; live delivery is delayed, retrying');
+      starting.finally(() => broker.stop()).catch(() => {});
+      if (!this.stopped) {
+        this.retryTimer = setTimeout(() => void this.startEmbedded(), this.options.retryMs ?? 10_000);
+        this.retryTimer.unref();
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    await this.embedded?.stop();
+    this.embedded = undefined;
+    await this.external?.stop();
+    this.external = undefined;
+  }
+
+  private publishTopic(topic: string, payload: string): Promise<boolean> {
+    if (this.external) return this.external.publish(topic, payload);
+    if (this.embedded) return this.embedded.publish(topic, payload);
+    return Promise.resolve(false);
+  }
+
+  /** Each account's opaque topic key. */
+  async clientKeysOf(accountRefs: number[]): Promise<Map<number, string>> {
+    const ids = [...new Set(accountRefs)];
+    const keys = new Map<number, string>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await this.options.database.db
+        .select({ id: accounts.id, clientKey: accounts.clientKey })
+        .from(accounts)
+        .where(inArray(accounts.id, ids.slice(i, i + 1000)));
+      for (const row of rows) keys.set(row.id, row.clientKey);
+    }
+    return keys;
+  }
+
+  /** Publishes one payload per account; true only if every publish was taken by the broker. */
+  async publishToAccounts(accountRefs: number[], kind: RealtimeKind, payloadOf: (accountRef: number) => unknown): Promise<boolean> {
+    if (accountRefs.length === 0) return this.live;
+    const keys = await this.clientKeysOf(accountRefs);
+    const jobs = accountRefs.flatMap((ref) => {
+      const key = keys.get(ref);
+      return key ? [() => this.publishTopic(realtimeTopic(kind, key), JSON.stringify(payloadOf(ref)))] : [];
+    });
+    let ok = true;
+    for (let i = 0; i < jobs.length; i += PUBLISH_CONCURRENCY) {
+      const results = await Promise.all(jobs.slice(i, i + PUBLISH_CONCURRENCY).map((job) => job()));
+      if (results.includes(false)) ok = false;
+    }
+    return ok;
+  }
+
+  /** Publishes stored notifications to their owners. */
+  async deliver(tenantId: number, rows: NotificationRow[]): Promise<boolean> {
+    const byAccount = new Map(rows.map((row) => [row.accountRef, row]));
+    return this.publishToAccounts([...byAccount.keys()], 'notification', (ref): NotificationEvent => {
+      const row = byAccount.get(ref) as NotificationRow;
+      return { kind: 'notification', action: 'created', tenantId, notification: toNotification(row) };
+    });
+  }
+
+  /** Tells accounts' open tabs that some of their notifications were read or removed, so badges follow. */
+  changed(tenantId: number, action: 'read' | 'removed', idsByAccount: Map<number, number[] | 'all'>): Promise<boolean> {
+    return this.publishToAccounts(
+      [...idsByAccount.keys()],
+      'notification',
+      (ref): NotificationEvent => ({
+        kind: 'notification',
+        action,
+        tenantId,
+        ids: idsByAccount.get(ref) ?? 'all',
+      }),
+    );
+  }
+
+  /** Stores, then publishes. The one function other domains call to notify people. */
+  async notify(input: NotifyInput): Promise<NotifyResult> {
+    const rows = await withTenant(this.options.database.db, input.tenantId, (tx) => storeNotifications(tx, input));
+    const live = await this.deliver(input.tenantId, rows).catch((error: unknown) => {
+      this.options.log.warn({ err: error }, 'notification stored but not published');
+      return false;
+    });
+    return { ids: rows.map((row) => row.id), recipients: rows.length, live };
+  }
+
+  /** Events that are not stored (progress, status): live only. */
+  publish(input: PublishInput): Promise<boolean> {
+    return this.publishToAccounts(input.accountRefs, input.kind, () => ({ ...input.payload, kind: input.kind }));
+  }
+
+  /** Checks every connected client's session now (the broker also does it every minute). */
+  async revalidate(): Promise<void> {
+    await this.embedded?.revalidate();
+  }
+
+  /** Disconnects an account's clients of ended sessions (embedded broker; an external broker's own API does this). */
+  async endSessions(accountRef: number, sessionIds: number[]): Promise<void> {
+    if (!this.embedded || sessionIds.length === 0) return;
+    const key = (await this.clientKeysOf([accountRef])).get(accountRef);
+    if (key) await this.embedded.endSessions(key, sessionIds);
+  }
+}

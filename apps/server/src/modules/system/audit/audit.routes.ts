@@ -1,0 +1,63 @@
+import { envelopeOf, idParamSchema, loginLogResource, operLogResource, sessionResource } from '@atrium/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { inTenant } from '../../../crud/context';
+import { registerExport } from '../../../crud/excel';
+import { ok, registerResource, routeOptions } from '../../../crud/register-resource';
+import { notFound } from '../../../errors';
+import { endSessions } from '../../auth/session.service';
+import { loginLogRepository, operLogRepository, sessionRepository } from './audit.repository';
+
+/** Operation log, login log (search and Excel export) and online sessions with force-logout. */
+export async function auditRoutes(app: FastifyInstance) {
+  registerResource(app, operLogResource, operLogRepository);
+  registerExport(app, operLogResource, operLogRepository.list, [
+    { header: 'ID', key: 'id', width: 10 },
+    { header: 'Time', key: 'createTime', width: 24 },
+    { header: 'Operator', key: 'operator' },
+    { header: 'Module', key: 'module' },
+    { header: 'Action', key: 'action' },
+    { header: 'Target', key: 'target', width: 30 },
+    { header: 'Method', key: 'method', width: 10 },
+    { header: 'URL', key: 'url', width: 40 },
+    { header: 'IP', key: 'ip' },
+    { header: 'Result', key: 'result', width: 10 },
+    { header: 'Error', key: 'errorMessage', width: 40 },
+    { header: 'Duration (ms)', key: 'durationMs', width: 14 },
+    { header: 'Summary', key: 'summary', width: 60, value: (r) => (r.summary ? JSON.stringify(r.summary) : null) },
+  ]);
+
+  registerResource(app, loginLogResource, loginLogRepository);
+  registerExport(app, loginLogResource, loginLogRepository.list, [
+    { header: 'ID', key: 'id', width: 10 },
+    { header: 'Time', key: 'createTime', width: 24 },
+    { header: 'Account', key: 'account' },
+    { header: 'Result', key: 'result', width: 12 },
+    { header: 'Reason', key: 'reason', width: 24 },
+    { header: 'IP', key: 'ip' },
+    { header: 'User agent', key: 'userAgent', width: 50 },
+  ]);
+
+  registerResource(app, sessionResource, sessionRepository);
+  // force-logout: the holder's next request answers 1302
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .delete(
+      `${sessionResource.basePath}/:id`,
+      routeOptions(
+        sessionResource,
+        'forceLogout',
+        { params: idParamSchema, response: { 200: envelopeOf(z.null()) } },
+        { write: true, summary: 'session: force logout' },
+      ),
+      async (request) => {
+        const { id } = request.params as { id: number };
+        await inTenant(request, async (ctx) => {
+          if (!(await sessionRepository.findLive(ctx, id))) throw notFound();
+          ctx.afterCommit(() => endSessions(app, { reason: 'forced', sessionIds: [id] }));
+        });
+        return ok(null);
+      },
+    );
+}

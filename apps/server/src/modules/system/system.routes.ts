@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { auditRoutes } from './audit/audit.routes';
+import { deptRoutes } from './dept/dept.routes';
+import { menuRoutes } from './menu/menu.routes';
+import { postRoutes } from './post/post.routes';
+import { roleRoutes } from './role/role.routes';
+import { tenantRoutes } from './tenant/tenant.routes';
+import { userRoutes } from './user/user.routes';
+
+/** System management: users, roles, departments, posts, menus, tenants and the audit pages. */
+export async function systemRoutes(app: FastifyInstance) {
+  await app.register(userRoutes);
+  await app.register(roleRoutes);
+  await app.register(deptRoutes);
+  await app.register(postRoutes);
+  await app.register(menuRoutes);
+  await app.register(tenantRoutes);
+  await app.register(auditRoutes);
+}

@@ -1,0 +1,79 @@
+import {
+  assignRolesSchema,
+  envelopeOf,
+  idParamSchema,
+  importResultSchema,
+  resetPasswordSchema,
+  userResource,
+  userSchema,
+} from '@atrium/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { recordAudit } from '../../../crud/audit';
+import { inTenant } from '../../../crud/context';
+import { registerExport, XLSX_TYPE } from '../../../crud/excel';
+import { ok, registerResource, routeOptions } from '../../../crud/register-resource';
+import { AppError } from '../../../errors';
+import { importUsers, userColumns } from './user.import';
+import { userService } from './user.service';
+
+/** Users: the spec's exact calls through the machinery, plus reset password and role assignment. */
+export async function userRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  registerResource(app, userResource, userService);
+  registerExport(app, userResource, userService.list, userColumns);
+
+  // the sheet comes as the raw request body (Content-Type: the .xlsx type)
+  app.addContentTypeParser(XLSX_TYPE, { parseAs: 'buffer', bodyLimit: 5 * 1024 * 1024 }, (_request, body, done) => done(null, body));
+  r.post(
+    userResource.paths.import,
+    routeOptions(
+      userResource,
+      'import',
+      { consumes: [XLSX_TYPE], response: { 200: envelopeOf(importResultSchema) } },
+      { write: true, summary: 'user: import from Excel' },
+    ),
+    async (request) => {
+      if (!Buffer.isBuffer(request.body)) throw new AppError('unsupportedMediaType');
+      const body = request.body;
+      const result = await inTenant(request, (ctx) => importUsers(ctx, body));
+      recordAudit(request, { target: `${result.created} created, ${result.failed} failed` });
+      return ok(result);
+    },
+  );
+
+  r.put(
+    '/system/user/resetPwd/:id',
+    routeOptions(
+      userResource,
+      'resetPwd',
+      { params: idParamSchema, body: resetPasswordSchema, response: { 200: envelopeOf(z.null()) } },
+      { write: true, summary: 'user: reset password' },
+    ),
+    async (request) => {
+      const { id } = request.params as { id: number };
+      const user = await inTenant(request, (ctx) => userService.resetPassword(ctx, id, (request.body as { password: string }).password));
+      recordAudit(request, { target: `${user.id} ${user.accountId}` });
+      return ok(null);
+    },
+  );
+
+  r.put(
+    '/system/user/authRole/:id',
+    routeOptions(
+      userResource,
+      'grant',
+      { params: idParamSchema, body: assignRolesSchema, response: { 200: envelopeOf(userSchema) } },
+      { write: true, summary: 'user: assign roles' },
+    ),
+    async (request) => {
+      const { id } = request.params as { id: number };
+      const { before, after } = await inTenant(request, (ctx) =>
+        userService.assignRoles(ctx, id, (request.body as { roleIds: number[] }).roleIds),
+      );
+      recordAudit(request, { target: `${after.id} ${after.accountId}`, before: { roleIds: before }, after: { roleIds: after.roleIds } });
+      return ok(after);
+    },
+  );
+}

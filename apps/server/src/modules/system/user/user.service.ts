@@ -1,0 +1,210 @@
+import { randomBytes } from 'node:crypto';
+import type { CreateUserInput, Status, UpdateUserInput } from '@atrium/contracts';
+import { and, eq, inArray } from 'drizzle-orm';
+import { conflict, invalidField, refused } from '../../../crud/conflict';
+import type { Ctx } from '../../../crud/context';
+import { accounts, depts, memberships, posts, roles, tenantUsers } from '../../../db/schema';
+import { forbidden, notFound } from '../../../errors';
+import { assertPasswordPolicy, hashPassword } from '../../auth/password';
+import { endSessions, invalidateAccess } from '../../auth/session.service';
+import { userRepository } from './user.repository';
+
+const blank = (v: string | null | undefined) => (v ? v : null);
+
+/** Department, posts and roles must be this tenant's; a schema cannot know that. */
+async function assertLinks(ctx: Ctx, input: { deptId?: number | null; postIds?: number[]; roleIds?: number[] }) {
+  const tenantId = ctx.caller.tenantId;
+  if (input.deptId) {
+    const [d] = await ctx.tx
+      .select({ id: depts.id })
+      .from(depts)
+      .where(and(eq(depts.tenantId, tenantId), eq(depts.id, input.deptId)));
+    if (!d) throw invalidField('deptId', 'exists', 'no such department');
+  }
+  for (const [field, table, ids] of [
+    ['postIds', posts, input.postIds],
+    ['roleIds', roles, input.roleIds],
+  ] as const) {
+    const unique = [...new Set(ids ?? [])];
+    if (!unique.length) continue;
+    const found = await ctx.tx
+      .select({ id: table.id })
+      .from(table)
+      .where(and(eq(table.tenantId, tenantId), inArray(table.id, unique)));
+    if (found.length !== unique.length) throw invalidField(field, 'exists', 'unknown id');
+  }
+}
+
+async function assertFree(ctx: Ctx, input: { accountId?: string; phone?: string | null; email?: string | null }, exceptAccount?: number) {
+  const taken = await userRepository.takenField(ctx, input, exceptAccount);
+  if (taken) throw conflict(taken);
+}
+
+/** The user a rule-guarded write may touch: visible, and a super admin only to a super admin. */
+async function target(ctx: Ctx, id: number) {
+  const found = await userRepository.find(ctx, id);
+  if (!found) throw notFound();
+  if ((found.superAdmin || found.user.userType === '00') && !ctx.caller.superAdmin) throw forbidden();
+  return found;
+}
+
+/** Nobody disables or deletes themselves or the last enabled super admin of the tenant. */
+async function assertRemovable(ctx: Ctx, id: number, found: Awaited<ReturnType<typeof target>>) {
+  if (ctx.caller.userId === id) throw refused('id', 'self', 'you cannot disable or delete yourself');
+  if ((found.superAdmin || found.user.userType === '00') && (await userRepository.otherSuperAdmins(ctx, id)) === 0) {
+    throw refused('id', 'lastSuperAdmin', 'the last super admin cannot be disabled or deleted');
+  }
+}
+
+const app = (ctx: Ctx) => ctx.request.server;
+
+export const userService = {
+  list: userRepository.list,
+  get: userRepository.get,
+
+  async create(ctx: Ctx, input: CreateUserInput) {
+    if (input.userType === '00' && !ctx.caller.superAdmin) throw forbidden();
+    await assertFree(ctx, input);
+    await assertLinks(ctx, input);
+    const tenantId = ctx.caller.tenantId;
+    const by = ctx.caller.accountId;
+    if (input.password) assertPasswordPolicy(input.password);
+    const [account] = await ctx.tx
+      .insert(accounts)
+      .values({
+        accountId: input.accountId,
+        name: input.name,
+        nickname: input.nickname || input.name,
+        email: blank(input.email),
+        phone: blank(input.phone),
+        sex: input.sex ?? null,
+        idNumber: blank(input.idNumber),
+        address: blank(input.address),
+        avatar: blank(input.avatar),
+        passwordHash: input.password ? await hashPassword(input.password) : null,
+        clientKey: randomBytes(16).toString('hex'),
+        lastTenantId: tenantId,
+      })
+      .returning({ id: accounts.id });
+    await ctx.tx.insert(memberships).values({ accountId: account!.id, tenantRef: tenantId });
+    const [user] = await ctx.tx
+      .insert(tenantUsers)
+      .values({
+        tenantId,
+        accountRef: account!.id,
+        userType: input.userType,
+        deptId: input.deptId ?? null,
+        status: input.status,
+        remark: blank(input.remark),
+        createBy: by,
+        updateBy: by,
+      })
+      .returning({ id: tenantUsers.id });
+    // no roles chosen: the tenant's default roles
+    const roleIds = input.roleIds.length
+      ? input.roleIds
+      : (
+          await ctx.tx
+            .select({ id: roles.id })
+            .from(roles)
+            .where(and(eq(roles.tenantId, tenantId), eq(roles.isDefault, true), eq(roles.status, '0')))
+        ).map((r) => r.id);
+    await userRepository.replaceLinks(ctx, user!.id, { roleIds, postIds: input.postIds });
+    return (await userRepository.get(ctx, user!.id))!;
+  },
+
+  async update(ctx: Ctx, id: number, input: UpdateUserInput) {
+    const found = await target(ctx, id);
+    if (input.userType === '00' && found.user.userType !== '00' && !ctx.caller.superAdmin) throw forbidden();
+    if (input.status === '1' && found.user.status !== '1') await assertRemovable(ctx, id, found);
+    await assertFree(ctx, input, found.accountRef);
+    await assertLinks(ctx, input);
+    await ctx.tx
+      .update(accounts)
+      .set({
+        name: input.name,
+        nickname: input.nickname || input.name,
+        email: blank(input.email),
+        phone: blank(input.phone),
+        sex: input.sex ?? null,
+        idNumber: blank(input.idNumber),
+        address: blank(input.address),
+        avatar: blank(input.avatar),
+        updateTime: new Date(),
+      })
+      .where(eq(accounts.id, found.accountRef));
+    await ctx.tx
+      .update(tenantUsers)
+      .set({
+        userType: input.userType,
+        deptId: input.deptId ?? null,
+        status: input.status,
+        remark: blank(input.remark),
+        updateBy: ctx.caller.accountId,
+        updateTime: new Date(),
+      })
+      .where(and(eq(tenantUsers.tenantId, ctx.caller.tenantId), eq(tenantUsers.id, id)));
+    await userRepository.replaceLinks(ctx, id, { roleIds: input.roleIds, postIds: input.postIds });
+    afterUserChange(ctx, found.accountRef, input.status === '1' && found.user.status !== '1');
+    return (await userRepository.get(ctx, id))!;
+  },
+
+  async setStatus(ctx: Ctx, id: number, status: Status) {
+    const found = await target(ctx, id);
+    if (status === '1') await assertRemovable(ctx, id, found);
+    await ctx.tx
+      .update(tenantUsers)
+      .set({ status, updateBy: ctx.caller.accountId, updateTime: new Date() })
+      .where(and(eq(tenantUsers.tenantId, ctx.caller.tenantId), eq(tenantUsers.id, id)));
+    afterUserChange(ctx, found.accountRef, status === '1');
+    return (await userRepository.get(ctx, id))!;
+  },
+
+  async remove(ctx: Ctx, id: number) {
+    const found = await target(ctx, id);
+    await assertRemovable(ctx, id, found);
+    const tenantId = ctx.caller.tenantId;
+    await ctx.tx.delete(tenantUsers).where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.id, id)));
+    await ctx.tx.delete(memberships).where(and(eq(memberships.accountId, found.accountRef), eq(memberships.tenantRef, tenantId)));
+    // an account that belongs nowhere any more goes too, freeing its account number, phone and email
+    if (!found.superAdmin && (await userRepository.membershipsLeft(ctx, found.accountRef)) === 0) {
+      await ctx.tx.delete(accounts).where(eq(accounts.id, found.accountRef));
+    }
+    ctx.afterCommit(() => endSessions(app(ctx), { reason: 'removed', accountRef: found.accountRef, tenantId }));
+  },
+
+  async resetPassword(ctx: Ctx, id: number, password: string) {
+    assertPasswordPolicy(password);
+    const found = await target(ctx, id);
+    await ctx.tx
+      .update(accounts)
+      .set({
+        passwordHash: await hashPassword(password),
+        passwordChangedAt: new Date(),
+        failedLogins: 0,
+        lockedUntil: null,
+        updateTime: new Date(),
+      })
+      .where(eq(accounts.id, found.accountRef));
+    ctx.afterCommit(() => endSessions(app(ctx), { reason: 'password', accountRef: found.accountRef }));
+    return found.user;
+  },
+
+  async assignRoles(ctx: Ctx, id: number, roleIds: number[]) {
+    const found = await target(ctx, id);
+    await assertLinks(ctx, { roleIds });
+    await userRepository.replaceLinks(ctx, id, { roleIds });
+    afterUserChange(ctx, found.accountRef, false);
+    return { before: found.user.roleIds, after: (await userRepository.get(ctx, id))! };
+  },
+};
+
+/** A changed user takes effect at their next request; a disabled one is signed out (1302). */
+function afterUserChange(ctx: Ctx, accountRef: number, disabled: boolean) {
+  const tenantId = ctx.caller.tenantId;
+  ctx.afterCommit(() =>
+    disabled
+      ? endSessions(app(ctx), { reason: 'user_disabled', accountRef, tenantId })
+      : invalidateAccess(app(ctx), { accountRef, tenantId }),
+  );
+}

@@ -1,0 +1,42 @@
+import { ALL_PERMISSIONS } from '@atrium/contracts';
+
+/** Data scope of the caller's roles: '1' all, '2' custom departments, '3' own department, '4' department and below, '5' self. */
+export type DataScope = '1' | '2' | '3' | '4' | '5';
+export type UserType = '00' | '01' | '02';
+
+/**
+ * Who is asking, resolved from the session token for every authenticated request (`request.auth`).
+ * Cached per account and tenant for a few seconds; see `invalidateAccess` in modules/auth/session.service.
+ */
+export type AuthContext = {
+  sessionId: number;
+  /** accounts.id */
+  accountRef: number;
+  /** the user number the account signs in with */
+  accountId: string;
+  tenantId: number;
+  tenantCode: string;
+  /** tenant_users.id of the account in this tenant; null for a super admin without a membership row here */
+  userId: number | null;
+  superAdmin: boolean;
+  userType: UserType;
+  /** codes of the enabled roles held in this tenant, primary first */
+  roles: string[];
+  /** the primary role's code ('' when the user holds no role); checked against route meta.roles */
+  role: string;
+  /** permission strings granted in this tenant; a super admin holds '*:*:*' */
+  permissions: ReadonlySet<string>;
+  dataScope: DataScope;
+  deptId: number | null;
+  /** the account's realtime topic key: atrium-web/+/{clientKey} */
+  clientKey: string;
+};
+
+/**
+ * The one permission check: server preHandlers, the menu and the buttons all ask this.
+ * A super admin, or anyone holding '*:*:*', may do everything.
+ */
+export function can(auth: Pick<AuthContext, 'superAdmin' | 'permissions'> | null | undefined, permission: string): boolean {
+  if (!auth) return false;
+  return auth.superAdmin || auth.permissions.has(ALL_PERMISSIONS) || auth.permissions.has(permission);
+}

@@ -1,0 +1,87 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { type Tx, withTenant } from '../db/client';
+import { AppError } from '../errors';
+import { CaptchaService } from '../modules/auth/captcha.service';
+import { createMailer, type Mailer } from '../modules/auth/mailer';
+import { SessionService } from '../modules/auth/session.service';
+import { type AuthContext, can } from './access';
+import { connectBackplane } from './backplane';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route needs no session (sign-in, captcha, register…). */
+    public?: boolean;
+    /** The permission the caller needs, checked with `can()`; 403 otherwise. */
+    permission?: string;
+    /**
+     * The route's `:id` names a global resource (tenant, account, menu), not a row of the session's
+     * tenant: the cross-tenant test matrix leaves it out.
+     */
+    globalResource?: boolean;
+  }
+  interface FastifyInstance {
+    sessions: SessionService;
+    captcha: CaptchaService;
+    mailer: Mailer;
+    /** Mails being sent after their request answered; closing the app waits for them. */
+    pendingMail: Set<Promise<unknown>>;
+  }
+  interface FastifyRequest {
+    /** Who is asking. Set on every /api route that is not `config.public`; null on public routes. */
+    auth: AuthContext;
+    /** Runs `work` in a transaction scoped to the session's tenant (row-level security sees only its rows). */
+    tx<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  }
+}
+
+/** The bearer token of a request, if any. */
+export function tokenOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  return match?.[1] ?? null;
+}
+
+/** Routes the session check applies to: the API, not its documentation. */
+function guarded(url: string | undefined): boolean {
+  return !!url && url.startsWith('/api/') && !url.startsWith('/api/docs');
+}
+
+/**
+ * Sessions for the API: every /api route needs a valid session unless `config.public`; the session
+ * becomes `request.auth`, and `config.permission` is checked with `can()` right after it — before the
+ * body is parsed, so a caller without the permission gets 403 whatever it sends.
+ * 11000 (HTTP 401): no, unknown or expired token. 1302 (HTTP 401): the session was ended.
+ */
+export const authPlugin = fp(
+  async (app: FastifyInstance) => {
+    const sessions = new SessionService(app.database, app.clock, app.events, app.log);
+    app.decorate('sessions', sessions);
+    if (app.config.REDIS_URL) await connectBackplane(app, sessions, app.config.REDIS_URL);
+    app.decorate('captcha', new CaptchaService(app.store, app.config.CAPTCHA));
+    const mailer = createMailer({ smtpUrl: app.config.SMTP_URL, dataDir: app.config.DATA_DIR });
+    app.decorate('mailer', mailer);
+    app.decorate('pendingMail', new Set<Promise<unknown>>());
+    app.addHook('onClose', async () => {
+      await Promise.allSettled([...app.pendingMail]);
+      mailer.close();
+    });
+    app.decorateRequest('auth', null as unknown as AuthContext);
+    app.decorateRequest('tx', function tx<T>(this: FastifyRequest, work: (tx: Tx) => Promise<T>): Promise<T> {
+      if (!this.auth) throw new AppError('tokenInvalid');
+      return withTenant(app.database.db, this.auth.tenantId, work);
+    });
+
+    app.addHook('onRequest', async (request) => {
+      if (!guarded(request.routeOptions.url)) return;
+      const config = request.routeOptions.config;
+      if (config.public) return;
+      const result = await sessions.resolve(tokenOf(request));
+      if (!result.ok) throw new AppError(result.code === 1302 ? 'sessionEnded' : 'tokenInvalid');
+      request.auth = result.auth;
+      if (config.permission && !can(result.auth, config.permission)) throw new AppError('forbidden');
+    });
+  },
+  { name: 'auth', dependencies: ['database', 'errors', 'store'] },
+);

@@ -1,0 +1,124 @@
+import { errorCatalogue, errorMessage, type FieldError, type Language, pickLanguage, validationMessages } from '@atrium/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../errors';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    lang: Language;
+  }
+}
+
+function validationFields(
+  error: FastifyError & {
+    validation: { instancePath: string; keyword: string; message?: string; params?: Record<string, unknown> }[];
+    validationContext?: string;
+  },
+): FieldError[] {
+  return error.validation.map((v) => {
+    const issue = v.params?.issue as { path?: (string | number)[] } | undefined;
+    const path = issue?.path?.length ? issue.path.join('.') : v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    return { field: path || (error.validationContext ?? 'body'), rule: v.keyword, message: v.message ?? 'invalid' };
+  });
+}
+
+// connection refused/reset, or PostgreSQL's connection_exception (08) and operator_intervention (57P) classes
+const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03']);
+
+/** The database is down or restarting: the client should retry later (503), not see a 500. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (
+    let e = error as { code?: string; cause?: unknown; message?: string } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
+    if (e.code && (unavailableCodes.has(e.code) || e.code.startsWith('08'))) return true;
+    if (e.message && /Connection terminated|connection timeout|Client has encountered a connection error/i.test(e.message)) return true;
+  }
+  return false;
+}
+
+/** Sends `{code, message, data}` with the entry's HTTP status. */
+export function sendEnvelope(reply: FastifyReply, request: FastifyRequest, error: AppError) {
+  const message = error.customMessage ? error.message : errorMessage(error.entry, request.lang, error.params);
+  return reply.status(error.entry.status).send({ code: error.entry.code, message, data: translateFields(error.data, request.lang) });
+}
+
+// field messages given as keys (`password.weak`) become sentences in the caller's language
+function translateFields(data: Record<string, unknown> | null, lang: Language) {
+  const fields = data?.fields as FieldError[] | undefined;
+  if (!data || !Array.isArray(fields)) return data;
+  return {
+    ...data,
+    fields: fields.map((f) => {
+      const known = validationMessages[f.message];
+      return known ? { ...f, message: lang === 'en-US' ? known.en : known.zh } : f;
+    }),
+  };
+}
+
+/**
+ * Every failure becomes an envelope with a meaningful status: validation (400, naming each field),
+ * malformed JSON (400), oversized body (413), unknown API path (404) and anything unexpected (500,
+ * logged with the request id, never with its stack in the answer).
+ */
+export const errorsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('lang', 'zh-CN');
+    app.addHook('onRequest', async (request) => {
+      request.lang = pickLanguage(request.headers['accept-language']);
+    });
+
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof AppError) return sendEnvelope(reply, request, error);
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        return sendEnvelope(reply, request, new AppError('validation', { fields: validationFields(error) }));
+      }
+      if (
+        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+        error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+        (error instanceof SyntaxError && error.statusCode === 400)
+      ) {
+        return sendEnvelope(reply, request, new AppError('malformedJson'));
+      }
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+        return sendEnvelope(reply, request, new AppError('payloadTooLarge'));
+      }
+      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.statusCode === 415) {
+        return sendEnvelope(reply, request, new AppError('unsupportedMediaType'));
+      }
+      if (error.statusCode === 429) return sendEnvelope(reply, request, new AppError('rateLimited'));
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ err: error }, 'database unavailable');
+        return sendEnvelope(reply, request, new AppError('unavailable'));
+      }
+      if (error.validation) {
+        return sendEnvelope(
+          reply,
+          request,
+          new AppError('validation', {
+            fields: error.validation.map((v) => ({
+              field: v.instancePath.replace(/^\//, '') || 'body',
+              rule: v.keyword,
+              message: v.message ?? 'invalid',
+            })),
+          }),
+        );
+      }
+      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+        request.log.info({ err: error }, 'client error');
+        return reply
+          .status(error.statusCode)
+          .send({ code: error.statusCode, message: errorMessage(errorCatalogue.badRequest, request.lang), data: null });
+      }
+      request.log.error({ err: error, reqId: request.id }, 'unexpected error');
+      return reply.status(500).send({
+        code: errorCatalogue.internal.code,
+        message: errorMessage(errorCatalogue.internal, request.lang),
+        data: { requestId: request.id },
+      });
+    });
+  },
+  { name: 'errors' },
+);

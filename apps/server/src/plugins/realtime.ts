@@ -1,0 +1,71 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { sessions } from '../db/schema';
+import { IDLE_MS, resolveToken } from '../modules/auth/session.service';
+import type { NotifyInput } from '../modules/realtime/notification.repository';
+import { type NotifyResult, type PublishInput, Realtime } from '../modules/realtime/realtime.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The broker (embedded or external) and live delivery. */
+    realtime: Realtime;
+    /** Stores a notification per account in the tenant, then publishes it live. The one call other domains make. */
+    notify(input: NotifyInput): Promise<NotifyResult>;
+    /** Publishes an event that is not stored (task progress, printer status) to accounts' topics. */
+    publish(input: PublishInput): Promise<boolean>;
+  }
+}
+
+export type RealtimePluginOptions = {
+  /** How often connected clients' sessions are checked again (default a minute; tests go faster). */
+  revalidateMs?: number;
+};
+
+/**
+ * Starts the broker with the server and stops it before the database closes. Broker clients sign in
+ * with a session token; an ended session disconnects its clients at once (`session.ended`), an expired
+ * one at the next check.
+ */
+export const realtimePlugin = fp(
+  async (app: FastifyInstance, options: RealtimePluginOptions) => {
+    const realtime = new Realtime({
+      database: app.database,
+      log: app.log.child({ module: 'realtime' }),
+      host: app.config.HOST,
+      wsPort: app.config.MQTT_WS_PORT,
+      mqttUrl: app.config.MQTT_URL,
+      publicUrl: app.config.MQTT_PUBLIC_URL,
+      redisUrl: app.config.REDIS_URL,
+      revalidateMs: options.revalidateMs,
+      checkToken: async (token) => {
+        const result = await resolveToken(app, token);
+        if (!result.ok) return null;
+        const { accountRef, accountId, clientKey, sessionId, tenantId } = result.auth;
+        return { accountRef, accountId, clientKey, sessionId, tenantId };
+      },
+      // read directly: resolving the token would count an open tab as activity and defeat the idle limit
+      checkSession: async (sessionId) => {
+        const [row] = await app.database.db
+          .select({ endedAt: sessions.endedAt, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt })
+          .from(sessions)
+          .where(eq(sessions.id, sessionId));
+        const now = app.clock.now().getTime();
+        return !!row && !row.endedAt && now < row.expiresAt.getTime() && now - row.lastSeenAt.getTime() < IDLE_MS;
+      },
+    });
+    app.decorate('realtime', realtime);
+    app.decorate('notify', (input: NotifyInput) => realtime.notify(input));
+    app.decorate('publish', (input: PublishInput) => realtime.publish(input));
+
+    app.events.on('session.ended', ({ accountRef, sessionIds }) => {
+      realtime
+        .endSessions(accountRef, sessionIds)
+        .catch((error: unknown) => app.log.warn({ err: error }, 'could not disconnect ended sessions'));
+    });
+    app.addHook('onReady', () => realtime.start());
+    // preClose: browsers are let go before the HTTP server and the database close
+    app.addHook('preClose', () => realtime.stop());
+  },
+  { name: 'realtime', dependencies: ['database', 'auth'] },
+);

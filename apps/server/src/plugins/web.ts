@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../errors';
+import { sendEnvelope } from './errors';
+
+/**
+ * Serves the built web app with an SPA fallback: any GET outside /api that is not a file answers
+ * index.html, and the app shows its own not-found page. Unknown /api paths get a 404 envelope.
+ */
+export const webPlugin = fp(
+  async (app: FastifyInstance, options: { dist: string }) => {
+    const hasWeb = existsSync(path.join(options.dist, 'index.html'));
+    if (hasWeb) {
+      await app.register(fastifyStatic, {
+        root: options.dist,
+        wildcard: false,
+        index: false,
+        setHeaders(reply, file) {
+          // hashed assets never change; index.html must always be revalidated
+          if (file.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
+          else reply.header('cache-control', 'no-cache');
+        },
+      });
+    } else {
+      app.log.warn({ dist: options.dist }, 'web app is not built; only the API is served');
+    }
+    app.setNotFoundHandler((request, reply) => {
+      const url = request.url.split('?')[0] ?? '/';
+      if (url === '/api' || url.startsWith('/api/') || !hasWeb || (request.method !== 'GET' && request.method !== 'HEAD')) {
+        return sendEnvelope(reply, request, new AppError('routeNotFound'));
+      }
+      if (path.extname(url) && !url.endsWith('.html')) {
+        return sendEnvelope(reply, request, new AppError('notFound'));
+      }
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    });
+  },
+  { name: 'web', dependencies: ['errors'] },
+);

@@ -1,0 +1,32 @@
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { tenants } from '../db/schema';
+import { seedDemoIdentity, seedFirstAdmin, seedMenus } from './identity';
+import { seedDemoOrganisation } from './system';
+
+export const demoTenants = [
+  { code: 'hq', name: 'Atrium HQ', contact: 'admin@atrium.example' },
+  { code: 'acme', name: 'Acme Trading', contact: 'ops@acme.example' },
+] as const;
+
+/**
+ * Demo data for `SEED=demo`. Idempotent: a second start on the same data directory changes nothing.
+ * Each domain adds its own seed step here.
+ */
+export async function seed(database: Database, config: Config): Promise<void> {
+  // the menu catalogue is reference data, not demo data: every mode has it
+  await seedMenus(database);
+  if (config.SEED !== 'demo') {
+    await seedFirstAdmin(database, config);
+    return;
+  }
+  await database.db
+    .insert(tenants)
+    .values([...demoTenants])
+    .onConflictDoNothing({ target: tenants.code });
+  await seedDemoIdentity(database);
+  await seedDemoOrganisation(
+    database,
+    demoTenants.map((t) => t.code),
+  );
+}

@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { buildApp } from './app';
+import type { Config } from './config';
+import { openDatabase } from './db/client';
+import { lockDataDir } from './lock';
+import { seed } from './seed';
+
+/**
+ * Opens the database (locking DATA_DIR when it is embedded), migrates, seeds and listens.
+ * `stop()` finishes in-flight requests, closes the database and releases the lock.
+ */
+export async function startServer(config: Config, options: { logger?: boolean | object } = {}) {
+  const embedded = !config.DATABASE_URL;
+  const unlock = embedded ? lockDataDir(config.DATA_DIR) : () => {};
+  try {
+    const database = await openDatabase(
+      embedded
+        ? { engine: 'pglite', dataDir: path.join(config.DATA_DIR, 'pglite') }
+        : { engine: 'postgres', ownerUrl: config.DATABASE_URL as string, appUrl: config.DATABASE_APP_URL },
+    );
+    const app = await buildApp({ config, database, logger: options.logger as never });
+    try {
+      await seed(database, config);
+      await app.listen({ port: config.PORT, host: config.HOST });
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+    let stopping: Promise<void> | undefined;
+    const stop = () => {
+      stopping ??= app.close().finally(unlock);
+      return stopping;
+    };
+    return { app, stop, url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.PORT}` };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}

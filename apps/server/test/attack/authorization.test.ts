@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RegisteredRoute } from '../../src/plugins/route-registry';
+import { buildTestApp, engines } from '../helper';
+import { apiRoutes, fillParams } from './surface';
+
+/**
+ * Routes any signed-in person may call without a permission string: their own session, profile, menu,
+ * tenants and notifications. Anything else under /api must be public on purpose or declare a permission.
+ */
+export const selfServiceRoutes = new Set([
+  'POST /api/system/user/logout',
+  'POST /api/system/user/userInfoLogin',
+  'POST /api/system/user/menu',
+  'GET /api/system/user/tenant',
+  'POST /api/system/user/switchTenant',
+  'GET /api/user/info',
+]);
+
+/** Routes that are neither public, nor permission-checked, nor known self-service: each one is a hole. */
+export function unprotectedRoutes(routes: RegisteredRoute[]): string[] {
+  return apiRoutes(routes)
+    .filter((r) => !r.config.public && !r.config.permission && !selfServiceRoutes.has(`${r.method} ${r.url}`))
+    .filter((r) => !r.url.startsWith('/api/system/notification') && !r.url.startsWith('/api/user/'))
+    .map((r) => `${r.method} ${r.url}`);
+}
+
+describe.each(engines)('authorization matrix on %s', (engine) => {
+  let ctx: Awaited<ReturnType<typeof buildTestApp>>;
+  let userToken: string;
+  let userPermissions: string[];
+
+  beforeAll(async () => {
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+    const login = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/system/user/login',
+      payload: { account: 'user', password: 'User@123456' },
+    });
+    userToken = login.json().data.token;
+    const info = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/system/user/userInfoLogin',
+      headers: { authorization: `Bearer ${userToken}` },
+    });
+    userPermissions = info.json().data.permissions;
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('has no route that is neither public nor permission-checked', () => {
+    expect(unprotectedRoutes(ctx.app.routeRegistry)).toEqual([]);
+  });
+
+  it('refuses every non-public route without a session (11000, HTTP 401)', async () => {
+    const failures: string[] = [];
+    for (const route of apiRoutes(ctx.app.routeRegistry).filter((r) => !r.config.public)) {
+      const response = await ctx.app.inject({
+        method: route.method as 'GET',
+        url: fillParams(route.url, () => '1'),
+        payload: route.method === 'GET' ? undefined : {},
+      });
+      if (response.statusCode !== 401 || response.json().code !== 11000)
+        failures.push(`${route.method} ${route.url} → ${response.statusCode}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers 403 for every permission the ordinary user lacks, before looking at the input', async () => {
+    const denied = apiRoutes(ctx.app.routeRegistry).filter((r) => r.config.permission && !userPermissions.includes(r.config.permission));
+    expect(denied.length).toBeGreaterThan(5);
+    const failures: string[] = [];
+    for (const route of denied) {
+      const response = await ctx.app.inject({
+        method: route.method as 'GET',
+        url: fillParams(route.url, () => '1'),
+        headers: { authorization: `Bearer ${userToken}` },
+        payload: route.method === 'GET' ? undefined : {},
+      });
+      if (response.statusCode !== 403 || response.json().code !== 403)
+        failures.push(`${route.method} ${route.url} → ${response.statusCode}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+describe('the authorization matrix itself', () => {
+  it('catches a route added without a permission (fixture)', async () => {
+    const ctx = await buildTestApp('pglite', {}, (app) => {
+      app.get('/api/fixture/unprotected', async () => ({ code: 200, message: 'ok', data: null }));
+      app.get('/api/fixture/guarded', { config: { permission: 'system:user:list' } }, async () => ({
+        code: 200,
+        message: 'ok',
+        data: null,
+      }));
+    });
+    try {
+      expect(unprotectedRoutes(ctx.app.routeRegistry)).toEqual(['GET /api/fixture/unprotected']);
+    } finally {
+      await ctx.close();
+    }
+  });
+});

@@ -1,0 +1,324 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ABSOLUTE_MS, IDLE_MS, REMEMBER_MS } from '../src/modules/auth/session.service';
+import { buildTestApp, engines } from './helper';
+
+type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
+const MINUTE = 60_000;
+
+/** Test helpers bound to one app: raw calls answering status and envelope. */
+function api(ctx: Ctx) {
+  const call = async (method: 'GET' | 'POST', url: string, options: { token?: string; body?: unknown; lang?: string } = {}) => {
+    const response = await ctx.app.inject({
+      method,
+      url,
+      headers: {
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        'accept-language': options.lang ?? 'en-US',
+        'user-agent': 'vitest',
+      },
+      ...(options.body === undefined ? {} : { payload: options.body as Record<string, unknown> }),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: envelopes are read field by field in assertions
+    return { status: response.statusCode, body: response.json() as { code: number; message: string; data: any } };
+  };
+  const login = (account: string, password: string, extra: Record<string, unknown> = {}) =>
+    call('POST', '/api/system/user/login', { body: { account, password, ...extra } });
+  const token = async (account: string, password: string, extra: Record<string, unknown> = {}) => {
+    const answer = await login(account, password, extra);
+    if (answer.status !== 200) throw new Error(`sign-in failed: ${JSON.stringify(answer.body)}`);
+    return answer.body.data.token as string;
+  };
+  const info = (t: string) => call('POST', '/api/system/user/userInfoLogin', { token: t });
+  return { call, login, token, info };
+}
+
+describe.each(engines)('sign-in and sessions on %s', (engine) => {
+  let ctx: Ctx;
+  let a: ReturnType<typeof api>;
+
+  beforeAll(async () => {
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+    a = api(ctx);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+  beforeEach(async () => {
+    // every test starts unlocked and with the demo tenants open
+    await ctx.database.query(`update accounts set failed_logins = 0, locked_until = null`);
+    await ctx.database.query(`update tenants set status = '0', expire_time = null`);
+    await ctx.database.query(`delete from kv_entries`);
+    ctx.app.sessions.invalidate();
+  });
+
+  it('signs in by user number, phone or e-mail, with a fresh 256-bit token each time, stored only as a hash', async () => {
+    const byName = await a.token('admin', 'Admin@123456');
+    const byPhone = await a.token('13800000001', 'Admin@123456');
+    const byEmail = await a.token('ADMIN@atrium.example', 'Admin@123456');
+    expect(new Set([byName, byPhone, byEmail]).size).toBe(3);
+    expect(Buffer.from(byName, 'base64url').length).toBeGreaterThanOrEqual(32);
+    for (const t of [byName, byPhone, byEmail]) expect((await a.info(t)).body.data.accountId).toBe('admin');
+    const stored = await ctx.database.query<{ token_hash: string }>('select token_hash from sessions');
+    expect(stored.some((s) => s.token_hash === byName)).toBe(false);
+    expect(stored.every((s) => /^[0-9a-f]{64}$/.test(s.token_hash))).toBe(true);
+  });
+
+  it('stores passwords as argon2id with m=19456, t=2, p=1', async () => {
+    const [row] = await ctx.database.query<{ password_hash: string }>(`select password_hash from accounts where account_id = 'user'`);
+    expect(row?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+
+  it('answers a wrong password and an unknown account alike (1001, HTTP 401) and logs both without the password', async () => {
+    const wrong = await a.login('user', 'Wrong#password1');
+    const unknown = await a.login('nobody-here', 'Wrong#password1');
+    expect(wrong).toEqual({ status: 401, body: { code: 1001, message: 'Wrong account or password', data: null } });
+    expect(unknown).toEqual(wrong);
+    const logs = await ctx.database.query<Record<string, unknown>>(
+      `select * from login_logs where account in ('user', 'nobody-here') and result = 'failure' order by id`,
+    );
+    expect(logs.map((l) => [l.account, l.reason])).toEqual([
+      ['user', 'wrong password'],
+      ['nobody-here', 'unknown account'],
+    ]);
+    expect(logs[0]).toMatchObject({ ip: '127.0.0.1', user_agent: 'vitest' });
+    expect(JSON.stringify(logs)).not.toContain('Wrong#password1');
+    const zh = await a.call('POST', '/api/system/user/login', { body: { account: 'user', password: 'x' }, lang: 'zh-CN' });
+    expect(zh.body.message).toBe('账号或密码错误');
+  });
+
+  it('logs a successful sign-in with its tenant and device', async () => {
+    const deviceId = '0b9f8a3e-2f7c-4f5e-9f6a-1c2d3e4f5a6b';
+    await a.token('acme', 'Acme@123456', { deviceId });
+    const [log] = await ctx.database.query<{ result: string; tenant_code: string; device_id: string }>(
+      `select l.result, t.code as tenant_code, l.device_id from login_logs l join tenants t on t.id = l.tenant_ref
+        where l.account = 'acme' order by l.id desc limit 1`,
+    );
+    expect(log).toEqual({ result: 'success', tenant_code: 'acme', device_id: deviceId });
+  });
+
+  it('locks after five failures for ten minutes, saying until when, and unlocks after the window', async () => {
+    for (let i = 0; i < 4; i++) expect((await a.login('user', 'Wrong#password1')).body.code).toBe(1001);
+    const fifth = await a.login('user', 'Wrong#password1');
+    expect(fifth.status).toBe(401);
+    expect(fifth.body.code).toBe(1003);
+    const until = new Date(fifth.body.data.lockedUntil);
+    expect(until.getTime() - ctx.clock.now().getTime()).toBeGreaterThan(9 * MINUTE);
+    expect(until.getTime() - ctx.clock.now().getTime()).toBeLessThanOrEqual(10 * MINUTE);
+    expect(fifth.body.message).toContain(`locked until ${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+    // the right password does not help while locked
+    const locked = await a.login('user', 'User@123456');
+    expect(locked.body.code).toBe(1003);
+    ctx.clock.advance(9 * MINUTE);
+    expect((await a.login('user', 'User@123456')).body.code).toBe(1003);
+    ctx.clock.advance(MINUTE + 1000);
+    expect((await a.login('user', 'User@123456')).status).toBe(200);
+    // success starts the count again
+    for (let i = 0; i < 4; i++) await a.login('user', 'Wrong#password1');
+    expect((await a.login('user', 'User@123456')).status).toBe(200);
+    expect((await a.login('user', 'Wrong#password1')).body.code).toBe(1001);
+  });
+
+  it('locks an unknown name the same way, so locking does not reveal which accounts exist', async () => {
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push((await a.login('ghost-account', 'Wrong#password1')).body.code);
+    expect(answers).toEqual([1001, 1001, 1001, 1001, 1003, 1003]);
+    ctx.clock.advance(10 * MINUTE + 1000);
+    expect((await a.login('ghost-account', 'Wrong#password1')).body.code).toBe(1001);
+  });
+
+  it('answers 11000 for a missing, unknown or expired token and 1302 for an ended one', async () => {
+    expect(await a.info('')).toMatchObject({ status: 401, body: { code: 11000 } });
+    expect(await a.info('not-a-token')).toMatchObject({ status: 401, body: { code: 11000 } });
+    const t = await a.token('user', 'User@123456');
+    expect((await a.info(t)).status).toBe(200);
+    expect(await a.call('POST', '/api/system/user/logout', { token: t })).toMatchObject({ status: 200, body: { code: 200 } });
+    expect(await a.info(t)).toMatchObject({ status: 401, body: { code: 1302 } });
+    // logout always succeeds, even for an ended or unknown session
+    expect((await a.call('POST', '/api/system/user/logout', { token: t })).body.code).toBe(200);
+    expect((await a.call('POST', '/api/system/user/logout')).body.code).toBe(200);
+  });
+
+  it('ends a session left idle for two hours (11000)', async () => {
+    const t = await a.token('user', 'User@123456');
+    ctx.clock.advance(IDLE_MS - MINUTE);
+    expect((await a.info(t)).status).toBe(200);
+    // that request counted as activity: another almost-two-hours later it still works
+    ctx.clock.advance(IDLE_MS - MINUTE);
+    expect((await a.info(t)).status).toBe(200);
+    ctx.clock.advance(IDLE_MS + 1000);
+    expect(await a.info(t)).toMatchObject({ status: 401, body: { code: 11000 } });
+  });
+
+  it('ends any session after 24 hours, a remembered one after 7 days (11000)', async () => {
+    const plain = await a.token('user', 'User@123456');
+    const remembered = await a.token('user', 'User@123456', { remember: true });
+    const step = IDLE_MS - 10 * MINUTE;
+    let elapsed = 0;
+    while (elapsed + step < ABSOLUTE_MS) {
+      ctx.clock.advance(step);
+      elapsed += step;
+      expect((await a.info(plain)).status).toBe(200);
+      expect((await a.info(remembered)).status).toBe(200);
+    }
+    ctx.clock.advance(ABSOLUTE_MS - elapsed + 1000);
+    elapsed = ABSOLUTE_MS + 1000;
+    expect(await a.info(plain)).toMatchObject({ status: 401, body: { code: 11000 } });
+    expect((await a.info(remembered)).status).toBe(200);
+    while (elapsed + step < REMEMBER_MS) {
+      ctx.clock.advance(step);
+      elapsed += step;
+      expect((await a.info(remembered)).status).toBe(200);
+    }
+    ctx.clock.advance(REMEMBER_MS - elapsed + 1000);
+    expect(await a.info(remembered)).toMatchObject({ status: 401, body: { code: 11000 } });
+  });
+
+  it('ends sessions with 1302 when the user is disabled or the tenant is disabled, and announces it', async () => {
+    const ended: unknown[] = [];
+    const listener = (event: unknown) => ended.push(event);
+    ctx.app.events.on('session.ended', listener);
+    try {
+      const t = await a.token('acme', 'Acme@123456');
+      await ctx.database.query(`update tenants set status = '1' where code = 'acme'`);
+      ctx.app.sessions.invalidate({});
+      expect(await a.info(t)).toMatchObject({ status: 401, body: { code: 1302 } });
+      expect(ended).toEqual([expect.objectContaining({ reason: 'tenant_disabled', sessionIds: [expect.any(Number)] })]);
+      // a disabled tenant cannot be signed into either
+      expect(await a.login('acme', 'Acme@123456')).toMatchObject({ status: 403, body: { code: 1004 } });
+    } finally {
+      ctx.app.events.off('session.ended', listener);
+    }
+  });
+
+  it('answers userInfoLogin with the spec fields, role, permissions and client key', async () => {
+    const admin = await a.info(await a.token('admin', 'Admin@123456'));
+    expect(admin.body.data).toMatchObject({
+      accountId: 'admin',
+      userType: '00',
+      role: 'admin',
+      tenantCode: 'hq',
+      tenantName: 'Atrium HQ',
+      password: true,
+      permissions: ['*:*:*'],
+    });
+    expect(admin.body.data.clientKey).toMatch(/^[0-9a-f]{32}$/);
+    const user = await a.info(await a.token('user', 'User@123456'));
+    expect(user.body.data).toMatchObject({ accountId: 'user', userType: '02', role: 'user', tenantCode: 'hq', sex: null });
+    expect(user.body.data.permissions).toContain('system:user:list');
+    expect(user.body.data.permissions).not.toContain('system:user:create');
+    const acme = await a.info(await a.token('acme', 'Acme@123456'));
+    expect(acme.body.data).toMatchObject({ userType: '01', role: 'admin', tenantCode: 'acme' });
+    expect(acme.body.data.permissions).toContain('system:user:create');
+    const profile = await a.call('GET', '/api/user/info', { token: await a.token('user', 'User@123456') });
+    expect(profile.body.data).toMatchObject({ accountId: 'user', roleNames: ['普通用户'], tenantCode: 'hq' });
+  });
+
+  it('serves the menu tree by role grants and meta.roles; a super admin sees everything', async () => {
+    const names = (routes: { name: string; children?: unknown[] }[]): string[] =>
+      routes.flatMap((r) => [r.name, ...names((r.children ?? []) as never)]);
+    const adminMenu = (await a.call('POST', '/api/system/user/menu', { token: await a.token('admin', 'Admin@123456') })).body.data;
+    const userMenu = (await a.call('POST', '/api/system/user/menu', { token: await a.token('user', 'User@123456') })).body.data;
+    const acmeMenu = (await a.call('POST', '/api/system/user/menu', { token: await a.token('acme', 'Acme@123456') })).body.data;
+    expect(names(adminMenu)).toEqual(expect.arrayContaining(['Monitor', 'Step', 'DataAnalysis', '403', 'systemUser', 'arcoWebsite']));
+    expect(names(acmeMenu)).toEqual(expect.arrayContaining(['Monitor', 'systemRole']));
+    const userNames = names(userMenu);
+    expect(userNames).toEqual(expect.arrayContaining(['Staging', 'Workplace', 'SearchTable', '404', '500', 'Info', 'systemUser']));
+    for (const hidden of ['Monitor', 'form', 'Step', 'visualization', 'profile', 'result', '403', 'erp'])
+      expect(userNames).not.toContain(hidden);
+    const workplace = userMenu.find((r: { name: string }) => r.name === 'dashboard');
+    expect(workplace).toMatchObject({ path: '/dashboard', meta: { locale: 'menu.dashboard', icon: 'IconDashboard', order: 0 } });
+    expect(workplace.children).toEqual([
+      { name: 'Workplace', path: '/dashboard/workplace', meta: expect.objectContaining({ roles: ['*'], requiresAuth: true }) },
+    ]);
+    // buttons are permissions, not routes
+    expect(names(adminMenu).some((n) => n.includes(':'))).toBe(false);
+  });
+
+  it('lists the tenants an account may enter, paged and searchable; a super admin sees all', async () => {
+    const admin = await a.token('admin', 'Admin@123456');
+    const all = await a.call('GET', '/api/system/user/tenant', { token: admin });
+    expect(all.body.data).toMatchObject({ total: 2, pageNum: 1, pageSize: 20 });
+    expect(all.body.data.list.map((t: { code: string; current: boolean }) => [t.code, t.current])).toEqual([
+      ['hq', true],
+      ['acme', false],
+    ]);
+    const byName = await a.call('GET', '/api/system/user/tenant?name=acme%20tr', { token: admin });
+    expect(byName.body.data.list.map((t: { code: string }) => t.code)).toEqual(['acme']);
+    const byCode = await a.call('GET', '/api/system/user/tenant?code=H&pageSize=1', { token: admin });
+    expect(byCode.body.data).toMatchObject({ total: 1, pageSize: 1, list: [{ code: 'hq' }] });
+    const wildcard = await a.call('GET', '/api/system/user/tenant?name=%25', { token: admin });
+    expect(wildcard.body.data.total).toBe(0);
+    const user = await a.call('GET', '/api/system/user/tenant', { token: await a.token('user', 'User@123456') });
+    expect(user.body.data.list.map((t: { code: string }) => t.code)).toEqual(['hq']);
+    const bad = await a.call('GET', '/api/system/user/tenant?pageSize=0', { token: admin });
+    expect(bad.status).toBe(400);
+  });
+
+  it('switches tenant with a fresh token, ends the old session, and remembers the tenant for the next sign-in', async () => {
+    const before = await a.token('admin', 'Admin@123456');
+    const tenants = (await a.call('GET', '/api/system/user/tenant', { token: before })).body.data.list as { id: number; code: string }[];
+    const acme = tenants.find((t) => t.code === 'acme') as { id: number };
+    const switched = await a.call('POST', '/api/system/user/switchTenant', { token: before, body: { tenantId: acme.id } });
+    expect(switched.status).toBe(200);
+    const after = switched.body.data.token as string;
+    expect(after).not.toBe(before);
+    expect((await a.info(after)).body.data).toMatchObject({ tenantCode: 'acme', tenantName: 'Acme Trading', role: 'admin' });
+    expect(await a.info(before)).toMatchObject({ status: 401, body: { code: 1302 } });
+    expect((await a.info(await a.token('admin', 'Admin@123456'))).body.data.tenantCode).toBe('acme');
+    const hq = tenants.find((t) => t.code === 'hq') as { id: number };
+    await a.call('POST', '/api/system/user/switchTenant', { token: after, body: { tenantId: hq.id } });
+  });
+
+  it('refuses to switch into a tenant the account may not enter, or a disabled, expired or missing one (403)', async () => {
+    const ids = Object.fromEntries(
+      (await ctx.database.query<{ id: number; code: string }>('select id, code from tenants')).map((t) => [t.code, Number(t.id)]),
+    );
+    const user = await a.token('user', 'User@123456');
+    const refused = await a.call('POST', '/api/system/user/switchTenant', { token: user, body: { tenantId: ids.acme } });
+    expect(refused).toMatchObject({ status: 403, body: { code: 1301 } });
+    expect((await a.info(user)).status).toBe(200);
+    const admin = await a.token('admin', 'Admin@123456');
+    expect((await a.call('POST', '/api/system/user/switchTenant', { token: admin, body: { tenantId: 999999 } })).status).toBe(403);
+    await ctx.database.query(`update tenants set status = '1' where code = 'acme'`);
+    expect((await a.call('POST', '/api/system/user/switchTenant', { token: admin, body: { tenantId: ids.acme } })).body.code).toBe(1301);
+    await ctx.database.query(`update tenants set status = '0', expire_time = now() - interval '1 minute' where code = 'acme'`);
+    expect((await a.call('POST', '/api/system/user/switchTenant', { token: admin, body: { tenantId: ids.acme } })).body.code).toBe(1301);
+    expect((await a.call('POST', '/api/system/user/switchTenant', { token: admin, body: { tenantId: 'x' } })).status).toBe(400);
+    // the refused attempts left the session where it was
+    expect((await a.info(admin)).body.data.tenantCode).toBe('hq');
+  });
+
+  it('refuses /api calls without a session and lets the public ones through', async () => {
+    expect(await a.call('POST', '/api/system/user/menu')).toMatchObject({ status: 401, body: { code: 11000 } });
+    expect(await a.call('GET', '/api/user/info')).toMatchObject({ status: 401, body: { code: 11000 } });
+    expect((await a.call('GET', '/api/system/captcha')).body.data).toEqual({ enabled: false });
+    expect((await a.call('GET', '/api/system/meta')).status).toBe(200);
+  });
+
+  it('documents every auth call in OpenAPI with its schemas', async () => {
+    const document = (await ctx.app.inject('/api/docs/json')).json();
+    const calls: [string, string][] = [
+      ['post', '/api/system/user/login'],
+      ['post', '/api/system/user/logout'],
+      ['post', '/api/system/user/userInfoLogin'],
+      ['post', '/api/system/user/menu'],
+      ['get', '/api/system/user/tenant'],
+      ['post', '/api/system/user/switchTenant'],
+      ['get', '/api/user/info'],
+      ['get', '/api/system/captcha'],
+      ['post', '/api/system/user/register'],
+      ['post', '/api/system/user/password/reset-code'],
+      ['post', '/api/system/user/password/reset'],
+    ];
+    for (const [method, path] of calls) {
+      const operation = document.paths[path]?.[method];
+      expect(operation, `${method} ${path}`).toBeDefined();
+      expect(operation.responses['200'].content['application/json'].schema, path).toBeDefined();
+    }
+    expect(document.paths['/api/system/user/login'].post.requestBody.content['application/json'].schema.properties).toHaveProperty(
+      'account',
+    );
+    expect(document.paths['/api/system/user/login'].post.responses).toHaveProperty('429');
+    expect(document.info.description).toContain('1302');
+  });
+});

@@ -1,0 +1,143 @@
+import { readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { generateDrizzleJson, generateMigration } from 'drizzle-kit/api';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenancyViolations } from '../src/db/architecture';
+import { type Database, migrationsFolder, openDatabase, type RawResult, withTenant } from '../src/db/client';
+import * as schema from '../src/db/schema';
+import { tenants } from '../src/db/schema';
+import { brokenTenantTable, migrationsWith, soundTenantTable } from './fixtures/migrations';
+import { createTestDatabase, engines, type TestDatabase } from './helper';
+
+describe('schema and migrations', () => {
+  it('the committed migrations match the drizzle schema (run `npm run db:generate` after changing it)', async () => {
+    const snapshots = (await readdir(path.join(migrationsFolder, 'meta'))).filter((f) => f.endsWith('_snapshot.json')).sort();
+    const latest = JSON.parse(await readFile(path.join(migrationsFolder, 'meta', snapshots.at(-1) as string), 'utf8'));
+    const current = generateDrizzleJson(schema as Record<string, unknown>, latest.id);
+    const pending = await generateMigration(latest, current);
+    expect(pending).toEqual([]);
+  });
+});
+
+describe.each(engines)('database layer on %s', (engine) => {
+  describe('the real schema', () => {
+    let testDatabase: TestDatabase;
+    let database: Database;
+    beforeAll(async () => {
+      testDatabase = await createTestDatabase(engine);
+      database = await openDatabase(testDatabase.options);
+    });
+    afterAll(async () => {
+      await database?.close();
+      await testDatabase?.drop();
+    });
+
+    it('serves as a role that cannot bypass row-level security', async () => {
+      const [role] = await database.query<{ rolname: string; rolsuper: boolean; rolbypassrls: boolean }>(
+        'select rolname, rolsuper, rolbypassrls from pg_roles where rolname = current_user',
+      );
+      expect(role).toEqual({ rolname: 'atrium_app', rolsuper: false, rolbypassrls: false });
+    });
+
+    it('keeps every tenant table isolated (architecture test)', async () => {
+      expect(await tenancyViolations(database.query)).toEqual([]);
+    });
+
+    it('migrates again without change when reopened', async () => {
+      await database.close();
+      database = await openDatabase(testDatabase.options);
+      const [row] = await database.query<{ n: number }>('select count(*)::int as n from drizzle.__drizzle_migrations');
+      expect(row?.n).toBeGreaterThan(0);
+    });
+  });
+
+  describe('a sound tenant table (fixture)', () => {
+    let testDatabase: TestDatabase;
+    let database: Database;
+    let folder: string;
+    let hq: number;
+    let acme: number;
+    beforeAll(async () => {
+      folder = await migrationsWith('fixture_sound', soundTenantTable);
+      testDatabase = await createTestDatabase(engine, folder);
+      database = await openDatabase(testDatabase.options);
+      const rows = await database.db
+        .insert(tenants)
+        .values([
+          { code: 'fx-a', name: 'A' },
+          { code: 'fx-b', name: 'B' },
+        ])
+        .returning({ id: tenants.id });
+      hq = rows[0]?.id as number;
+      acme = rows[1]?.id as number;
+    });
+    afterAll(async () => {
+      await database?.close();
+      await testDatabase?.drop();
+      await rm(folder, { recursive: true, force: true });
+    });
+
+    it('passes the architecture test', async () => {
+      expect(await tenancyViolations(database.query)).toEqual([]);
+    });
+
+    it('shows a tenant only its own rows, and nothing without a tenant', async () => {
+      await withTenant(database.db, hq, (tx) => tx.execute(sql`insert into fixture_notes (tenant_id, body) values (${hq}, 'hq secret')`));
+      await withTenant(database.db, acme, (tx) =>
+        tx.execute(sql`insert into fixture_notes (tenant_id, body) values (${acme}, 'acme note')`),
+      );
+      const seenByAcme = (await withTenant(database.db, acme, (tx) => tx.execute(sql`select body from fixture_notes`))) as RawResult;
+      expect(seenByAcme.rows).toEqual([{ body: 'acme note' }]);
+      const seenWithout = await database.query('select body from fixture_notes');
+      expect(seenWithout).toEqual([]);
+    });
+
+    it('refuses a write into another tenant and leaves the data unchanged', async () => {
+      await expect(
+        withTenant(database.db, acme, (tx) => tx.execute(sql`insert into fixture_notes (tenant_id, body) values (${hq}, 'smuggled')`)),
+      ).rejects.toThrow();
+      const updated = (await withTenant(database.db, acme, (tx) =>
+        tx.execute(sql`update fixture_notes set body = 'x' where tenant_id = ${hq}`),
+      )) as RawResult;
+      expect(updated.rowCount ?? updated.affectedRows ?? 0).toBe(0);
+      const hqRows = (await withTenant(database.db, hq, (tx) => tx.execute(sql`select body from fixture_notes`))) as RawResult;
+      expect(hqRows.rows).toEqual([{ body: 'hq secret' }]);
+    });
+
+    it('does not leak the tenant setting past the transaction', async () => {
+      await withTenant(database.db, hq, async () => {});
+      const [row] = await database.query<{ t: string | null }>("select nullif(current_setting('app.tenant_id', true), '') as t");
+      expect(row?.t ?? null).toBeNull();
+    });
+  });
+
+  describe('a broken tenant table (fixture)', () => {
+    it('fails the architecture test, naming each mistake', async () => {
+      const folder = await migrationsWith('fixture_broken', brokenTenantTable);
+      const testDatabase = await createTestDatabase(engine, folder);
+      const database = await openDatabase(testDatabase.options);
+      try {
+        const problems = await tenancyViolations(database.query);
+        expect(problems).toEqual(
+          expect.arrayContaining([
+            'fixture_orders: row-level security is not enabled',
+            'fixture_orders: row-level security is not forced',
+            'fixture_orders: no policy checks app.tenant_id',
+            'fixture_orders: primary key fixture_orders_pkey omits tenant_id',
+            'fixture_orders: unique constraint fixture_orders_number_key omits tenant_id',
+            'fixture_order_lines: row-level security is not forced',
+            'fixture_order_lines: no policy checks app.tenant_id',
+            'fixture_order_lines: foreign key fixture_order_lines_order_id_fkey to fixture_orders omits tenant_id',
+            'fixture_order_lines: unique index fixture_order_lines_order omits tenant_id',
+          ]),
+        );
+        expect(problems.some((p) => p.startsWith('fixture_order_lines: row-level security is not enabled'))).toBe(false);
+      } finally {
+        await database.close();
+        await testDatabase.drop();
+        await rm(folder, { recursive: true, force: true });
+      }
+    });
+  });
+});

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app';
+import { type Config, loadConfig } from '../src/config';
+import { type Database, type DatabaseOptions, type Engine, openDatabase } from '../src/db/client';
+import { seed } from '../src/seed';
+
+/** The PostgreSQL server tests use when one is reachable: DATABASE_URL_TEST or the local default. */
+export const postgresAdminUrl = process.env.DATABASE_URL_TEST ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function postgresReachable(): Promise<boolean> {
+  if (process.env.ATRIUM_TEST_ENGINES === 'pglite') return false;
+  const client = new pg.Client({ connectionString: postgresAdminUrl, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** PGlite always; PostgreSQL too when one answers. API suites run once per engine. */
+export const engines: Engine[] = (await postgresReachable()) ? ['pglite', 'postgres'] : ['pglite'];
+
+export type TestDatabase = { options: DatabaseOptions; ownerUrl?: string; drop(): Promise<void> };
+
+/** A fresh, empty database of the given engine: a temp PGlite directory, or a new PostgreSQL database dropped afterwards. */
+export async function createTestDatabase(engine: Engine, migrationsFolder?: string): Promise<TestDatabase> {
+  if (engine === 'pglite') {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'atrium-test-'));
+    // a copy of the run's migrated template instead of a fresh initdb (see global-setup.ts)
+    await cp(inject('pgliteTemplate'), dir, { recursive: true });
+    return {
+      options: { engine, dataDir: dir, migrationsFolder },
+      drop: () => rm(dir, { recursive: true, force: true }),
+    };
+  }
+  const name = `atrium_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: postgresAdminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(postgresAdminUrl);
+  url.pathname = `/${name}`;
+  const ownerUrl = url.toString();
+  return {
+    options: { engine, ownerUrl, migrationsFolder, poolSize: 4 },
+    ownerUrl,
+    async drop() {
+      const client = new pg.Client({ connectionString: postgresAdminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  // MQTT_WS_PORT 0: each test app's broker takes a free port, so parallel suites never collide
+  return loadConfig({ LOG_LEVEL: 'silent', CAPTCHA: 'off', SEED: 'demo', DATA_DIR: os.tmpdir(), MQTT_WS_PORT: '0', ...overrides });
+}
+
+/** A clock tests move instead of sleeping: real time plus an offset. */
+export function testClock() {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance(ms: number) {
+      offset += ms;
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof buildApp>> & { testDatabase: TestDatabase; database: Database };
+
+/** The whole app on a fresh database of `engine`, seeded like `npm start`; `close()` drops the database. */
+export async function buildTestApp(
+  engine: Engine,
+  overrides: Record<string, string> = {},
+  extend?: (app: Awaited<ReturnType<typeof buildApp>>) => void | Promise<void>,
+) {
+  const testDatabase = await createTestDatabase(engine);
+  const config = testConfig(overrides);
+  const database = await openDatabase(testDatabase.options);
+  const clock = testClock();
+  const app = await buildApp({ config, database, logger: false, clock });
+  // a suite may add routes of its own (fixtures) before the app is sealed
+  await extend?.(app);
+  await seed(database, config);
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    clock,
+    async close() {
+      await app.close();
+      await testDatabase.drop();
+    },
+  };
+}

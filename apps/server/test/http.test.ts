@@ -1,0 +1,124 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { openDatabase } from '../src/db/client';
+import { createTestDatabase, engines, type TestDatabase, testConfig } from './helper';
+
+describe.each(engines)('HTTP contract on %s', (engine) => {
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let testDatabase: TestDatabase;
+  let webDist: string;
+
+  beforeAll(async () => {
+    webDist = await mkdtemp(path.join(os.tmpdir(), 'atrium-web-'));
+    await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root">atrium-app</div>');
+    await writeFile(path.join(webDist, 'robots.txt'), 'User-agent: *');
+    testDatabase = await createTestDatabase(engine);
+    const database = await openDatabase(testDatabase.options);
+    app = await buildApp({ config: testConfig({ WEB_DIST: webDist, BODY_LIMIT: '2048' }), database, logger: false });
+    app.get('/api/test/boom', { config: { public: true } }, async () => {
+      throw new Error('secret internal detail');
+    });
+    app.post('/api/test/echo', { config: { public: true } }, async (request) => ({ code: 200, message: 'ok', data: request.body }));
+    await app.ready();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await testDatabase?.drop();
+    await rm(webDist, { recursive: true, force: true });
+  });
+
+  it('answers /healthz and /readyz', async () => {
+    const health = await app.inject('/healthz');
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ code: 200, message: 'ok', data: { status: 'up' } });
+    const ready = await app.inject('/readyz');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json().data.status).toBe('ready');
+  });
+
+  it('reports not ready when the database is gone', async () => {
+    const other = await createTestDatabase(engine);
+    const database = await openDatabase(other.options);
+    const lonely = await buildApp({ config: testConfig(), database, logger: false });
+    await database.close();
+    const ready = await lonely.inject('/readyz');
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json().code).toBe(503);
+    await lonely.close();
+    await other.drop();
+  });
+
+  it('answers unknown API paths with a 404 envelope in the asked language', async () => {
+    const zh = await app.inject('/api/no/such/thing');
+    expect(zh.statusCode).toBe(404);
+    expect(zh.json()).toEqual({ code: 40401, message: '接口不存在', data: null });
+    const en = await app.inject({ url: '/api/no/such/thing', headers: { 'accept-language': 'en-US,en;q=0.9' } });
+    expect(en.json().message).toBe('No such API endpoint');
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"a":',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 40002, data: null });
+  });
+
+  it('answers an oversized body with 413', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ a: 'x'.repeat(5000) }),
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json().code).toBe(413);
+  });
+
+  it('answers unexpected errors with 500 and a request id, never the detail', async () => {
+    const response = await app.inject({ url: '/api/test/boom', headers: { 'x-request-id': 'req-abc' } });
+    expect(response.statusCode).toBe(500);
+    const body = response.json();
+    expect(body).toMatchObject({ code: 500, data: { requestId: 'req-abc' } });
+    expect(response.body).not.toContain('secret internal detail');
+    expect(response.body).not.toContain('at ');
+    expect(response.headers['x-request-id']).toBe('req-abc');
+  });
+
+  it('serves the web app with an SPA fallback, and its files', async () => {
+    for (const url of ['/', '/login', '/system/user/detail/7?x=1', '/no/such/page']) {
+      const response = await app.inject(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.body).toContain('atrium-app');
+    }
+    const file = await app.inject('/robots.txt');
+    expect(file.body).toBe('User-agent: *');
+    const missingAsset = await app.inject('/assets/missing.js');
+    expect(missingAsset.statusCode).toBe(404);
+  });
+
+  it('publishes the OpenAPI document and its UI', async () => {
+    const json = await app.inject('/api/docs/json');
+    expect(json.statusCode).toBe(200);
+    const document = json.json();
+    expect(document.openapi).toMatch(/^3\./);
+    expect(document.paths['/api/system/meta']).toBeDefined();
+    expect(document.info.description).toContain('11000');
+    const ui = await app.inject('/api/docs/');
+    expect(ui.statusCode).toBe(200);
+    expect(ui.headers['content-type']).toContain('text/html');
+  });
+
+  it('tells the sign-in screen whether captcha and registration are on', async () => {
+    const response = await app.inject('/api/system/meta');
+    expect(response.json()).toMatchObject({ code: 200, data: { product: 'Atrium', engine, captcha: false } });
+  });
+});

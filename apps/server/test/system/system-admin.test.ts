@@ -1,0 +1,139 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, engines } from '../helper';
+import { type Caller, fieldsOf, signIn } from './api';
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const PASSWORD = 'Kx9!mountain-ledger';
+
+async function sheet(rows: (string | number | null)[][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const ws = workbook.addWorksheet('users');
+  for (const row of rows) ws.addRow(row);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+describe.each(engines)('tenants, audit, sessions and Excel on %s', (engine) => {
+  let ctx: Awaited<ReturnType<typeof buildTestApp>>;
+  let admin: Caller;
+  let acme: Caller;
+
+  beforeAll(async () => {
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+    admin = await signIn(ctx, 'admin', 'Admin@123456');
+    acme = await signIn(ctx, 'acme', 'Acme@123456');
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('creates a tenant with its admin role and first administrator, and disabling it ends its sessions (1302)', async () => {
+    const created = await admin.post('/api/system/tenant', {
+      code: 'globex',
+      name: 'Globex',
+      adminAccountId: 'globex.admin',
+      adminPassword: PASSWORD,
+    });
+    expect(created.status).toBe(200);
+    const dup = await admin.post('/api/system/tenant', {
+      code: 'globex',
+      name: 'Again',
+      adminAccountId: 'someone',
+      adminPassword: PASSWORD,
+    });
+    expect([dup.status, fieldsOf(dup.body)]).toEqual([409, ['code']]);
+    const first = await signIn(ctx, 'globex.admin', PASSWORD);
+    const users = await first.get('/api/system/user/user');
+    expect(users.status).toBe(200);
+    expect(users.body.data.list.map((u: { accountId: string }) => u.accountId)).toEqual(['globex.admin']);
+    expect((await first.get('/api/system/role')).body.data.list[0].code).toBe('admin');
+
+    expect((await admin.put(`/api/system/tenant/${created.body.data.id}/status`, { status: '1' })).status).toBe(200);
+    expect((await first.get('/api/system/user/user')).body.code).toBe(1302);
+  });
+
+  it('keeps tenants to the super admin', async () => {
+    expect((await acme.get('/api/system/tenant')).status).toBe(403);
+    expect(
+      (await acme.post('/api/system/tenant', { code: 'evil', name: 'x', adminAccountId: 'evil', adminPassword: PASSWORD })).status,
+    ).toBe(403);
+    const badCode = await admin.post('/api/system/tenant', {
+      code: "x'; drop table tenants; --",
+      name: 'x',
+      adminAccountId: 'a1',
+      adminPassword: PASSWORD,
+    });
+    expect([badCode.status, fieldsOf(badCode.body)]).toEqual([400, ['code']]);
+  });
+
+  it('lists the operation log of the tenant only, with search', async () => {
+    await acme.post('/api/system/post', { code: 'acme-audit', name: 'Audit me' });
+    const mine = await acme.get('/api/system/operlog?module=system:post&action=create');
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.list[0]).toMatchObject({ operator: 'acme', module: 'system:post', action: 'create', result: 'success' });
+    const theirs = await admin.get('/api/system/operlog?operator=acme');
+    expect(theirs.body.data.total).toBe(0);
+    const bad = await admin.get('/api/system/operlog?sort=operator:asc');
+    expect([bad.status, fieldsOf(bad.body)]).toEqual([400, ['sort']]);
+  });
+
+  it('lists sign-ins and online sessions; force-logout ends one (1302)', async () => {
+    const other = await signIn(ctx, 'user', 'User@123456');
+    const logins = await admin.get('/api/system/loginlog?account=user');
+    expect(logins.body.data.total).toBeGreaterThan(0);
+    const online = (await admin.get('/api/system/session?accountId=user')).body.data.list;
+    expect(online.length).toBeGreaterThan(0);
+    for (const s of online) expect((await admin.del(`/api/system/session/${s.id}`)).status).toBe(200);
+    expect((await other.post('/api/system/user/userInfoLogin', {})).body.code).toBe(1302);
+    // acme cannot end a session of another tenant
+    const mine = (await admin.get('/api/system/session?accountId=admin')).body.data.list[0];
+    expect((await acme.del(`/api/system/session/${mine.id}`)).status).toBe(404);
+  });
+
+  it('exports users to Excel and imports a sheet with a per-row error report', async () => {
+    const exported = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/system/user/export?accountId=acme',
+      headers: { authorization: `Bearer ${acme.token}` },
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-type']).toContain(XLSX);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+    const ws = workbook.worksheets[0]!;
+    expect(ws.getRow(1).getCell(1).value).toBe('User number');
+    expect(ws.rowCount).toBeGreaterThan(10);
+
+    const file = await sheet([
+      ['User number', 'Name', 'Phone', 'Email', 'Department'],
+      ['imp.one', 'Import One', '13511110001', 'imp.one@example.com', null],
+      ['imp.two', 'n'.repeat(25), null, null, null],
+      ['imp.three', 'Three', null, 'not-an-email', null],
+      ['imp.four', 'Four', '13511110001', null, null],
+      ['imp.five', 'Five', null, null, 'No such dept'],
+    ]);
+    const imported = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/system/user/import',
+      headers: { authorization: `Bearer ${acme.token}`, 'content-type': XLSX },
+      payload: file,
+    });
+    expect(imported.statusCode).toBe(200);
+    const result = imported.json().data;
+    expect(result.created).toBe(1);
+    expect(result.errors.map((e: { row: number; field: string }) => [e.row, e.field])).toEqual([
+      [3, 'name'],
+      [4, 'email'],
+      [5, 'phone'],
+      [6, 'deptName'],
+    ]);
+    expect((await acme.get('/api/system/user/user?accountId=imp.one')).body.data.total).toBe(1);
+    const garbage = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/system/user/import',
+      headers: { authorization: `Bearer ${acme.token}`, 'content-type': XLSX },
+      payload: Buffer.from('not a workbook'),
+    });
+    expect(garbage.statusCode).toBe(400);
+  });
+});

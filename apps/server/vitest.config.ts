@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    // generous: these bound a stuck test, they do not measure speed (that is npm run bench)
+    testTimeout: 180_000,
+    hookTimeout: 240_000,
+    pool: 'forks',
+    // PGlite instances are memory-hungry and the machine has two cores
+    maxWorkers: 2,
+    fileParallelism: true,
+  },
+});

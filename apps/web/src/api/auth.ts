@@ -1,0 +1,32 @@
+import type { Captcha, LoginInput, MenuRoute, TenantOption, UserInfo } from '@atrium/contracts/auth';
+import { http } from './http';
+
+export type SystemMeta = { product: string; version: string; captcha: boolean; registration: boolean };
+export type Paged<T> = { list: T[]; total: number; pageNum: number; pageSize: number };
+export type RegisterInput = {
+  accountId: string;
+  email: string;
+  password: string;
+  tenantName: string;
+  code?: string;
+  captchaId?: string;
+};
+
+export const authApi = {
+  meta: () => http.get<SystemMeta>('/api/system/meta', { silent: true }),
+  captcha: () => http.get<Captcha>('/api/system/captcha', { silent: true }),
+  // the login screen shows its own message, so no toast here
+  login: (input: LoginInput) => http.post<{ token: string }>('/api/system/user/login', input, { silent: true }),
+  logout: () => http.post<unknown>('/api/system/user/logout', undefined, { silent: true, ignoreInvalidLogin: true }),
+  userInfo: () => http.post<UserInfo>('/api/system/user/userInfoLogin'),
+  menu: () => http.post<MenuRoute[]>('/api/system/user/menu'),
+  tenants: (params: { pageNum: number; pageSize: number; keyword?: string }) =>
+    http.get<Paged<TenantOption>>('/api/system/user/tenant', { params }),
+  switchTenant: (tenantId: number) => http.post<{ token: string }>('/api/system/user/switchTenant', { tenantId }),
+  // a new account is signed in at once (the answer carries its token)
+  register: (input: RegisterInput) => http.post<{ token?: string }>('/api/system/user/register', input),
+  resetCode: (input: { email: string; code?: string; captchaId?: string }) =>
+    http.post<unknown>('/api/system/user/password/reset-code', input),
+  resetPassword: (input: { email: string; resetCode: string; password: string }) =>
+    http.post<unknown>('/api/system/user/password/reset', input),
+};

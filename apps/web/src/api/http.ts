@@ -1,0 +1,104 @@
+import { Message } from '@arco-design/web-react';
+import { INVALID_LOGIN_CODES, SUCCESS_CODE } from '@atrium/contracts/errors';
+import i18next from 'i18next';
+import { getDeviceId, getToken, getTokenFlag } from './storage';
+
+export type Envelope<T> = { code: number; message: string; data: T };
+
+/** A non-200 envelope or a transport failure. `code` is 0 when no envelope came back. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly status: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Query = Record<string, string | number | boolean | undefined | null>;
+export type RequestOptions = {
+  params?: Query;
+  body?: unknown;
+  /** Do not toast errors (the caller shows them in place). Invalid-login handling still runs. */
+  silent?: boolean;
+  /** Logout itself: an invalid sign-in answer is expected, not a reason to ask again. */
+  ignoreInvalidLogin?: boolean;
+  signal?: AbortSignal;
+};
+
+const TOAST_DURATION = 5000;
+/** Failures of this call never open the sign-in-expired dialog (spec 7). */
+export const USER_INFO_URL = '/api/user/info';
+
+function withQuery(url: string, params?: Query): string {
+  if (!params) return url;
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  }
+  const qs = search.toString();
+  return qs ? `${url}?${qs}` : url;
+}
+
+function headers(hasBody: boolean): Headers {
+  const h = new Headers({ 'device-type': 'web', 'Accept-Language': i18next.language || 'zh-CN' });
+  if (hasBody) h.set('Content-Type', 'application/json');
+  const token = getToken();
+  if (token) h.set('Authorization', `Bearer ${token}`);
+  h.set('device', getDeviceId());
+  return h;
+}
+
+async function handleInvalidLogin(url: string): Promise<void> {
+  if (url === USER_INFO_URL && getTokenFlag()) return;
+  // the dialog and logout live in their own chunk: the sign-in page rarely needs them
+  const { onInvalidLogin } = await import('./invalid-login');
+  await onInvalidLogin();
+}
+
+export async function request<T>(method: string, url: string, options: RequestOptions = {}): Promise<T> {
+  const hasBody = options.body !== undefined;
+  let response: Response;
+  try {
+    response = await fetch(withQuery(url, options.params), {
+      method,
+      headers: headers(hasBody),
+      body: hasBody ? JSON.stringify(options.body) : undefined,
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    const message = (error instanceof Error && error.message) || i18next.t('http.requestError');
+    if (!options.silent) Message.error({ content: message || 'Request Error', duration: TOAST_DURATION });
+    throw new ApiError(message, 0, 0);
+  }
+  let envelope: Envelope<T> | undefined;
+  try {
+    envelope = (await response.json()) as Envelope<T>;
+  } catch {
+    envelope = undefined;
+  }
+  if (!envelope || typeof envelope.code !== 'number') {
+    const message = response.statusText || i18next.t('http.requestError');
+    if (!options.silent) Message.error({ content: message, duration: TOAST_DURATION });
+    throw new ApiError(message, 0, response.status);
+  }
+  if (envelope.code === SUCCESS_CODE) return envelope.data;
+  const message = envelope.message || i18next.t('http.error');
+  if (INVALID_LOGIN_CODES.includes(envelope.code)) {
+    if (!options.ignoreInvalidLogin) await handleInvalidLogin(url);
+  } else if (!options.silent) {
+    Message.error({ content: message, duration: TOAST_DURATION });
+  }
+  throw new ApiError(message, envelope.code, response.status, envelope.data);
+}
+
+export const http = {
+  get: <T>(url: string, options?: RequestOptions) => request<T>('GET', url, options),
+  post: <T>(url: string, body?: unknown, options?: RequestOptions) => request<T>('POST', url, { ...options, body: body ?? {} }),
+  put: <T>(url: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', url, { ...options, body: body ?? {} }),
+  delete: <T>(url: string, options?: RequestOptions) => request<T>('DELETE', url, options),
+};

@@ -1,0 +1,30 @@
+import { Modal } from '@arco-design/web-react';
+import i18next from 'i18next';
+import { logout } from '../app/session';
+import { getToken, getTokenFlag, setTokenFlag } from './storage';
+
+/** Spec 8: with a token, log out and reload; without one, ask whether to sign in again or stay. */
+export async function onInvalidLogin(): Promise<void> {
+  if (getToken()) {
+    await logout();
+    window.location.reload();
+    return;
+  }
+  if (getTokenFlag()) return;
+  setTokenFlag(true);
+  const t = i18next.t.bind(i18next);
+  Modal.confirm({
+    title: t('session.expired.title'),
+    content: t('session.expired.content'),
+    okText: t('session.expired.relogin'),
+    cancelText: t('session.expired.stay'),
+    closable: false,
+    maskClosable: false,
+    onOk: async () => {
+      setTokenFlag(false);
+      await logout();
+      window.location.reload();
+    },
+    onCancel: () => setTokenFlag(false),
+  });
+}

@@ -1,0 +1,40 @@
+import { v4 as uuidv4 } from 'uuid';
+
+const TOKEN_KEY = 'token';
+const DEVICE_KEY = 'device';
+// Set while the "sign-in expired" dialog is open, so a second invalid-login answer does not stack another
+const TOKEN_FLAG_KEY = 'flag';
+
+export function getToken(): string | null {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+export function setToken(token: string): void {
+  localStorage.setItem(TOKEN_KEY, token);
+}
+
+export function clearToken(): void {
+  localStorage.removeItem(TOKEN_KEY);
+}
+
+export function isLoggedIn(): boolean {
+  return Boolean(getToken());
+}
+
+/** The browser's device id: a UUID v4 made once and kept. */
+export function getDeviceId(): string {
+  const stored = localStorage.getItem(DEVICE_KEY);
+  if (stored) return stored;
+  const id = uuidv4();
+  localStorage.setItem(DEVICE_KEY, id);
+  return id;
+}
+
+export function getTokenFlag(): boolean {
+  return localStorage.getItem(TOKEN_FLAG_KEY) === '1';
+}
+
+export function setTokenFlag(on: boolean): void {
+  if (on) localStorage.setItem(TOKEN_FLAG_KEY, '1');
+  else localStorage.removeItem(TOKEN_FLAG_KEY);
+}

@@ -1,0 +1,30 @@
+import type { ComponentType } from 'react';
+
+export type PageLoader = () => Promise<ComponentType>;
+
+/**
+ * Route name (from the route catalogue) → its lazily loaded page. A route without an entry shows the
+ * "coming soon" state. Add a page with one line.
+ */
+export const pages: Record<string, PageLoader> = {
+  Staging: () => import('../modules/staging/StagingPage').then((m) => m.StagingPage),
+  Workplace: () => import('../modules/dashboard/workplace/WorkplacePage').then((m) => m.WorkplacePage),
+  '403': () => import('../modules/exception/ExceptionPages').then((m) => m.ForbiddenPage),
+  '404': () => import('../modules/exception/ExceptionPages').then((m) => m.GonePage),
+  '500': () => import('../modules/exception/ExceptionPages').then((m) => m.ServerErrorPage),
+  Info: () => import('../modules/user/info/UserInfoPage').then((m) => m.UserInfoPage),
+  Success: () => import('../modules/result/ResultPages').then((m) => m.SuccessResultPage),
+  Error: () => import('../modules/result/ResultPages').then((m) => m.ErrorResultPage),
+  systemUser: () => import('../modules/system/user/UserPage').then((m) => m.UserPage),
+  systemUserDetail: () => import('../modules/system/user/UserDetailPage').then((m) => m.UserDetailPage),
+  systemRole: () => import('../modules/system/role/RolePage').then((m) => m.RolePage),
+  systemDept: () => import('../modules/system/dept/DeptPage').then((m) => m.DeptPage),
+  systemPost: () => import('../modules/system/post/PostPage').then((m) => m.PostPage),
+  systemMenu: () => import('../modules/system/menu/MenuPage').then((m) => m.MenuPage),
+  systemTenant: () => import('../modules/system/tenant/TenantPage').then((m) => m.TenantPage),
+  systemOperlog: () => import('../modules/system/audit/OperLogPage').then((m) => m.OperLogPage),
+  systemLoginlog: () => import('../modules/system/audit/LoginLogPage').then((m) => m.LoginLogPage),
+  systemSession: () => import('../modules/system/audit/SessionPage').then((m) => m.SessionPage),
+  systemNotice: () => import('../modules/realtime/NoticePage').then((m) => m.NoticePage),
+  Notification: () => import('../modules/realtime/NotificationPage').then((m) => m.NotificationPage),
+};

@@ -1,0 +1,96 @@
+import { Notification } from '@arco-design/web-react';
+import type { MenuRoute, UserInfo } from '@atrium/contracts/auth';
+import i18next from 'i18next';
+import { create } from 'zustand';
+import { authApi } from '../api/auth';
+import { clearToken, setToken } from '../api/storage';
+import { removeRouteListener } from './route-listener';
+
+type SessionState = {
+  userInfo: UserInfo | null;
+  /** Empty until user info is loaded (spec 4: "logged in without role"). */
+  role: string;
+  serverMenu: MenuRoute[];
+  setUserInfo: (info: UserInfo) => void;
+  setServerMenu: (menu: MenuRoute[]) => void;
+  switchRoles: () => string;
+  reset: () => void;
+};
+
+export const useSession = create<SessionState>()((set) => ({
+  userInfo: null,
+  role: '',
+  serverMenu: [],
+  setUserInfo: (userInfo) => set({ userInfo, role: userInfo.role }),
+  setServerMenu: (serverMenu) => set({ serverMenu }),
+  // spec 6: the role switch always resolves to 'admin'
+  switchRoles: () => {
+    set({ role: 'admin' });
+    return 'admin';
+  },
+  reset: () => set({ userInfo: null, role: '', serverMenu: [] }),
+}));
+
+/** Other stores (tab bar, kept-alive pages) register here to be emptied on logout. */
+const resetters = new Set<() => void>();
+export function onSessionReset(reset: () => void): () => void {
+  resetters.add(reset);
+  return () => resetters.delete(reset);
+}
+
+export async function login(input: Parameters<typeof authApi.login>[0]): Promise<void> {
+  try {
+    const { token } = await authApi.login(input);
+    setToken(token);
+  } catch (error) {
+    clearToken();
+    throw error;
+  }
+}
+
+export async function loadUserInfo(): Promise<UserInfo> {
+  const info = await authApi.userInfo();
+  useSession.getState().setUserInfo(info);
+  return info;
+}
+
+const MENU_NOTICE = 'menuNotice';
+
+/** Fetches the server menu with the spec's closable "menuNotice" (loading, then success or error). */
+export async function loadServerMenu(): Promise<MenuRoute[]> {
+  const t = i18next.t.bind(i18next);
+  Notification.info({ id: MENU_NOTICE, content: t('menu.loading'), closable: true, duration: 0, position: 'bottomRight' });
+  try {
+    const menu = await authApi.menu();
+    useSession.getState().setServerMenu(menu);
+    Notification.success({ id: MENU_NOTICE, content: t('menu.loaded'), closable: true, duration: 1500, position: 'bottomRight' });
+    return menu;
+  } catch (error) {
+    Notification.error({ id: MENU_NOTICE, content: t('menu.loadFailed'), closable: true, duration: 3000, position: 'bottomRight' });
+    throw error;
+  }
+}
+
+/** After a new token (sign-in or tenant switch): who am I here, and what may I open. */
+export async function loadSession(menuFromServer: boolean): Promise<void> {
+  await loadUserInfo();
+  if (menuFromServer) await loadServerMenu();
+}
+
+/** Spec 4: always, even when the server call fails, forget the user, token, route listeners and menu. */
+export async function logout(): Promise<void> {
+  try {
+    await authApi.logout();
+  } catch {
+    // the session is forgotten locally whatever the server answered
+  } finally {
+    clearLocalSession();
+  }
+}
+
+export function clearLocalSession(): void {
+  useSession.getState().reset();
+  clearToken();
+  removeRouteListener();
+  for (const reset of resetters) reset();
+}

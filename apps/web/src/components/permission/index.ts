@@ -1,0 +1,1 @@
+export { Can, MenuNamePermission, RolePermission, useCan, useMenuName, useRoles } from './permission';

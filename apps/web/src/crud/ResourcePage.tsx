@@ -1,0 +1,226 @@
+import { Button, Card, Message, Popconfirm, Result, Space, Table, type TableColumnProps } from '@arco-design/web-react';
+import { IconDelete, IconEdit, IconPlus } from '@arco-design/web-react/icon';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCan } from '../components/permission';
+import './messages';
+import { ResourceDrawer } from './ResourceDrawer';
+import type { ListParams, WebResource } from './resource-api';
+import { SearchForm } from './SearchForm';
+import { StatusSwitch } from './StatusSwitch';
+import { type Density, TableSettings } from './TableSettings';
+import type { ColumnDef, FieldDef, Row } from './types';
+import { useResourceList, useResourceMutations } from './useResource';
+
+export type ResourcePageProps<Item extends Row> = {
+  resource: WebResource;
+  columns: ColumnDef<Item>[];
+  search?: FieldDef[];
+  /** create/edit fields; without them the page is read-only */
+  form?: FieldDef[];
+  /** form values for editing a row (defaults to the row itself); may load the full record first */
+  toForm?: (item: Item) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** the row's name in confirm prompts */
+  nameOf?: (item: Item) => string;
+  /** extra per-row actions (detail link, reset password…) */
+  rowActions?: (item: Item) => ReactNode;
+  /** extra toolbar buttons (export, import…) */
+  toolbar?: (params: ListParams) => ReactNode;
+  /** a tree instead of pages (departments): all rows at once, children nested */
+  tree?: { useRows: (params: ListParams) => { data?: Item[]; isLoading: boolean; isError: boolean; refetch: () => unknown } };
+  /** values a new row starts with */
+  createDefaults?: Record<string, unknown>;
+};
+
+const PAGE_SIZE = 20;
+
+const parentIds = (rows: Row[]): number[] => rows.flatMap((r) => (r.children?.length ? [r.id, ...parentIds(r.children)] : []));
+
+/**
+ * The list page every resource shares: search with reset, a paged and sortable table with column
+ * and density settings, row selection with batch delete, status switch and delete with confirm, and
+ * the create/edit drawer. Buttons appear only with their permission; the server checks it anyway.
+ */
+export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
+  const { resource, columns, search = [], form, toForm, nameOf, rowActions, toolbar, tree, createDefaults = {} } = props;
+  const { t } = useTranslation();
+  const can = useCan();
+  const [filters, setFilters] = useState<ListParams>({});
+  const [paging, setPaging] = useState({ pageNum: 1, pageSize: PAGE_SIZE });
+  const [sort, setSort] = useState<string | undefined>();
+  // the status column is the machinery's own, shown unless the user hides it
+  const [visible, setVisible] = useState(() => [...columns.filter((c) => !c.hidden).map((c) => c.key), 'status']);
+  const [density, setDensity] = useState<Density>('default');
+  const [selected, setSelected] = useState<number[]>([]);
+  const [editing, setEditing] = useState<{ id?: number; values: Record<string, unknown> }>();
+  // a tree opens fully; rows the user folds stay folded
+  const [folded, setFolded] = useState<number[]>([]);
+  const params = { ...filters, ...(tree ? {} : paging), ...(sort ? { sort } : {}) };
+  const paged = useResourceList<Item>(resource, params, { enabled: !tree });
+  const treeRows = tree?.useRows(filters);
+  const query = tree ? treeRows! : paged;
+  const { setStatus, remove } = useResourceMutations<Item>(resource);
+  const perm = (action: string) => can(resource.permission(action));
+  const canWrite = {
+    update: form && resource.has('update') && perm('update'),
+    status: resource.has('status') && perm('status'),
+    delete: resource.has('delete') && perm('delete'),
+  };
+  const label = (item: Item) => nameOf?.(item) ?? String((item as { name?: string }).name ?? item.id);
+
+  const removeRows = async (ids: number[]) => {
+    await remove.mutateAsync(ids);
+    setSelected([]);
+    Message.success(t('crud.deleted'));
+  };
+
+  const tableColumns = (() => {
+    const shown: TableColumnProps<Item>[] = columns
+      .filter((c) => visible.includes(c.key))
+      .map((c) => ({
+        key: c.key,
+        dataIndex: c.key,
+        title: t(c.title),
+        width: c.width,
+        ellipsis: true,
+        sorter: !tree && resource.sortable.includes(c.key),
+        render: c.render ? (_: unknown, item: Item) => c.render?.(item) : undefined,
+      }));
+    if (resource.has('status') && visible.includes('status')) {
+      shown.push({
+        key: 'status',
+        title: t('crud.status'),
+        width: 100,
+        render: (_: unknown, item: Item) => (
+          <StatusSwitch
+            status={item.status ?? '0'}
+            name={label(item)}
+            disabled={!canWrite.status}
+            onChange={(status) => setStatus.mutateAsync({ id: item.id, status })}
+          />
+        ),
+      });
+    }
+    shown.push({
+      key: 'actions',
+      title: t('crud.actions'),
+      fixed: 'right',
+      width: 200,
+      render: (_: unknown, item: Item) => (
+        <Space size={4}>
+          {canWrite.update && (
+            <Button
+              type="text"
+              size="mini"
+              icon={<IconEdit />}
+              onClick={async () => setEditing({ id: item.id, values: toForm ? await toForm(item) : { ...item } })}
+            >
+              {t('crud.edit')}
+            </Button>
+          )}
+          {rowActions?.(item)}
+          {canWrite.delete && (
+            <Popconfirm title={t('crud.deleteConfirm')} onOk={() => removeRows([item.id])}>
+              <Button type="text" size="mini" status="danger" icon={<IconDelete />}>
+                {t('crud.delete')}
+              </Button>
+            </Popconfirm>
+          )}
+        </Space>
+      ),
+    });
+    return shown;
+  })();
+
+  if (query.isError && !query.data) {
+    return (
+      <Card>
+        <Result status="error" title={t('crud.loadFailed')} extra={<Button onClick={() => query.refetch()}>{t('crud.retry')}</Button>} />
+      </Card>
+    );
+  }
+
+  const rows = tree ? (treeRows?.data ?? []) : (paged.data?.list ?? []);
+  const parents = tree ? parentIds(rows).filter((id) => !folded.includes(id)) : undefined;
+  const settingsColumns = [...columns, ...(resource.has('status') ? [{ key: 'status', title: 'crud.status' }] : [])];
+
+  return (
+    <Card className="crud-page">
+      <SearchForm
+        fields={search}
+        onSearch={(next) => {
+          setFilters(next);
+          setPaging((p) => ({ ...p, pageNum: 1 }));
+        }}
+      />
+      <div className="crud-toolbar" style={{ display: 'flex', justifyContent: 'space-between', margin: '12px 0' }}>
+        <Space>
+          {form && resource.has('create') && perm('create') && (
+            <Button type="primary" icon={<IconPlus />} onClick={() => setEditing({ values: { ...createDefaults } })}>
+              {t('crud.create')}
+            </Button>
+          )}
+          {canWrite.delete && !tree && (
+            <Popconfirm
+              title={t('crud.batchDeleteConfirm', { count: selected.length })}
+              disabled={!selected.length}
+              onOk={() => removeRows(selected)}
+            >
+              <Button status="danger" disabled={!selected.length} icon={<IconDelete />}>
+                {t('crud.batchDelete')}
+                {selected.length ? ` (${selected.length})` : ''}
+              </Button>
+            </Popconfirm>
+          )}
+          {toolbar?.(params)}
+        </Space>
+        <TableSettings
+          columns={settingsColumns}
+          visible={visible}
+          onVisibleChange={setVisible}
+          density={density}
+          onDensityChange={setDensity}
+          onRefresh={() => query.refetch()}
+        />
+      </div>
+      <Table<Item>
+        rowKey="id"
+        size={density}
+        {...(parents
+          ? {
+              expandedRowKeys: parents,
+              onExpand: (row: Item, open: boolean) => setFolded((f) => (open ? f.filter((id) => id !== row.id) : [...f, row.id])),
+            }
+          : {})}
+        loading={query.isLoading}
+        columns={tableColumns}
+        data={rows}
+        scroll={{ x: true }}
+        noDataElement={<Result status={null} title={t('crud.empty')} />}
+        rowSelection={
+          canWrite.delete && !tree
+            ? { type: 'checkbox', selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }
+            : undefined
+        }
+        pagination={
+          tree
+            ? false
+            : {
+                current: paging.pageNum,
+                pageSize: paging.pageSize,
+                total: paged.data?.total ?? 0,
+                sizeCanChange: true,
+                showTotal: (total: number) => t('crud.total', { total }),
+              }
+        }
+        onChange={(pagination, sorter) => {
+          if (tree) return;
+          setPaging({ pageNum: pagination.current ?? 1, pageSize: pagination.pageSize ?? PAGE_SIZE });
+          const s = Array.isArray(sorter) ? sorter[0] : sorter;
+          setSort(s?.field && s.direction ? `${String(s.field)}:${s.direction === 'ascend' ? 'asc' : 'desc'}` : undefined);
+        }}
+      />
+      {form && <ResourceDrawer resource={resource} fields={form} editing={editing} onClose={() => setEditing(undefined)} />}
+    </Card>
+  );
+}

@@ -1,0 +1,34 @@
+import { Popconfirm, Switch } from '@arco-design/web-react';
+import { useTranslation } from 'react-i18next';
+
+/** The status switch: '0' normal is on; flipping it asks first (spec section 4). */
+export function StatusSwitch({
+  status,
+  name,
+  disabled,
+  onChange,
+}: {
+  status: string;
+  name: string;
+  disabled?: boolean;
+  onChange: (status: '0' | '1') => Promise<unknown>;
+}) {
+  const { t } = useTranslation();
+  const enabled = status === '0';
+  return (
+    <Popconfirm
+      title={t(enabled ? 'crud.disableConfirm' : 'crud.enableConfirm', { name })}
+      disabled={disabled}
+      onOk={() => onChange(enabled ? '1' : '0')}
+    >
+      <Switch
+        checked={enabled}
+        disabled={disabled}
+        size="small"
+        checkedText={t('status.0')}
+        uncheckedText={t('status.1')}
+        aria-label={name}
+      />
+    </Popconfirm>
+  );
+}

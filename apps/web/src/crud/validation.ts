@@ -1,0 +1,57 @@
+import type { TFunction } from 'i18next';
+import { ApiError } from '../api';
+import type { ZodIssueLike } from './resource-api';
+
+/** A field name → message map, ready for Arco's `form.setFields`. */
+export type FieldErrors = Record<string, string>;
+
+/** Turns the contract's zod issues into messages in the current language, naming the field by its label. */
+export function issuesToErrors(
+  issues: ZodIssueLike[],
+  label: (field: string) => string,
+  t: TFunction,
+  values: Record<string, unknown> = {},
+): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const field = String(issue.path[0] ?? '');
+    if (!field || errors[field]) continue;
+    const name = label(field);
+    // zod does not echo the input back: the form's own value tells "missing" from "wrong"
+    const value = field in values ? values[field] : issue.input;
+    const missing = value === undefined || value === null || value === '';
+    const text = issue.origin === 'string' || typeof value === 'string';
+    if (issue.code === 'too_big') {
+      errors[field] = t(text ? 'validation.tooLong' : 'validation.tooBig', { field: name, max: issue.maximum });
+    } else if (issue.code === 'too_small') {
+      errors[field] = missing
+        ? t('validation.required', { field: name })
+        : t(text ? 'validation.tooShort' : 'validation.tooSmall', { field: name, min: issue.minimum });
+    } else if (issue.code === 'invalid_type' && missing) {
+      errors[field] = t('validation.required', { field: name });
+    } else if (
+      issue.code === 'invalid_format' ||
+      issue.code === 'invalid_string' ||
+      issue.code === 'custom' ||
+      issue.code === 'invalid_union'
+    ) {
+      errors[field] = t('validation.format', { field: name });
+    } else {
+      errors[field] = t('validation.invalid', { field: name });
+    }
+  }
+  return errors;
+}
+
+/** A 400/409 answer naming fields, in the same shape; null when the error names none. */
+export function serverErrors(error: unknown, label: (field: string) => string, t: TFunction): FieldErrors | null {
+  if (!(error instanceof ApiError)) return null;
+  const fields = (error.data as { fields?: { field: string; rule: string; message: string }[] } | undefined)?.fields;
+  if (!fields?.length) return null;
+  const errors: FieldErrors = {};
+  for (const f of fields) {
+    const name = label(f.field);
+    errors[f.field] = f.rule === 'unique' ? t('validation.unique', { field: name }) : `${name}: ${f.message}`;
+  }
+  return errors;
+}

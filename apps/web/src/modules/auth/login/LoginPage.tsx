@@ -1,0 +1,156 @@
+import { Button, Checkbox, Input } from '@arco-design/web-react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { authApi, type SystemMeta } from '../../../api/auth';
+import { ApiError } from '../../../api/http';
+import { getDeviceId } from '../../../api/storage';
+import { afterLoginPath } from '../../../app/guard';
+import { loadSession, login } from '../../../app/session';
+import { useSettings } from '../../../app/settings';
+import { AuthLayout } from '../AuthLayout';
+import { useCaptcha } from '../useCaptcha';
+import { LoginField } from './LoginField';
+
+type Field = 'account' | 'password' | 'code';
+type Values = Record<Field, string>;
+
+const REMEMBERED_ACCOUNT_KEY = 'login-account';
+
+// A plain form with Arco inputs: Arco's Form (validation, tooltips, grid) would double the first download
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  const captcha = useCaptcha();
+  const remembered = localStorage.getItem(REMEMBERED_ACCOUNT_KEY);
+  const [values, setValues] = useState<Values>({ account: remembered ?? '', password: '', code: '' });
+  const [remember, setRemember] = useState(Boolean(remembered));
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [failure, setFailure] = useState('');
+  const [loading, setLoading] = useState(false);
+  const [meta, setMeta] = useState<SystemMeta | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    authApi.meta().then(setMeta, () => setMeta(null));
+  }, []);
+
+  const set = (field: Field) => (value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  const validate = (): boolean => {
+    const next: Partial<Record<Field, string>> = {};
+    if (!values.account.trim()) next.account = t('login.form.account.required');
+    if (!values.password) next.password = t('login.form.password.required');
+    if (captcha.enabled && !values.code.trim()) next.code = t('login.form.captcha.required');
+    setErrors(next);
+    const first = (['account', 'password', 'code'] as Field[]).find((field) => next[field]);
+    if (first) formRef.current?.querySelector<HTMLInputElement>(`#login-${first}`)?.focus();
+    return !first;
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (loading || !validate()) return;
+    setFailure('');
+    setLoading(true);
+    try {
+      const account = values.account.trim();
+      await login({
+        account,
+        password: values.password,
+        code: captcha.enabled ? values.code.trim() : undefined,
+        captchaId: captcha.enabled ? captcha.captchaId : undefined,
+        deviceId: getDeviceId(),
+        remember,
+      });
+      if (remember) localStorage.setItem(REMEMBERED_ACCOUNT_KEY, account);
+      else localStorage.removeItem(REMEMBERED_ACCOUNT_KEY);
+      await loadSession(useSettings.getState().menuFromServer);
+      navigate(afterLoginPath(search), { replace: true });
+    } catch (error) {
+      // the server says why (wrong password, locked…); anything else gets the spec's generic line
+      const message = error instanceof ApiError && error.code > 0 ? error.message : '';
+      setFailure(message || t('login.form.error'));
+      if (captcha.enabled) {
+        setValues((v) => ({ ...v, code: '' }));
+        captcha.refresh();
+      }
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
+      <div className="auth-error" role="alert" aria-live="assertive">
+        {failure}
+      </div>
+      <form ref={formRef} onSubmit={(event) => void submit(event)} noValidate className="login-form">
+        <LoginField id="login-account" label={t('login.form.account')} error={errors.account}>
+          <Input
+            id="login-account"
+            value={values.account}
+            onChange={set('account')}
+            placeholder={t('login.form.account.placeholder')}
+            autoComplete="username"
+            autoFocus={!remembered}
+            status={errors.account ? 'error' : undefined}
+            aria-invalid={Boolean(errors.account)}
+            aria-describedby={errors.account ? 'login-account-error' : undefined}
+          />
+        </LoginField>
+        <LoginField id="login-password" label={t('login.form.password')} error={errors.password}>
+          <Input.Password
+            id="login-password"
+            value={values.password}
+            onChange={set('password')}
+            placeholder={t('login.form.password.placeholder')}
+            autoComplete="current-password"
+            autoFocus={Boolean(remembered)}
+            status={errors.password ? 'error' : undefined}
+            aria-invalid={Boolean(errors.password)}
+            aria-describedby={errors.password ? 'login-password-error' : undefined}
+          />
+        </LoginField>
+        {captcha.enabled ? (
+          <LoginField id="login-code" label={t('login.form.captcha')} error={errors.code}>
+            <div className="captcha-row">
+              <Input
+                id="login-code"
+                value={values.code}
+                onChange={set('code')}
+                placeholder={t('login.form.captcha.placeholder')}
+                autoComplete="off"
+                status={errors.code ? 'error' : undefined}
+                aria-invalid={Boolean(errors.code)}
+                aria-describedby={errors.code ? 'login-code-error' : undefined}
+              />
+              <button type="button" className="captcha-button" onClick={captcha.refresh} title={t('login.form.captcha.refresh')}>
+                {captcha.src ? <img src={captcha.src} alt={t('login.form.captcha.image')} height={32} /> : null}
+                <span className="sr-only">{t('login.form.captcha.refresh')}</span>
+              </button>
+            </div>
+          </LoginField>
+        ) : null}
+        <div className="auth-actions">
+          <Checkbox checked={remember} onChange={setRemember}>
+            {t('login.form.remember')}
+          </Checkbox>
+          <Link to="/findPassword">{t('login.form.forgot')}</Link>
+        </div>
+        <Button type="primary" htmlType="submit" long loading={loading}>
+          {t('login.form.submit')}
+        </Button>
+        {meta?.registration === false ? null : (
+          <div className="auth-alt">
+            <Link to="/register">{t('login.form.register')}</Link>
+          </div>
+        )}
+      </form>
+    </AuthLayout>
+  );
+}

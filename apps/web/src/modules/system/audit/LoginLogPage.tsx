@@ -1,0 +1,36 @@
+import { Tag } from '@arco-design/web-react';
+import { type LoginLog, loginLogResource } from '@atrium/contracts/system/audit';
+import { ExportButton } from '../../../crud/ExportButton';
+import { ResourcePage } from '../../../crud/ResourcePage';
+import type { ColumnDef, FieldDef } from '../../../crud/types';
+import '../shared/locale-admin';
+
+const columns: ColumnDef<LoginLog>[] = [
+  { key: 'createTime', title: 'system.loginlog.time', render: (r) => new Date(r.createTime).toLocaleString() },
+  { key: 'account', title: 'system.loginlog.account' },
+  {
+    key: 'result',
+    title: 'system.loginlog.result',
+    render: (r) => <Tag color={r.result === 'success' ? 'green' : r.result === 'logout' ? 'gray' : 'red'}>{r.result}</Tag>,
+  },
+  { key: 'reason', title: 'system.loginlog.reason' },
+  { key: 'ip', title: 'system.operlog.ip' },
+  { key: 'userAgent', title: 'system.loginlog.userAgent', hidden: true },
+];
+const search: FieldDef[] = [
+  { field: 'account', label: 'system.loginlog.account' },
+  { field: 'ip', label: 'system.operlog.ip' },
+  { field: 'createTime', label: 'system.loginlog.time', type: 'dateRange' },
+];
+
+/** Every sign-in attempt into the tenant, with search and Excel export. */
+export function LoginLogPage() {
+  return (
+    <ResourcePage<LoginLog>
+      resource={loginLogResource}
+      columns={columns}
+      search={search}
+      toolbar={(params) => <ExportButton resource={loginLogResource} params={params} />}
+    />
+  );
+}

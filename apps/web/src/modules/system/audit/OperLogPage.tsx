@@ -1,0 +1,53 @@
+import { Tag, Tooltip } from '@arco-design/web-react';
+import { type OperLog, operLogResource } from '@atrium/contracts/system/audit';
+import { useTranslation } from 'react-i18next';
+import { ExportButton } from '../../../crud/ExportButton';
+import { ResourcePage } from '../../../crud/ResourcePage';
+import type { ColumnDef, FieldDef } from '../../../crud/types';
+import '../shared/locale-admin';
+
+const results = ['success', 'failure'].map((v) => ({ label: `system.operlog.result.${v}`, value: v }));
+const search: FieldDef[] = [
+  { field: 'operator', label: 'system.operlog.operator' },
+  { field: 'module', label: 'system.operlog.module' },
+  { field: 'action', label: 'system.operlog.action' },
+  { field: 'result', label: 'system.operlog.result', type: 'select', options: results },
+  { field: 'createTime', label: 'system.operlog.time', type: 'dateRange' },
+];
+
+/** Every write in the tenant: who, what, on which target, the changes, result, duration and IP. */
+export function OperLogPage() {
+  const { t } = useTranslation();
+  const columns: ColumnDef<OperLog>[] = [
+    { key: 'createTime', title: 'system.operlog.time', render: (r) => new Date(r.createTime).toLocaleString() },
+    { key: 'operator', title: 'system.operlog.operator' },
+    { key: 'module', title: 'system.operlog.module' },
+    { key: 'action', title: 'system.operlog.action' },
+    { key: 'target', title: 'system.operlog.target' },
+    {
+      key: 'result',
+      title: 'system.operlog.result',
+      render: (r) => (
+        <Tooltip content={r.errorMessage ?? ''} disabled={!r.errorMessage}>
+          <Tag color={r.result === 'success' ? 'green' : 'red'}>{t(`system.operlog.result.${r.result}`)}</Tag>
+        </Tooltip>
+      ),
+    },
+    { key: 'durationMs', title: 'system.operlog.duration', width: 110 },
+    { key: 'ip', title: 'system.operlog.ip' },
+    {
+      key: 'summary',
+      title: 'system.operlog.summary',
+      hidden: true,
+      render: (r) => (r.summary ? JSON.stringify(r.summary).slice(0, 200) : ''),
+    },
+  ];
+  return (
+    <ResourcePage<OperLog>
+      resource={operLogResource}
+      columns={columns}
+      search={search}
+      toolbar={(params) => <ExportButton resource={operLogResource} params={params} />}
+    />
+  );
+}

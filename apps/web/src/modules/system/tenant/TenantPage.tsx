@@ -1,0 +1,32 @@
+import { type Tenant, tenantResource } from '@atrium/contracts/system/tenant';
+import { ResourcePage } from '../../../crud/ResourcePage';
+import type { ColumnDef, FieldDef } from '../../../crud/types';
+import '../shared/locale-admin';
+import { statusOptions } from '../shared/options';
+
+const when = (v: string | null) => (v ? new Date(v).toLocaleString() : '—');
+const columns: ColumnDef<Tenant>[] = [
+  { key: 'code', title: 'system.tenant.code' },
+  { key: 'name', title: 'system.tenant.name' },
+  { key: 'contact', title: 'system.tenant.contact' },
+  { key: 'expireTime', title: 'system.tenant.expireTime', render: (r) => when(r.expireTime) },
+  { key: 'createTime', title: 'crud.createTime', render: (r) => when(r.createTime) },
+];
+const search: FieldDef[] = [
+  { field: 'code', label: 'system.tenant.code' },
+  { field: 'name', label: 'system.tenant.name' },
+  { field: 'status', label: 'crud.status', type: 'radio', options: statusOptions },
+];
+const form: FieldDef[] = [
+  { field: 'code', label: 'system.tenant.code', createOnly: true },
+  { field: 'name', label: 'system.tenant.name' },
+  { field: 'contact', label: 'system.tenant.contact' },
+  { field: 'status', label: 'crud.status', type: 'radio', options: statusOptions },
+  { field: 'adminAccountId', label: 'system.tenant.adminAccountId', createOnly: true },
+  { field: 'adminPassword', label: 'system.tenant.adminPassword', type: 'password', createOnly: true },
+];
+
+/** Tenants (super admin): creating one creates its admin role and first administrator. */
+export function TenantPage() {
+  return <ResourcePage<Tenant> resource={tenantResource} columns={columns} search={search} form={form} createDefaults={{ status: '0' }} />;
+}

@@ -1,0 +1,62 @@
+import { type ReactElement, type RefObject, useLayoutEffect, useRef } from 'react';
+import { useLocation, useOutlet } from 'react-router';
+import { useSettings } from '../../app/settings';
+import { useTabs } from '../tab-bar/tabs-store';
+import { useCurrentRoute } from '../useCurrentRoute';
+
+type Props = { scrollRef: RefObject<HTMLElement | null> };
+
+/**
+ * Keeps the page of every open tab mounted (hidden when not current), so switching tabs keeps form
+ * input, table pages and scroll position. Pages marked `ignoreCache`, and every page while the tab
+ * bar is off, mount afresh. Closing a tab drops its page; "reload" mounts it again.
+ */
+export function KeepAliveOutlet({ scrollRef }: Props) {
+  const outlet = useOutlet();
+  const { pathname } = useLocation();
+  const route = useCurrentRoute();
+  const tabBar = useSettings((s) => s.tabBar);
+  const tabs = useTabs((s) => s.tabs);
+  const versions = useTabs((s) => s.versions);
+  const cache = useRef(new Map<string, ReactElement | null>());
+  const scrollTops = useRef(new Map<string, number>());
+  const previous = useRef(pathname);
+
+  const cacheable = tabBar && route !== undefined && !route.meta.ignoreCache && route.name !== 'Redirect';
+  if (cacheable) cache.current.set(pathname, outlet);
+  else cache.current.delete(pathname);
+  const open = new Set(tabs.map((tab) => tab.path));
+  for (const key of cache.current.keys()) {
+    if (!tabBar || (!open.has(key) && key !== pathname)) {
+      cache.current.delete(key);
+      scrollTops.current.delete(key);
+    }
+  }
+
+  // remember where the page we leave was scrolled, put the one we come back to where it was
+  useLayoutEffect(() => {
+    const scroller = scrollRef.current;
+    if (previous.current !== pathname) {
+      previous.current = pathname;
+      if (scroller) scroller.scrollTop = scrollTops.current.get(pathname) ?? 0;
+    }
+    if (!scroller) return;
+    const onScroll = () => scrollTops.current.set(pathname, scroller.scrollTop);
+    scroller.addEventListener('scroll', onScroll, { passive: true });
+    return () => scroller.removeEventListener('scroll', onScroll);
+  }, [pathname, scrollRef]);
+
+  const panes = [...cache.current.entries()].map(([key, element]) => (
+    <div key={`${key}#${versions[key] ?? 0}`} className="page-pane" hidden={key !== pathname} data-page={key}>
+      {element}
+    </div>
+  ));
+  if (!cacheable) {
+    panes.push(
+      <div key={`live:${pathname}#${versions[pathname] ?? 0}`} className="page-pane" data-page={pathname}>
+        {outlet}
+      </div>,
+    );
+  }
+  return <>{panes}</>;
+}

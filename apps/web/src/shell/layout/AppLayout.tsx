@@ -1,0 +1,124 @@
+import { Drawer } from '@arco-design/web-react';
+import { IconMenuFold, IconMenuUnfold } from '@arco-design/web-react/icon';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { queryClient } from '../../app/query-client';
+import { emitRouteChange } from '../../app/route-listener';
+import { useSettings } from '../../app/settings';
+import { AppBreadcrumb } from '../breadcrumb/AppBreadcrumb';
+import { KeepAliveOutlet } from '../keep-alive/KeepAliveOutlet';
+import { MenuTree } from '../menu/MenuTree';
+import { Navbar } from '../navbar/Navbar';
+import { FloatingSettingsButton } from '../settings/FloatingSettingsButton';
+import { TabBar } from '../tab-bar/TabBar';
+import { useCurrentRoute } from '../useCurrentRoute';
+import { useIsNarrow } from '../useIsNarrow';
+import '../shell.css';
+
+const COLLAPSED_WIDTH = 48;
+// the settings drawer downloads when first opened
+const SettingsDrawer = lazy(() => import('../settings/SettingsDrawer').then((m) => ({ default: m.SettingsDrawer })));
+// live notifications: the MQTT client downloads only once signed in
+const RealtimeBridge = lazy(() => import('../../realtime/RealtimeBridge').then((m) => ({ default: m.RealtimeBridge })));
+
+/** The signed-in frame: navbar, side (or top) menu, tab bar, breadcrumb, the page, footer. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const settings = useSettings();
+  const narrow = useIsNarrow();
+  const route = useCurrentRoute();
+  const { pathname, search } = useLocation();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [settingsLoaded, setSettingsLoaded] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+
+  useEffect(() => {
+    if (route) {
+      emitRouteChange({ name: route.name, pathname, search, locale: route.meta.locale, ignoreCache: Boolean(route.meta.ignoreCache) });
+    }
+  }, [route, pathname, search]);
+
+  useEffect(() => {
+    document.title = route ? `${t(route.meta.locale)} - ${t('app.name')}` : t('app.name');
+  }, [route, t]);
+
+  const showSider = settings.menu && !settings.hideMenu && !narrow;
+  const collapsed = settings.menuCollapse;
+  const siderWidth = collapsed ? COLLAPSED_WIDTH : settings.menuWidth;
+  const openSettings = () => {
+    setSettingsLoaded(true);
+    setSettingsOpen(true);
+  };
+
+  // server state is only used signed in, so the sign-in screens do not download the query library
+  return (
+    <QueryClientProvider client={queryClient}>
+      <div className="app-layout">
+        <a className="skip-link" href="#main-content">
+          {t('common.skipToContent')}
+        </a>
+        {settings.navbar ? (
+          <Navbar onOpenSettings={openSettings} onOpenMenu={narrow && settings.menu ? () => setDrawerOpen(true) : undefined} />
+        ) : null}
+        <div className="app-body">
+          {showSider ? (
+            <aside className="app-sider" style={{ width: siderWidth }}>
+              <div className="app-sider-menu">
+                <MenuTree collapsed={collapsed} ariaLabel={t('menu.ariaLabel')} />
+              </div>
+              <button
+                type="button"
+                className="app-sider-toggle"
+                aria-label={collapsed ? t('menu.expand') : t('menu.collapse')}
+                aria-expanded={!collapsed}
+                onClick={() => settings.update({ menuCollapse: !collapsed })}
+              >
+                {collapsed ? <IconMenuUnfold /> : <IconMenuFold />}
+              </button>
+            </aside>
+          ) : null}
+          {narrow && settings.menu ? (
+            <Drawer
+              placement="left"
+              width={Math.min(settings.menuWidth + 60, 280)}
+              visible={drawerOpen}
+              onCancel={() => setDrawerOpen(false)}
+              footer={null}
+              title={t('app.name')}
+              className="menu-drawer"
+            >
+              <MenuTree ariaLabel={t('menu.ariaLabel')} onNavigate={() => setDrawerOpen(false)} />
+            </Drawer>
+          ) : null}
+          <div className="app-main">
+            {settings.topMenu ? (
+              <div className="app-topmenu">
+                <MenuTree mode="horizontal" ariaLabel={t('menu.topAriaLabel')} />
+              </div>
+            ) : null}
+            {settings.tabBar ? <TabBar /> : null}
+            <div className="app-scroll" ref={scrollRef}>
+              <AppBreadcrumb />
+              <main id="main-content" tabIndex={-1} className="app-content">
+                <KeepAliveOutlet scrollRef={scrollRef} />
+              </main>
+              {settings.footer ? <footer className="app-footer">{t('footer.text')}</footer> : null}
+            </div>
+          </div>
+        </div>
+        {settings.navbar ? null : <FloatingSettingsButton onOpen={openSettings} />}
+        <Suspense fallback={null}>
+          <RealtimeBridge />
+        </Suspense>
+        {settingsLoaded ? (
+          <Suspense fallback={null}>
+            <SettingsDrawer visible={settingsOpen} onClose={() => setSettingsOpen(false)} />
+          </Suspense>
+        ) : null}
+      </div>
+    </QueryClientProvider>
+  );
+}

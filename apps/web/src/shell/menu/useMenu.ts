@@ -1,0 +1,35 @@
+import { useMemo } from 'react';
+import { buildMenu, findLeafByName, type MenuNode } from '../../app/routes';
+import { useSession } from '../../app/session';
+import { useSettings } from '../../app/settings';
+import { useCurrentRoute } from '../useCurrentRoute';
+
+/** The menu tree for the signed-in user, with the keys to highlight and open for the current page. */
+export function useMenu(): { items: MenuNode[]; selectedKey?: string; openKey?: string } {
+  const role = useSession((s) => s.role);
+  const serverMenu = useSession((s) => s.serverMenu);
+  const menuFromServer = useSettings((s) => s.menuFromServer);
+  const route = useCurrentRoute();
+  const items = useMemo(
+    () => buildMenu({ role, serverMenu, menuFromServer: menuFromServer && serverMenu.length > 0 }),
+    [role, serverMenu, menuFromServer],
+  );
+  // detail pages light up the menu entry they belong to
+  const selectedKey = route?.meta.activeMenu ?? route?.name;
+  const openKey = selectedKey ? (findLeafByName(selectedKey)?.parent?.name ?? route?.parent?.name) : undefined;
+  return { items, selectedKey, openKey };
+}
+
+/** Every page the menu offers (external links left out), for shortcuts. */
+export function useMenuPages(): (MenuNode & { section?: MenuNode })[] {
+  const { items } = useMenu();
+  return useMemo(() => {
+    const out: (MenuNode & { section?: MenuNode })[] = [];
+    for (const node of items) {
+      if (node.meta.link || /^https?:/.test(node.path)) continue;
+      if (node.children?.length) for (const child of node.children) out.push({ ...child, section: node });
+      else out.push(node);
+    }
+    return out;
+  }, [items]);
+}

@@ -1,0 +1,70 @@
+import { Button, Empty, Spin, Tabs } from '@arco-design/web-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { findLeafByName } from '../../app/routes';
+import { MessageList } from './MessageList';
+import { type NotificationType, notificationTypes, useMarkAllRead, useNotifications, useUnreadCounts } from './notifications-api';
+
+const STEP = 5;
+// the page listing every notification, when the app has one; otherwise "view more" grows the list here
+const ALL_NOTIFICATIONS_ROUTE = 'Notification';
+
+export function MessagePanel({ onLeave }: { onLeave: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const allPath = findLeafByName(ALL_NOTIFICATIONS_ROUTE)?.path;
+  const [type, setType] = useState<NotificationType>('message');
+  const [pageSize, setPageSize] = useState(STEP);
+  const unread = useUnreadCounts();
+  const list = useNotifications({ type, pageNum: 1, pageSize }, true);
+  const markAll = useMarkAllRead();
+
+  const body = () => {
+    if (list.isPending) return <Spin className="message-spin" />;
+    if (list.isError) return <Empty description={t('messageBox.loadFailed')} />;
+    if (list.data.list.length === 0) return <Empty description={t('messageBox.empty')} />;
+    return <MessageList items={list.data.list} onLeave={onLeave} />;
+  };
+
+  return (
+    <div className="message-panel" role="dialog" aria-label={t('navbar.messages')}>
+      <Tabs
+        activeTab={type}
+        onChange={(key) => {
+          setType(key as NotificationType);
+          setPageSize(STEP);
+        }}
+        size="small"
+        extra={
+          <Button type="text" size="mini" loading={markAll.isPending} onClick={() => markAll.mutate()}>
+            {t('messageBox.allRead')}
+          </Button>
+        }
+      >
+        {notificationTypes.map((key) => {
+          const count = unread.data?.[key] ?? 0;
+          return <Tabs.TabPane key={key} title={count ? `${t(`messageBox.${key}`)} (${count})` : t(`messageBox.${key}`)} />;
+        })}
+      </Tabs>
+      <div className="message-body">{body()}</div>
+      {list.data && (allPath || list.data.total > list.data.list.length) ? (
+        <div className="message-footer">
+          <Button
+            type="text"
+            long
+            loading={list.isFetching}
+            onClick={() => {
+              if (allPath) {
+                onLeave();
+                navigate(allPath);
+              } else setPageSize((n) => n + STEP * 2);
+            }}
+          >
+            {t('messageBox.viewMore')}
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

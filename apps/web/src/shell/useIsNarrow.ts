@@ -1,0 +1,15 @@
+import { useSyncExternalStore } from 'react';
+
+const QUERY = '(max-width: 991px)';
+
+/** True under 992 px wide, where the side menu becomes a drawer. */
+export function useIsNarrow(): boolean {
+  return useSyncExternalStore(
+    (notify) => {
+      const media = window.matchMedia(QUERY);
+      media.addEventListener('change', notify);
+      return () => media.removeEventListener('change', notify);
+    },
+    () => window.matchMedia(QUERY).matches,
+  );
+}

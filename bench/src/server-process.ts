@@ -1,0 +1,60 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export type ServerProcess = { url: string; child: ChildProcess; stop(): Promise<void>; rssKb(): number };
+
+/** Starts a TypeScript entry of this repo in its own process and waits until `readyPath` answers 200. */
+export async function startProcess(
+  entry: string,
+  env: Record<string, string>,
+  port: number,
+  args: string[] = [],
+  readyPath = '/readyz',
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${entry} exited: ${stderr}`);
+    if (Date.now() > until) {
+      child.kill('SIGKILL');
+      throw new Error(`${entry} did not become ready: ${stderr}`);
+    }
+    try {
+      const response = await fetch(`${url}${readyPath}`);
+      if (response.ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    child,
+    rssKb() {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
+      } catch {
+        return 0;
+      }
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+      }),
+  };
+}

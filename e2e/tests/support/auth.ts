@@ -1,0 +1,25 @@
+import { expect, type Page } from '@playwright/test';
+
+/** The demo accounts (`SEED=demo`). */
+export const demoAccounts = {
+  admin: { account: 'admin', password: 'Admin@123456' },
+  user: { account: 'user', password: 'User@123456' },
+  acme: { account: 'acme', password: 'Acme@123456' },
+} as const;
+
+/**
+ * Signs in through the login screen (the server runs with CAPTCHA=off) and waits until the signed-in
+ * layout shows. `redirect` opens `/login?redirect=…` so sign-in lands there.
+ */
+export async function signIn(page: Page, account: string, password: string, redirect?: string): Promise<void> {
+  await page.goto(redirect ? `/login?redirect=${encodeURIComponent(redirect)}` : '/login');
+  await page.locator('#login-account').fill(account);
+  await page.locator('#login-password').fill(password);
+  await page.locator('form.login-form button[type="submit"]').click();
+  await expect(page.locator('#main-content')).toBeVisible();
+}
+
+/** The session token the app keeps in localStorage. */
+export async function storedToken(page: Page): Promise<string | null> {
+  return page.evaluate(() => localStorage.getItem('token'));
+}

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+
+/** Sign-in: account is a user number, phone or email. `code`/`captchaId` are omitted when captcha is off. */
+export const loginInputSchema = z.object({
+  account: z.string().trim().min(1).max(100),
+  password: z.string().min(1).max(128),
+  code: z.string().trim().max(10).optional(),
+  captchaId: z.string().max(64).optional(),
+  deviceId: z.string().uuid().optional(),
+  remember: z.boolean().optional(),
+});
+export type LoginInput = z.infer<typeof loginInputSchema>;
+
+export const loginResultSchema = z.object({ token: z.string() });
+
+export const captchaSchema = z.union([
+  z.object({ enabled: z.literal(true), captchaId: z.string(), image: z.string() }),
+  z.object({ enabled: z.literal(false) }),
+]);
+export type Captcha = z.infer<typeof captchaSchema>;
+
+/** Password policy (spec 5): at least 10 characters with letters, digits and special characters. */
+export const passwordSchema = z
+  .string()
+  .min(10, 'password.tooShort')
+  .max(128, 'password.tooLong')
+  .refine((v) => /[A-Za-z]/.test(v) && /\d/.test(v) && /[^A-Za-z0-9]/.test(v), 'password.weak');
+
+export const sexSchema = z.enum(['0', '1', '2']);
+export const userTypeSchema = z.enum(['00', '01', '02']);
+export const statusSchema = z.enum(['0', '1']);
+
+/** What `POST /api/system/user/userInfoLogin` answers: the spec's user-info fields plus permissions. */
+export const userInfoSchema = z.object({
+  nickname: z.string(),
+  name: z.string(),
+  avatar: z.string().nullable(),
+  userType: userTypeSchema,
+  email: z.string().nullable(),
+  wechat: z.string().nullable(),
+  idNumber: z.string().nullable(),
+  countryRegion: z.string().nullable(),
+  address: z.string().nullable(),
+  area: z.string().nullable(),
+  phone: z.string().nullable(),
+  sex: sexSchema.nullable(),
+  accountId: z.string(),
+  remark: z.string().nullable(),
+  createTime: z.string(),
+  password: z.boolean(),
+  role: z.string(),
+  roles: z.array(z.string()),
+  tenantId: z.number().int(),
+  tenantName: z.string(),
+  tenantCode: z.string(),
+  permissions: z.array(z.string()),
+  clientKey: z.string(),
+});
+export type UserInfo = z.infer<typeof userInfoSchema>;
+
+/** Route metadata (spec 2). */
+export const routeMetaSchema = z.object({
+  locale: z.string().optional(),
+  requiresAuth: z.boolean().optional(),
+  roles: z.array(z.string()).optional(),
+  icon: z.string().optional(),
+  order: z.number().optional(),
+  hideInMenu: z.boolean().optional(),
+  hideChildrenInMenu: z.boolean().optional(),
+  noAffix: z.boolean().optional(),
+  activeMenu: z.string().optional(),
+  index: z.number().optional(),
+  ignoreCache: z.boolean().optional(),
+  /** Link entries: the external address. */
+  link: z.string().optional(),
+});
+export type RouteMeta = z.infer<typeof routeMetaSchema>;
+
+export type MenuRoute = { name: string; path: string; meta: RouteMeta; children?: MenuRoute[] };
+export const menuRouteSchema: z.ZodType<MenuRoute> = z.lazy(() =>
+  z.object({ name: z.string(), path: z.string(), meta: routeMetaSchema, children: z.array(menuRouteSchema).optional() }),
+);
+
+export const tenantOptionSchema = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  status: statusSchema,
+  expireTime: z.string().nullable(),
+  current: z.boolean(),
+});
+export type TenantOption = z.infer<typeof tenantOptionSchema>;
+
+export const switchTenantInputSchema = z.object({ tenantId: z.coerce.number().int().positive() });
+
+export const registerInputSchema = z.object({
+  accountId: z
+    .string()
+    .trim()
+    .min(3)
+    .max(30)
+    .regex(/^[A-Za-z0-9_.-]+$/, 'account.format'),
+  email: z.string().trim().email().max(100),
+  password: passwordSchema,
+  tenantName: z.string().trim().min(1).max(100),
+  code: z.string().trim().max(10).optional(),
+  captchaId: z.string().max(64).optional(),
+});
+
+export const resetCodeInputSchema = z.object({
+  email: z.string().trim().email().max(100),
+  code: z.string().trim().max(10).optional(),
+  captchaId: z.string().max(64).optional(),
+});
+
+export const resetPasswordInputSchema = z.object({
+  email: z.string().trim().email().max(100),
+  resetCode: z.string().trim().min(4).max(12),
+  password: passwordSchema,
+});
+
+/** What `GET /api/user/info` answers: user info plus what the user-info page shows. */
+export const userProfileSchema = userInfoSchema.extend({
+  profile: z.string().nullable(),
+  deptId: z.number().int().nullable(),
+  deptName: z.string().nullable(),
+  postNames: z.array(z.string()),
+  roleNames: z.array(z.string()),
+  lastLoginTime: z.string().nullable(),
+  lastLoginIp: z.string().nullable(),
+});
+export type UserProfile = z.infer<typeof userProfileSchema>;
+
+export const tenantListQuerySchema = z.object({
+  pageNum: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(20),
+  name: z.string().trim().max(100).optional(),
+  code: z.string().trim().max(32).optional(),
+});
+
+export const registerResultSchema = z.object({ token: z.string(), tenantId: z.number().int(), tenantCode: z.string() });

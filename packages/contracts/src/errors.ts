@@ -1,0 +1,83 @@
+/**
+ * The error catalogue: every non-200 `code` the API can answer, with its HTTP status and a message in
+ * each supported language. One place, so the server, the OpenAPI document and the web app agree.
+ */
+export const errorCatalogue = {
+  ok: { code: 200, status: 200, zh: '成功', en: 'Success' },
+  badRequest: { code: 400, status: 400, zh: '请求参数有误', en: 'The request is invalid' },
+  validation: { code: 40001, status: 400, zh: '输入校验未通过', en: 'Some fields are invalid' },
+  malformedJson: { code: 40002, status: 400, zh: '请求体不是有效的 JSON', en: 'The request body is not valid JSON' },
+  unauthorized: { code: 401, status: 401, zh: '需要登录', en: 'Sign-in required' },
+  tokenInvalid: { code: 11000, status: 401, zh: '登录已失效，请重新登录', en: 'Your sign-in has expired, please sign in again' },
+  sessionEnded: { code: 1302, status: 401, zh: '会话已结束，请重新登录', en: 'Your session has ended, please sign in again' },
+  loginFailed: { code: 1001, status: 401, zh: '账号或密码错误', en: 'Wrong account or password' },
+  captchaInvalid: { code: 1002, status: 400, zh: '验证码错误或已过期', en: 'The verification code is wrong or has expired' },
+  accountLocked: {
+    code: 1003,
+    status: 401,
+    zh: '登录失败次数过多，账号已锁定至 {until}',
+    en: 'Too many failed sign-ins: the account is locked until {until}',
+  },
+  noTenant: { code: 1004, status: 403, zh: '账号已停用或没有可进入的租户', en: 'This account is disabled or has no tenant it may enter' },
+  registrationDisabled: { code: 1005, status: 403, zh: '已关闭自助注册', en: 'Self-service registration is turned off' },
+  resetCodeInvalid: { code: 1006, status: 400, zh: '验证码错误或已过期', en: 'The reset code is wrong or has expired' },
+  accountExists: { code: 1007, status: 409, zh: '该账号或邮箱已被注册', en: 'This account or e-mail address is already registered' },
+  tenantNotAllowed: {
+    code: 1301,
+    status: 403,
+    zh: '无权进入该租户，或租户已停用、已过期',
+    en: 'You may not enter this tenant, or it is disabled or expired',
+  },
+  forbidden: { code: 403, status: 403, zh: '没有权限执行此操作', en: 'You do not have permission to do this' },
+  notFound: { code: 404, status: 404, zh: '资源不存在', en: 'Not found' },
+  routeNotFound: { code: 40401, status: 404, zh: '接口不存在', en: 'No such API endpoint' },
+  methodNotAllowed: { code: 405, status: 405, zh: '不支持的请求方法', en: 'Method not allowed' },
+  conflict: { code: 409, status: 409, zh: '数据冲突', en: 'Conflict' },
+  payloadTooLarge: { code: 413, status: 413, zh: '请求体过大', en: 'The request body is too large' },
+  unsupportedMediaType: { code: 415, status: 415, zh: '不支持的内容类型', en: 'Unsupported content type' },
+  rateLimited: { code: 429, status: 429, zh: '请求过于频繁，请稍后再试', en: 'Too many requests, please try again later' },
+  internal: { code: 500, status: 500, zh: '服务器内部错误', en: 'Internal server error' },
+  unavailable: { code: 503, status: 503, zh: '服务暂不可用，请稍后重试', en: 'Service temporarily unavailable, please retry' },
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorEntry = { code: number; status: number; zh: string; en: string };
+export type ErrorKey = keyof typeof errorCatalogue;
+export type Language = 'zh-CN' | 'en-US';
+
+/** Codes that mean "this sign-in is no longer valid" (spec section 8). */
+export const INVALID_LOGIN_CODES: readonly number[] = [11000, 1302];
+export const SUCCESS_CODE = 200;
+
+/** Picks the message language from an Accept-Language header; Chinese is the default. */
+export function pickLanguage(acceptLanguage: string | undefined): Language {
+  if (!acceptLanguage) return 'zh-CN';
+  const first = acceptLanguage.split(',')[0]?.trim().toLowerCase() ?? '';
+  return first.startsWith('en') ? 'en-US' : 'zh-CN';
+}
+
+/** The entry's message in `lang`, with `{name}` placeholders filled from `params`. */
+export function errorMessage(entry: ErrorEntry, lang: Language, params?: Record<string, string | number>): string {
+  const text = lang === 'en-US' ? entry.en : entry.zh;
+  return params ? text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole)) : text;
+}
+
+/**
+ * Messages for validation rules that schemas name by key (`passwordSchema` refines with `password.weak`…),
+ * so `data.fields[].message` reads as a sentence in the caller's language.
+ */
+export const validationMessages: Record<string, { zh: string; en: string }> = {
+  'password.tooShort': { zh: '密码至少 10 个字符', en: 'The password needs at least 10 characters' },
+  'password.tooLong': { zh: '密码最多 128 个字符', en: 'The password may have at most 128 characters' },
+  'password.weak': {
+    zh: '密码须同时包含字母、数字和特殊字符',
+    en: 'The password needs letters, digits and special characters',
+  },
+  'password.common': {
+    zh: '该密码过于常见，请换一个',
+    en: 'This password is too common, please choose another',
+  },
+  'account.format': {
+    zh: '账号只能包含字母、数字、下划线、点和短横线',
+    en: 'The account may contain only letters, digits, underscore, dot and dash',
+  },
+};

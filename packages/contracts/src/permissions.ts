@@ -1,0 +1,33 @@
+/**
+ * Permission strings, `domain:entity:action`. Menu-catalogue buttons carry them, roles grant them,
+ * every API route declares the one it needs. A new entity adds its line here.
+ */
+const crud = ['list', 'query', 'create', 'update', 'delete'] as const;
+
+export const permissionCatalogue = {
+  'system:user': [...crud, 'status', 'export', 'import', 'resetPwd', 'grant'],
+  'system:role': [...crud, 'status', 'grant'],
+  'system:dept': [...crud, 'status'],
+  'system:post': [...crud, 'status', 'export'],
+  'system:menu': [...crud],
+  'system:tenant': [...crud, 'status'],
+  'system:operlog': ['list', 'query', 'export', 'delete'],
+  'system:loginlog': ['list', 'export', 'delete'],
+  'system:session': ['list', 'forceLogout'],
+  'system:notice': ['list', 'query', 'create', 'delete'],
+} as const satisfies Record<string, readonly string[]>;
+
+type Catalogue = typeof permissionCatalogue;
+export type Permission = { [K in keyof Catalogue]: `${K}:${Catalogue[K][number]}` }[keyof Catalogue];
+
+export const allPermissions: Permission[] = Object.entries(permissionCatalogue).flatMap(([prefix, actions]) =>
+  actions.map((action) => `${prefix}:${action}` as Permission),
+);
+
+/** Granted to everyone: what a super admin holds in every tenant. */
+export const ALL_PERMISSIONS = '*:*:*';
+
+export function hasPermission(granted: readonly string[] | ReadonlySet<string>, needed: string): boolean {
+  const has = (p: string) => (Array.isArray(granted) ? granted.includes(p) : (granted as ReadonlySet<string>).has(p));
+  return has(ALL_PERMISSIONS) || has(needed);
+}

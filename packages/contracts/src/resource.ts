@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { statusSchema } from './auth';
+import { pageQuerySchema } from './envelope';
+
+/** The actions a conventional resource answers; an entity lists the ones it has. */
+export type ResourceAction = 'list' | 'query' | 'create' | 'update' | 'status' | 'delete' | 'export' | 'import';
+
+export type SortDirection = 'asc' | 'desc';
+export type SortOrder<C extends string = string> = { column: C; direction: SortDirection };
+
+/** `status` of every system entity: '0' normal, '1' disabled. */
+export type Status = z.infer<typeof statusSchema>;
+export const statusInputSchema = z.object({ status: statusSchema });
+
+/** A path id: digits only, so injection strings never reach a query. */
+export const idParamSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+/** Optional text filter from a query string: trimmed, empty means "no filter". */
+export const textFilter = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .optional()
+    .transform((v) => (v ? v : undefined));
+
+/** Optional date-time filter (ISO string or yyyy-mm-dd) from a query string. */
+export const dateFilter = () =>
+  z
+    .string()
+    .trim()
+    .max(40)
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      const d = new Date(v);
+      if (Number.isNaN(d.getTime())) {
+        ctx.addIssue({ code: 'custom', message: 'invalid date' });
+        return z.NEVER;
+      }
+      return d;
+    });
+
+/** `sort=column:asc|desc`, where column must be on the allow-list; anything else is a 400 naming `sort`. */
+export function sortSchema<C extends string>(columns: readonly [C, ...C[]], fallback: SortOrder<C>) {
+  return z
+    .string()
+    .max(64)
+    .optional()
+    .transform((value, ctx): SortOrder<C> => {
+      if (!value) return fallback;
+      const [column, direction = 'asc', extra] = value.split(':');
+      if (extra !== undefined || !(columns as readonly string[]).includes(column ?? '') || (direction !== 'asc' && direction !== 'desc')) {
+        ctx.addIssue({ code: 'custom', message: `sort must be one of ${columns.join(', ')} with :asc or :desc` });
+        return z.NEVER;
+      }
+      return { column: column as C, direction };
+    });
+}
+
+export type ResourceConfig<
+  Item extends z.ZodObject,
+  Create extends z.ZodObject,
+  Update extends z.ZodObject,
+  Filters extends z.ZodObject,
+  Sort extends string,
+> = {
+  /** Entity name, e.g. `post`; with `domain` it names the permission prefix and i18n keys. */
+  name: string;
+  domain: string;
+  /** Path under /api, e.g. `/system/post`. */
+  basePath: string;
+  item: Item;
+  create: Create;
+  update: Update;
+  filters: Filters;
+  sortable: readonly [Sort, ...Sort[]];
+  defaultSort: SortOrder<NoInfer<Sort>>;
+  /** Which conventional actions exist; each maps to the permission `${domain}:${name}:${action}`. */
+  actions: readonly ResourceAction[];
+  /** Exact paths where a spec fixes them (users); otherwise the convention of ARCHITECTURE section 4. */
+  paths?: Partial<Record<ResourceAction, string>>;
+  /** Only the platform's super admin may write (global catalogues). */
+  superAdminWrites?: boolean;
+  /** Only the platform's super admin may call any route (tenants). */
+  superAdminOnly?: boolean;
+  /** i18n key prefix, defaults to `${domain}.${name}`. */
+  i18n?: string;
+};
+
+/**
+ * One entity's contract: schemas, list query (paging + filters + allow-listed sort), permissions,
+ * paths and i18n prefix. The server derives its routes from it and the web app its page.
+ */
+export function defineResource<
+  Item extends z.ZodObject,
+  Create extends z.ZodObject,
+  Update extends z.ZodObject,
+  Filters extends z.ZodObject,
+  Sort extends string,
+>(config: ResourceConfig<Item, Create, Update, Filters, Sort>) {
+  const prefix = `${config.domain}:${config.name}`;
+  const permission = (action: ResourceAction | (string & {})) => `${prefix}:${action}`;
+  const base = `/${config.basePath.replace(/^\//, '')}`;
+  const paths: Record<ResourceAction, string> = {
+    list: base,
+    query: `${base}/:id`,
+    create: base,
+    update: `${base}/:id`,
+    status: `${base}/:id/status`,
+    delete: `${base}/:id`,
+    export: `${base}/export`,
+    import: `${base}/import`,
+    ...config.paths,
+  };
+  const listQuery = pageQuerySchema
+    .extend(config.filters.shape)
+    .extend({ sort: sortSchema(config.sortable, config.defaultSort) }) as unknown as z.ZodObject<
+    typeof pageQuerySchema.shape & Filters['shape'] & { sort: ReturnType<typeof sortSchema<Sort>> }
+  >;
+  return {
+    ...config,
+    basePath: base,
+    i18n: config.i18n ?? `${config.domain}.${config.name}`,
+    paths,
+    listQuery,
+    permission,
+    has: (action: ResourceAction) => config.actions.includes(action),
+  };
+}
+
+export type Resource = ReturnType<typeof defineResource<z.ZodObject, z.ZodObject, z.ZodObject, z.ZodObject, string>>;
+export type ListQueryOf<R extends { listQuery: z.ZodType }> = z.output<R['listQuery']>;
+
+/** Builds a tree from flat rows with `id` and `parentId` (roots: parent missing from the set). */
+export function buildTree<T extends { id: number; parentId: number | null }>(rows: readonly T[]): (T & { children: TreeNode<T>[] })[] {
+  const nodes = new Map<number, T & { children: TreeNode<T>[] }>();
+  for (const row of rows) nodes.set(row.id, { ...row, children: [] });
+  const roots: (T & { children: TreeNode<T>[] })[] = [];
+  for (const node of nodes.values()) {
+    const parent = node.parentId === null ? undefined : nodes.get(node.parentId);
+    if (parent) parent.children.push(node);
+    else roots.push(node);
+  }
+  return roots;
+}
+export type TreeNode<T> = T & { children: TreeNode<T>[] };

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** createBy/createTime/updateBy/updateTime as every system entity returns them. */
+export const auditFields = {
+  createBy: z.string().nullable(),
+  createTime: z.string(),
+  updateBy: z.string().nullable(),
+  updateTime: z.string(),
+};
+
+export const phonePattern = /^\+?[0-9][0-9 -]{4,18}[0-9]$/;
+export const optionalText = (max: number) => z.string().trim().max(max).nullish();
+export const optionalPhone = () => z.string().trim().max(20).regex(phonePattern, 'invalid phone number').or(z.literal('')).nullish();
+export const optionalEmail = () => z.string().trim().max(100).pipe(z.email()).or(z.literal('')).nullish();
+export const orderNumSchema = z.number().int().min(0).max(9999);
+export const idListSchema = z.array(z.number().int().positive()).max(1000);
+/** A code: letters, digits, `_` and `-`, starting with a letter. */
+export const codeSchema = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'letters, digits, _ and -, starting with a letter');

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { passwordSchema, sexSchema, statusSchema, userTypeSchema } from '../auth';
+import { dateFilter, defineResource, textFilter } from '../resource';
+import { auditFields, idListSchema, optionalEmail, optionalPhone, optionalText } from './common';
+
+export const userSchema = z.object({
+  id: z.number().int(),
+  accountId: z.string(),
+  name: z.string(),
+  nickname: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  sex: sexSchema.nullable(),
+  userType: userTypeSchema,
+  status: statusSchema,
+  deptId: z.number().int().nullable(),
+  deptName: z.string().nullable(),
+  postIds: z.array(z.number().int()),
+  roleIds: z.array(z.number().int()),
+  idNumber: z.string().nullable(),
+  address: z.string().nullable(),
+  remark: z.string().nullable(),
+  avatar: z.string().nullable(),
+  ...auditFields,
+});
+
+const profileFields = {
+  name: z.string().trim().min(1).max(20),
+  nickname: z.string().trim().max(30).default(''),
+  email: optionalEmail(),
+  phone: optionalPhone(),
+  sex: sexSchema.nullish(),
+  userType: userTypeSchema.default('02'),
+  status: statusSchema.default('0'),
+  deptId: z.number().int().positive().nullish(),
+  postIds: idListSchema.default([]),
+  roleIds: idListSchema.default([]),
+  idNumber: z
+    .string()
+    .trim()
+    .max(18)
+    .regex(/^[0-9A-Za-z]*$/, 'letters and digits only')
+    .nullish(),
+  address: optionalText(500),
+  remark: optionalText(500),
+  avatar: optionalText(500),
+};
+
+export const createUserSchema = z.object({
+  accountId: z
+    .string()
+    .trim()
+    .min(2)
+    .max(30)
+    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . and - only'),
+  password: passwordSchema.optional(),
+  ...profileFields,
+});
+export const updateUserSchema = z.object(profileFields);
+
+export const userResource = defineResource({
+  name: 'user',
+  domain: 'system',
+  basePath: '/system/user',
+  item: userSchema,
+  create: createUserSchema,
+  update: updateUserSchema,
+  filters: z.object({
+    name: textFilter(20),
+    nickname: textFilter(30),
+    accountId: textFilter(30),
+    phone: textFilter(20),
+    email: textFilter(100),
+    status: statusSchema.optional(),
+    /** The department and every department below it. */
+    deptId: z.coerce.number().int().positive().optional(),
+    createTimeFrom: dateFilter(),
+    createTimeTo: dateFilter(),
+  }),
+  sortable: ['createTime', 'accountId', 'id'],
+  defaultSort: { column: 'createTime', direction: 'desc' },
+  actions: ['list', 'query', 'create', 'update', 'status', 'delete', 'export', 'import'],
+  // the spec's exact calls (section 7)
+  paths: {
+    list: '/system/user/user',
+    query: '/system/user/user/:id',
+    create: '/system/user/info',
+    update: '/system/user/info/:id',
+    status: '/system/user/infoStatus/:id',
+    delete: '/system/user/info/:id',
+    export: '/system/user/export',
+    import: '/system/user/import',
+  },
+});
+
+export const resetPasswordSchema = z.object({ password: passwordSchema });
+export const assignRolesSchema = z.object({ roleIds: idListSchema });
+/** One rejected row of an Excel import: its sheet row number and what was wrong, by field. */
+export const importRowErrorSchema = z.object({ row: z.number().int(), field: z.string(), message: z.string() });
+export const importResultSchema = z.object({ created: z.number().int(), failed: z.number().int(), errors: z.array(importRowErrorSchema) });
+
+export type User = z.infer<typeof userSchema>;
+export type CreateUserInput = z.infer<typeof createUserSchema>;
+export type UpdateUserInput = z.infer<typeof updateUserSchema>;
+export type ImportResult = z.infer<typeof importResultSchema>;
