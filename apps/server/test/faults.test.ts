@@ -10,6 +10,9 @@ describe('database faults', () => {
       true,
     );
     expect(isDatabaseUnavailable(new Error('Failed query', { cause: Object.assign(new Error('x'), { code: '08006' }) }))).toBe(true);
+    const refusing = Object.assign(new Error('database "atrium" is not currently accepting connections'), { code: '55000' });
+    expect(isDatabaseUnavailable(new Error('Failed query', { cause: refusing }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('currval of sequence "s" is not yet defined'), { code: '55000' }))).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
     expect(isDatabaseUnavailable(new Error('boom'))).toBe(false);
   });

@@ -23,8 +23,9 @@ function validationFields(
   });
 }
 
-// connection refused/reset, or PostgreSQL's connection_exception (08) and operator_intervention (57P) classes
-const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03']);
+// connection refused/reset, PostgreSQL's connection_exception (08) and operator_intervention (57P) classes,
+// and too_many_connections (53300)
+const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
 
 /** The database is down or restarting: the client should retry later (503), not see a 500. */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -34,6 +35,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     e = e.cause as typeof e, depth++
   ) {
     if (e.code && (unavailableCodes.has(e.code) || e.code.startsWith('08'))) return true;
+    // 55000 is a broad class; only its "database … is not currently accepting connections" form means down
+    if (e.code === '55000' && e.message && /not currently accepting connections/.test(e.message)) return true;
     if (e.message && /Connection terminated|connection timeout|Client has encountered a connection error/i.test(e.message)) return true;
   }
   return false;
