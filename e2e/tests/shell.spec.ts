@@ -9,7 +9,10 @@ async function openSettings(page: Page) {
     .getByRole('button', { name: /页面配置|Page settings/ })
     .first()
     .click();
-  return page.locator('.arco-drawer').filter({ hasText: /页面配置|Page settings/ });
+  const drawer = page.locator('.arco-drawer').filter({ hasText: /页面配置|Page settings/ });
+  // the drawer takes the focus once it has slid in; from then on Escape closes it
+  await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('.arco-drawer')))).toBe(true);
+  return drawer;
 }
 
 async function setSwitch(page: Page, id: string, on: boolean) {
