@@ -256,6 +256,45 @@ describe.each(engines)('system management API on %s', (engine) => {
       await signIn(ctx, 'temp.user', 'Zq7#another-ledger');
     });
 
+    it('shows changed user info, roles and grants at the next request, though both answers are cached', async () => {
+      const systemDir = flatten(menuTree).find((m) => m.children.some((c) => c.permission === 'system:user:list'))?.id as number;
+      const role = await admin.post('/api/system/role', {
+        name: 'Viewer',
+        code: 'viewer_c',
+        dataScope: '1',
+        menuIds: [systemDir, menuId('system:user:list')],
+      });
+      const u = (
+        await admin.post('/api/system/user/info', { accountId: 'cached.one', name: 'Before', password: PASSWORD, roleIds: [role.body.data.id] })
+      ).body.data;
+      expect([role.status, u?.id]).toEqual([200, expect.any(Number)]);
+      const session = await signIn(ctx, 'cached.one', PASSWORD);
+      const info = async () => (await session.post('/api/system/user/userInfoLogin', {})).body.data;
+      const menuNames = async () => {
+        const names: string[] = [];
+        const walk = (routes: { name: string; children?: unknown[] }[]) => {
+          for (const r of routes) {
+            names.push(r.name);
+            walk((r.children ?? []) as typeof routes);
+          }
+        };
+        walk((await session.post('/api/system/user/menu', {})).body.data);
+        return names;
+      };
+      expect((await info()).name).toBe('Before');
+      expect(await info()).toMatchObject({ name: 'Before', permissions: ['system:user:list'] });
+      expect(await menuNames()).toContain('systemUser');
+      expect(await menuNames()).not.toContain('systemRole');
+      await admin.put(`/api/system/user/info/${u.id}`, { ...u, name: 'After', password: undefined });
+      expect((await info()).name).toBe('After');
+      await admin.put(`/api/system/role/${role.body.data.id}`, {
+        ...role.body.data,
+        menuIds: [systemDir, menuId('system:user:list'), menuId('system:role:list')],
+      });
+      expect((await info()).permissions).toEqual(['system:role:list', 'system:user:list']);
+      expect(await menuNames()).toContain('systemRole');
+    });
+
     it('applies data scope "self": the list shows only yourself, other ids are 404', async () => {
       const role = await admin.post('/api/system/role', {
         name: 'Self only',

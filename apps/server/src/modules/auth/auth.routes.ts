@@ -110,7 +110,10 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: envelopeOf(userInfoSchema), ...authErrors },
       },
     },
-    async (request) => ok(await userInfo(app, request.auth)),
+    async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send(await app.sessions.view(request.auth, 'userInfo', async () => JSON.stringify(ok(await userInfo(app, request.auth))))),
   );
 
   r.get(
@@ -136,7 +139,10 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: envelopeOf(z.array(menuRouteSchema)), ...authErrors },
       },
     },
-    async (request) => ok(await menuTree(app, request.auth)),
+    async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send(await app.sessions.view(request.auth, 'menu', async () => JSON.stringify(ok(await menuTree(app, request.auth))))),
   );
 
   r.get(

@@ -86,7 +86,7 @@ const SCOPE_RANK: DataScope[] = ['1', '2', '4', '3', '5'];
  */
 export class SessionService {
   private readonly sessionCache = new Map<string, { row: SessionRow; at: number }>();
-  private readonly accessCache = new Map<string, { result: AccessResult; at: number }>();
+  private readonly accessCache = new Map<string, { result: AccessResult; at: number; views?: Map<string, string> }>();
   backplane: Backplane | null = null;
 
   constructor(
@@ -190,6 +190,24 @@ export class SessionService {
       this.log.error({ err: error }, 'a session.ended listener failed');
     }
     if (local) this.backplane?.publish({ kind: 'ended', sessionIds, accountRef, reason });
+  }
+
+  /**
+   * A rendered answer that depends only on the account, the tenant and what `invalidate` covers (user
+   * info, the menu), kept beside the cached access and dropped with it: it lives at most ACCESS_TTL_MS
+   * and goes at once when roles, grants, menus, the user or the tenant change.
+   */
+  async view(auth: { accountRef: number; tenantId: number }, name: string, render: () => Promise<string>): Promise<string> {
+    const entry = this.accessCache.get(`${auth.accountRef}:${auth.tenantId}`);
+    const hit = entry?.views?.get(name);
+    if (hit !== undefined) return hit;
+    const rendered = await render();
+    // kept only if the access it was rendered under is still the current one
+    if (entry && this.accessCache.get(`${auth.accountRef}:${auth.tenantId}`) === entry) {
+      entry.views ??= new Map();
+      entry.views.set(name, rendered);
+    }
+    return rendered;
   }
 
   /** Resolved access of an account in a tenant (cached). Exposed for sign-in and tenant switching. */

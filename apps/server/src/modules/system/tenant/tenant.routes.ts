@@ -13,7 +13,8 @@ export async function tenantRoutes(app: FastifyInstance) {
       ...tenantRepository,
       async update(ctx, id, input, before) {
         const after = await tenantRepository.update(ctx, id, input);
-        if (before.status !== after.status) ctx.afterCommit(() => statusChanged(id, after.status));
+        // a renamed tenant shows its new name in user info at once
+        ctx.afterCommit(() => (before.status !== after.status ? statusChanged(id, after.status) : invalidateAccess(app, { tenantId: id })));
         return after;
       },
       async setStatus(ctx, id, status) {

@@ -205,6 +205,7 @@ function afterUserChange(ctx: Ctx, accountRef: number, disabled: boolean) {
   ctx.afterCommit(() =>
     disabled
       ? endSessions(app(ctx), { reason: 'user_disabled', accountRef, tenantId })
-      : invalidateAccess(app(ctx), { accountRef, tenantId }),
+      : // the account's own fields (name, phone…) show in every tenant it belongs to
+        invalidateAccess(app(ctx), { accountRef }),
   );
 }
