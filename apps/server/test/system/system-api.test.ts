@@ -265,7 +265,12 @@ describe.each(engines)('system management API on %s', (engine) => {
         menuIds: [systemDir, menuId('system:user:list')],
       });
       const u = (
-        await admin.post('/api/system/user/info', { accountId: 'cached.one', name: 'Before', password: PASSWORD, roleIds: [role.body.data.id] })
+        await admin.post('/api/system/user/info', {
+          accountId: 'cached.one',
+          name: 'Before',
+          password: PASSWORD,
+          roleIds: [role.body.data.id],
+        })
       ).body.data;
       expect([role.status, u?.id]).toEqual([200, expect.any(Number)]);
       const session = await signIn(ctx, 'cached.one', PASSWORD);
