@@ -5,6 +5,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
+import { totalsPlugin } from './crud/totals';
 import type { Database } from './db/client';
 import { type AppEvents, createAppEvents } from './events';
 import { registerModules } from './modules';
@@ -60,6 +61,7 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
   await app.register(storePlugin);
   await app.register(rateLimitPlugin);
   await app.register(authPlugin);
+  await app.register(totalsPlugin);
   await app.register(realtimePlugin, {});
   await app.register(registerModules, { prefix: '/api' });
   await app.register(webPlugin, { dist: config.WEB_DIST ?? defaultWebDist });

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Tx } from '../db/client';
 import type { AuthContext } from '../plugins/access';
+import type { TotalsCache } from './totals';
 
 /** The signed-in caller, as the auth plugin resolved it. */
 export type Caller = AuthContext;
@@ -10,7 +11,14 @@ export type Caller = AuthContext;
  * effects that must wait for the commit (ending sessions, dropping cached access) — on PGlite they
  * could not even run while the transaction holds the only connection.
  */
-export type Ctx = { tx: Tx; caller: Caller; request: FastifyRequest; afterCommit(effect: () => unknown): void };
+export type Ctx = {
+  tx: Tx;
+  caller: Caller;
+  request: FastifyRequest;
+  afterCommit(effect: () => unknown): void;
+  /** Set by list routes: where `listTotal` may keep the total of this resource and these filters. */
+  totals?: { cache: TotalsCache; resource: string; filters: string };
+};
 
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.auth) throw new Error('route without a session reached the resource machinery');
@@ -18,10 +26,10 @@ export function callerOf(request: FastifyRequest): Caller {
 }
 
 /** Runs `work` in the caller's tenant transaction (row-level security scoped to the session's tenant). */
-export async function inTenant<T>(request: FastifyRequest, work: (ctx: Ctx) => Promise<T>): Promise<T> {
+export async function inTenant<T>(request: FastifyRequest, work: (ctx: Ctx) => Promise<T>, extra: Pick<Ctx, 'totals'> = {}): Promise<T> {
   const caller = callerOf(request);
   const effects: (() => unknown)[] = [];
-  const result = await request.tx((tx) => work({ tx, caller, request, afterCommit: (effect) => effects.push(effect) }));
+  const result = await request.tx((tx) => work({ tx, caller, request, afterCommit: (effect) => effects.push(effect), ...extra }));
   for (const effect of effects) await effect();
   return result;
 }

@@ -102,7 +102,9 @@ export function registerResource<R extends Resource>(
       routeOptions(resource, 'list', { querystring: resource.listQuery, response: { 200: envelopeOf(pageOf(item)), ...errors } }),
       async (request) => {
         const query = request.query as z.output<R['listQuery']> & { pageNum: number; pageSize: number };
-        const page = await inTenant(request, (ctx) => handlers.list(ctx, query));
+        const { pageNum: _n, pageSize: _s, sort: _o, ...filters } = query as typeof query & { sort?: unknown };
+        const totals = { cache: app.totals, resource: resource.name, filters: JSON.stringify(filters) };
+        const page = await inTenant(request, (ctx) => handlers.list(ctx, query), { totals });
         return ok({ ...page, pageNum: query.pageNum, pageSize: query.pageSize });
       },
     );

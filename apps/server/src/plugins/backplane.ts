@@ -5,8 +5,8 @@ import type { BackplaneMessage, SessionService } from '../modules/auth/session.s
 import { redisNamespace } from './store';
 
 /**
- * With REDIS_URL, instances tell each other at once about ended sessions and changed access
- * (Redis pub/sub), instead of waiting for their caches to expire.
+ * With REDIS_URL, instances tell each other at once about ended sessions, changed access and writes
+ * that make kept list totals stale (Redis pub/sub), instead of waiting for their caches to expire.
  */
 export async function connectBackplane(app: FastifyInstance, sessions: SessionService, url: string): Promise<void> {
   const origin = randomUUID();
@@ -25,6 +25,7 @@ export async function connectBackplane(app: FastifyInstance, sessions: SessionSe
     if (message.origin === origin) return;
     if (message.kind === 'invalidate') sessions.invalidate(message.scope, true);
     else if (message.kind === 'ended') sessions.ended(message.sessionIds, message.accountRef, message.reason);
+    else if (message.kind === 'totals') app.totals?.drop(message.tenantId);
   });
   await subscriber.subscribe(CHANNEL);
   sessions.backplane = {

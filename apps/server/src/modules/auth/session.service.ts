@@ -49,7 +49,9 @@ export type Backplane = {
 };
 export type BackplaneMessage =
   | { kind: 'invalidate'; scope: InvalidateScope }
-  | { kind: 'ended'; sessionIds: number[]; accountRef: number; reason: SessionEndReason };
+  | { kind: 'ended'; sessionIds: number[]; accountRef: number; reason: SessionEndReason }
+  /** a write in the tenant: its kept list totals are stale */
+  | { kind: 'totals'; tenantId: number };
 
 export type EndSessionsInput = {
   reason: SessionEndReason;

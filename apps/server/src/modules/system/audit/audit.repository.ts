@@ -3,6 +3,7 @@ import { and, count, eq, gt, gte, isNull, lte } from 'drizzle-orm';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { contains, orderOf, pageOffset } from '../../../crud/query';
+import { listTotal } from '../../../crud/totals';
 import { accounts, loginLogs, operLogs, sessions } from '../../../db/schema';
 
 const iso = (d: Date) => d.toISOString();
@@ -12,24 +13,23 @@ export const operLogRepository = {
     const where = allOf(
       eq(operLogs.tenantId, ctx.caller.tenantId),
       contains(operLogs.operator, q.operator),
-      contains(operLogs.module, q.module),
+      // a module is picked from the list the page offers (see /system/operlog/modules): exact, index-served
+      q.module ? eq(operLogs.module, q.module) : undefined,
       contains(operLogs.action, q.action),
       q.result ? eq(operLogs.result, q.result) : undefined,
       q.createTimeFrom ? gte(operLogs.createTime, q.createTimeFrom) : undefined,
       q.createTimeTo ? lte(operLogs.createTime, q.createTimeTo) : undefined,
     );
     const page = pageOffset(q);
-    const [rows, [total]] = await Promise.all([
-      ctx.tx
-        .select()
-        .from(operLogs)
-        .where(where)
-        .orderBy(...orderOf(q.sort, { createTime: operLogs.createTime, durationMs: operLogs.durationMs }, operLogs.id))
-        .limit(page.limit)
-        .offset(page.offset),
-      ctx.tx.select({ n: count() }).from(operLogs).where(where),
-    ]);
-    return { list: rows.map(toOperLog), total: total?.n ?? 0 };
+    const rows = await ctx.tx
+      .select()
+      .from(operLogs)
+      .where(where)
+      .orderBy(...orderOf(q.sort, { createTime: operLogs.createTime, durationMs: operLogs.durationMs }, operLogs.id))
+      .limit(page.limit)
+      .offset(page.offset);
+    const total = await listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(operLogs).where(where))[0]?.n ?? 0);
+    return { list: rows.map(toOperLog), total };
   },
   async get(ctx: Ctx, id: number) {
     const [row] = await ctx.tx

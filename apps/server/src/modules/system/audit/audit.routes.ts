@@ -12,6 +12,25 @@ import { loginLogRepository, operLogRepository, sessionRepository } from './audi
 /** Operation log, login log (search and Excel export) and online sessions with force-logout. */
 export async function auditRoutes(app: FastifyInstance) {
   registerResource(app, operLogResource, operLogRepository);
+  // the modules writes are logged under, for the page's module picker: every audited route's module
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      `${operLogResource.basePath}/modules`,
+      routeOptions(
+        operLogResource,
+        'list',
+        { response: { 200: envelopeOf(z.array(z.string())) } },
+        { summary: 'operation log: the modules writes are logged under' },
+      ),
+      async () => {
+        const modules = app.routeRegistry.flatMap((route) => {
+          const audit = route.config.audit as { module?: string } | undefined;
+          return audit?.module ? [audit.module] : [];
+        });
+        return ok([...new Set(modules)].sort());
+      },
+    );
   registerExport(app, operLogResource, operLogRepository.list, [
     { header: 'ID', key: 'id', width: 10 },
     { header: 'Time', key: 'createTime', width: 24 },

@@ -1,15 +1,18 @@
 import { Tag, Tooltip } from '@arco-design/web-react';
 import { type OperLog, operLogResource } from '@atrium/contracts/system/audit';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { http } from '../../../api/http';
 import { ExportButton } from '../../../crud/ExportButton';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
 import '../shared/locale-admin';
 
+const MODULES_URL = `/api${operLogResource.basePath}/modules`;
 const results = ['success', 'failure'].map((v) => ({ label: `system.operlog.result.${v}`, value: v }));
-const search: FieldDef[] = [
+const searchFields = (modules: string[]): FieldDef[] => [
   { field: 'operator', label: 'system.operlog.operator' },
-  { field: 'module', label: 'system.operlog.module' },
+  { field: 'module', label: 'system.operlog.module', type: 'select', options: modules.map((m) => ({ label: m, value: m })) },
   { field: 'action', label: 'system.operlog.action' },
   { field: 'result', label: 'system.operlog.result', type: 'select', options: results },
   { field: 'createTime', label: 'system.operlog.time', type: 'dateRange' },
@@ -18,6 +21,12 @@ const search: FieldDef[] = [
 /** Every write in the tenant: who, what, on which target, the changes, result, duration and IP. */
 export function OperLogPage() {
   const { t } = useTranslation();
+  const modules = useQuery({
+    queryKey: ['system', 'operlog', 'modules'],
+    queryFn: () => http.get<string[]>(MODULES_URL),
+    staleTime: Infinity,
+  });
+  const search = searchFields(modules.data ?? []);
   const columns: ColumnDef<OperLog>[] = [
     { key: 'createTime', title: 'system.operlog.time', render: (r) => new Date(r.createTime).toLocaleString() },
     { key: 'operator', title: 'system.operlog.operator' },

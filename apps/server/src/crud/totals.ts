@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Caller, Ctx } from './context';
+
+/** How long a kept total is trusted when no write in its tenant has been seen. */
+export const TOTALS_TTL_MS = 10_000;
+const PER_TENANT_LIMIT = 2_000;
+
+/**
+ * Exact list totals, kept per tenant, resource, data scope and filter. Counting 100,000 rows costs
+ * more than the page itself, and paging through a list asks the same count again and again; a write
+ * in the tenant (an audited or PUT/DELETE API request through this instance, or a peer's, relayed over
+ * the Redis backplane) drops the tenant's totals at once, and a total is never older than TOTALS_TTL_MS.
+ */
+export class TotalsCache {
+  private readonly tenants = new Map<number, Map<string, { total: number; at: number }>>();
+  private readonly generations = new Map<number, number>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async get(tenantId: number, key: string, count: () => Promise<number>): Promise<number> {
+    const hit = this.tenants.get(tenantId)?.get(key);
+    if (hit && this.now() - hit.at < TOTALS_TTL_MS) return hit.total;
+    const generation = this.generations.get(tenantId) ?? 0;
+    const at = this.now();
+    const total = await count();
+    // a write that landed while counting dropped the tenant's totals: this one may be from before it
+    if ((this.generations.get(tenantId) ?? 0) === generation) {
+      const kept = this.tenants.get(tenantId) ?? new Map<string, { total: number; at: number }>();
+      if (kept.size >= PER_TENANT_LIMIT) kept.delete(kept.keys().next().value as string);
+      kept.set(key, { total, at });
+      this.tenants.set(tenantId, kept);
+    }
+    return total;
+  }
+
+  /** Something in the tenant changed: its totals are counted afresh. */
+  drop(tenantId: number): void {
+    this.tenants.delete(tenantId);
+    this.generations.set(tenantId, (this.generations.get(tenantId) ?? 0) + 1);
+  }
+}
+
+/** The part of the caller a total depends on, or null when it is too personal to keep. */
+function scopeKey(caller: Caller): string | null {
+  if (caller.superAdmin || caller.dataScope === '1') return 'all';
+  if (caller.dataScope === '3' || caller.dataScope === '4') return `${caller.dataScope}:${caller.deptId ?? 0}`;
+  return null; // custom departments and "self": cheap to count, and keyed by too much
+}
+
+/**
+ * The list total through the cache when the list route offered one (`ctx.totals`), else counted.
+ * `count` must depend only on the tenant, the caller's data scope and the list filters.
+ */
+export function listTotal(ctx: Ctx, count: () => Promise<number>): Promise<number> {
+  const scope = scopeKey(ctx.caller);
+  if (!ctx.totals || scope === null) return count();
+  return ctx.totals.cache.get(ctx.caller.tenantId, `${ctx.totals.resource}|${scope}|${ctx.totals.filters}`, count);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    totals: TotalsCache;
+  }
+}
+
+const WRITES = new Set(['PUT', 'PATCH', 'DELETE']);
+// audited routes are the writes; a POST without an audit entry reads (user info, menu) or signs in and out
+const isWrite = (request: FastifyRequest) => WRITES.has(request.method) || request.routeOptions.config.audit !== undefined;
+
+/** `app.totals`, dropped for the caller's tenant after every API write (done, failed or refused). */
+export const totalsPlugin = fp(
+  async (app: FastifyInstance) => {
+    const totals = new TotalsCache();
+    app.decorate('totals', totals);
+    // onResponse runs after the write committed and after its operation-log entry (onSend)
+    app.addHook('onResponse', async (request) => {
+      if (!request.auth || !isWrite(request)) return;
+      const tenantId = request.auth.tenantId;
+      totals.drop(tenantId);
+      app.sessions.backplane?.publish({ kind: 'totals', tenantId });
+    });
+  },
+  { name: 'totals', dependencies: ['auth'] },
+);
