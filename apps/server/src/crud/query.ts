@@ -1,11 +1,23 @@
 import type { SortOrder } from '@atrium/contracts';
-import { asc, desc, ilike, type SQL } from 'drizzle-orm';
+import { asc, desc, ilike, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** `%text%` with the user's `%`, `_` and `\` taken literally. */
 export function contains(column: AnyPgColumn, text: string | undefined): SQL | undefined {
   if (!text) return undefined;
-  return ilike(column, `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  return ilike(column, `%${escapeLike(text)}%`);
+}
+
+/**
+ * Starts with `text`, case-insensitively: `lower(column) like 'text%'`, which a
+ * `lower(column) text_pattern_ops` index serves — the search for large tables, where `%text%` would
+ * read every row. `caseless: false` for columns without letters (phone numbers), indexed as they are.
+ */
+export function startsWith(column: AnyPgColumn, text: string | undefined, { caseless = true } = {}): SQL | undefined {
+  if (!text) return undefined;
+  return caseless ? sql`lower(${column}) like ${`${escapeLike(text.toLowerCase())}%`}` : sql`${column} like ${`${escapeLike(text)}%`}`;
 }
 
 /**

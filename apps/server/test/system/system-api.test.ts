@@ -37,8 +37,15 @@ describe.each(engines)('system management API on %s', (engine) => {
   it('seeds a believable organisation per tenant, once', async () => {
     const users = (await admin.get('/api/system/user/user?pageSize=1')).body.data.total;
     expect(users).toBeGreaterThanOrEqual(SEEDED_USERS_PER_TENANT);
-    const acmeUsers = (await acme.get(`/api/system/user/user?name=${encodeURIComponent('Smith')}`)).body.data;
+    // name search matches from the start, case-insensitively
+    const someone = (await acme.get('/api/system/user/user?pageSize=1&pageNum=7')).body.data.list[0];
+    const prefix = someone.name.slice(0, 3).toUpperCase();
+    const acmeUsers = (await acme.get(`/api/system/user/user?pageSize=100&name=${encodeURIComponent(prefix)}`)).body.data;
     expect(acmeUsers.total).toBeGreaterThan(0);
+    expect(acmeUsers.list.every((u: { name: string }) => u.name.toUpperCase().startsWith(prefix))).toBe(true);
+    const middle = someone.name.slice(1, 4);
+    const inside = (await acme.get(`/api/system/user/user?pageSize=100&name=${encodeURIComponent(middle)}`)).body.data;
+    expect(inside.list.every((u: { name: string }) => u.name.toLowerCase().startsWith(middle.toLowerCase()))).toBe(true);
     const tree = (await admin.get('/api/system/dept/tree')).body.data;
     expect(tree[0].name).toBe('总部');
     expect(tree[0].children.length).toBeGreaterThan(3);
@@ -196,7 +203,10 @@ describe.each(engines)('system management API on %s', (engine) => {
 
       const list = (await admin.get(`/api/system/user/user?deptId=${top.id}`)).body.data;
       expect(list.list.map((u: { id: number }) => u.id)).toEqual([id]);
-      expect((await admin.get(`/api/system/user/user?phone=0000111&name=${encodeURIComponent('李')}`)).body.data.total).toBe(1);
+      expect((await admin.get(`/api/system/user/user?phone=139000011&name=${encodeURIComponent('李')}`)).body.data.total).toBe(1);
+      expect((await admin.get(`/api/system/user/user?phone=0000111&name=${encodeURIComponent('李')}`)).body.data.total).toBe(0);
+      // LIKE wildcards typed by the user are taken literally
+      expect((await admin.get(`/api/system/user/user?name=${encodeURIComponent('%')}`)).body.data.total).toBe(0);
       expect((await admin.get(`/api/system/user/user/${id}`)).body.data.accountId).toBe('li.wei');
 
       for (const [field, body] of [
@@ -254,6 +264,19 @@ describe.each(engines)('system management API on %s', (engine) => {
       expect([common.status, fieldsOf(common.body)]).toEqual([400, ['password']]);
       expect((await admin.put(`/api/system/user/resetPwd/${u.id}`, { password: 'Zq7#another-ledger' })).status).toBe(200);
       await signIn(ctx, 'temp.user', 'Zq7#another-ledger');
+    });
+
+    it('keeps list totals between pages, and counts afresh after any write in the tenant', async () => {
+      const total = async (caller: Caller) => (await caller.get('/api/system/user/user?pageSize=5')).body.data.total;
+      const before = await total(admin);
+      const acmeBefore = await total(acme);
+      expect((await admin.get('/api/system/user/user?pageSize=5&pageNum=3')).body.data.total).toBe(before);
+      const made = (await admin.post('/api/system/user/info', { accountId: 'totals.one', name: 'Totals' })).body.data;
+      expect(await total(admin)).toBe(before + 1);
+      // another tenant's totals are its own
+      expect(await total(acme)).toBe(acmeBefore);
+      await admin.del(`/api/system/user/info/${made.id}`);
+      expect(await total(admin)).toBe(before);
     });
 
     it('shows changed user info, roles and grants at the next request, though both answers are cached', async () => {

@@ -30,6 +30,8 @@ export type FieldDef = {
   render?: (props: { value: unknown; onChange: (value: unknown) => void }) => ReactNode;
   /** full width in the drawer */
   wide?: boolean;
+  /** a search field the server matches from the start (said in the placeholder) */
+  match?: 'prefix';
 };
 
 /** One table column; `title` is an i18n key; `sortable` only for columns on the contract's allow-list. */

@@ -59,6 +59,12 @@ export const accounts = pgTable(
     uniqueIndex('accounts_phone_key').on(t.phone),
     uniqueIndex('accounts_email_key').on(sql`lower(${t.email})`),
     uniqueIndex('accounts_client_key_key').on(t.clientKey),
+    // prefix search in the user list (`lower(x) like 'abc%'`) is served by these, whatever the collation
+    index('accounts_name_prefix_idx').on(sql`lower(${t.name}) text_pattern_ops`),
+    index('accounts_nickname_prefix_idx').on(sql`lower(${t.nickname}) text_pattern_ops`),
+    index('accounts_account_id_prefix_idx').on(sql`lower(${t.accountId}) text_pattern_ops`),
+    index('accounts_email_prefix_idx').on(sql`lower(${t.email}) text_pattern_ops`),
+    index('accounts_phone_prefix_idx').on(t.phone.op('text_pattern_ops')),
   ],
 );
 

@@ -30,9 +30,9 @@ export function UserPage() {
     { key: 'createTime', title: 'system.user.createTime', render: (u) => new Date(u.createTime).toLocaleString() },
   ];
   const search: FieldDef[] = [
-    { field: 'accountId', label: 'system.user.accountId' },
-    { field: 'name', label: 'system.user.name' },
-    { field: 'phone', label: 'system.user.phone' },
+    { field: 'accountId', label: 'system.user.accountId', match: 'prefix' },
+    { field: 'name', label: 'system.user.name', match: 'prefix' },
+    { field: 'phone', label: 'system.user.phone', match: 'prefix' },
     { field: 'status', label: 'crud.status', type: 'radio', options: statusOptions },
     { field: 'deptId', label: 'system.user.dept', type: 'treeSelect', treeData: depts.options },
     { field: 'createTime', label: 'system.user.createTime', type: 'dateRange' },
