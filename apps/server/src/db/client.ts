@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { type ExtractTablesWithRelations, sql } from 'drizzle-orm';
-import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzleNodePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -116,7 +117,21 @@ async function openPostgres(options: { ownerUrl: string; appUrl?: string; poolSi
   });
   // an idle client losing its server connection must not crash the process
   pool.on('error', () => {});
+  pool.on('connect', preparedStatements);
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  pools.set(db, pool);
+  // reads of tenant rows (GET requests) go through connections of their own: read-only, each keeping
+  // the tenant it last served, so a read is one statement instead of BEGIN, statement and COMMIT
+  const readPool = new pg.Pool({
+    connectionString: appUrlFor(options.ownerUrl, options.appUrl),
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    options: '-c default_transaction_read_only=on',
+  });
+  readPool.on('error', () => {});
+  readPool.on('connect', preparedStatements);
+  readPools.set(db, readPool);
   return {
     engine: 'postgres',
     migrationsFolder: folder,
@@ -126,7 +141,7 @@ async function openPostgres(options: { ownerUrl: string; appUrl?: string; poolSi
       return result.rows as never[];
     },
     async close() {
-      if (!pool.ended) await pool.end();
+      await Promise.all([pool.ended ? null : pool.end(), readPool.ended ? null : readPool.end()]);
     },
   };
 }
@@ -160,8 +175,105 @@ export async function isReady(database: Database): Promise<{ ready: boolean; rea
  */
 export async function withTenant<T>(db: Db, tenantId: number, work: (tx: Tx) => Promise<T>): Promise<T> {
   if (!Number.isSafeInteger(tenantId) || tenantId <= 0) throw new Error('withTenant needs a tenant id');
+  const pool = pools.get(db);
+  if (pool) return pooledTenantTransaction(db, pool, tenantId, work);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select set_config('app.tenant_id', ${String(tenantId)}, true)`);
     return work(tx);
   });
+}
+
+/** The pool behind each PostgreSQL `Db`, for `pooledTenantTransaction`, and its read-only pool. */
+const pools = new WeakMap<Db, pg.Pool>();
+const readPools = new WeakMap<Db, pg.Pool>();
+/** The tenant a read connection's session is set to (`app.tenant_id`, session-wide). */
+const servedTenant = new WeakMap<pg.PoolClient, number>();
+
+/**
+ * Runs reads of the tenant's rows. On PostgreSQL: on a read-only connection whose session is set to
+ * this tenant (set first when it last served another: one extra statement), without a transaction —
+ * under READ COMMITTED every statement takes its own snapshot inside a transaction too, so a read
+ * loses nothing. The connection refuses writes (default_transaction_read_only). Row-level security
+ * scopes the rows exactly as in `withTenant`. On PGlite: `withTenant`.
+ */
+export async function withTenantRead<T>(db: Db, tenantId: number, work: (tx: Tx) => Promise<T>): Promise<T> {
+  if (!Number.isSafeInteger(tenantId) || tenantId <= 0) throw new Error('withTenantRead needs a tenant id');
+  const pool = readPools.get(db);
+  if (!pool) return withTenant(db, tenantId, work);
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    if (servedTenant.get(client) !== tenantId) {
+      servedTenant.delete(client);
+      await client.query(`select set_config('app.tenant_id', '${tenantId}', false)`);
+      servedTenant.set(client, tenantId);
+    }
+    const { dialect, session: base } = db as unknown as DrizzleInternals;
+    const session = new NodePgSession(client, dialect, base.schema, base.options);
+    return await work(new NodePgTransaction(dialect, session, base.schema) as unknown as Tx);
+  } catch (error) {
+    // a connection that lost its server is not reused
+    if (isConnectionError(error)) broken = error as Error;
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+const isConnectionError = (error: unknown) => {
+  const code = (error as { code?: string }).code ?? '';
+  return code.startsWith('08') || code.startsWith('57P') || /Connection terminated/i.test((error as Error).message ?? '');
+};
+
+type DrizzleInternals = { dialect: ConstructorParameters<typeof NodePgSession>[1]; session: { schema: never; options: never } };
+
+/**
+ * `withTenant` on PostgreSQL in one round trip fewer: BEGIN and the tenant setting go as one simple
+ * query (the id is a checked integer, never text), then drizzle's own transaction object runs the
+ * work on that connection (savepoints included), then COMMIT — or ROLLBACK, and a connection that
+ * cannot even roll back is discarded rather than returned to the pool.
+ */
+async function pooledTenantTransaction<T>(db: Db, pool: pg.Pool, tenantId: number, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  const { dialect, session: base } = db as unknown as DrizzleInternals;
+  const session = new NodePgSession(client, dialect, base.schema, base.options);
+  const tx = new NodePgTransaction(dialect, session, base.schema) as unknown as Tx;
+  let broken: Error | undefined;
+  try {
+    await client.query(`begin; select set_config('app.tenant_id', '${tenantId}', true)`);
+    const result = await work(tx);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch((rollbackError: Error) => {
+      broken = rollbackError;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+const STATEMENTS_PER_CONNECTION = 500;
+
+/**
+ * Names every parameterised statement after a hash of its text, so each pooled connection parses and
+ * plans a statement once and then only binds and executes it: planning a list query with its joins
+ * and row-level-security quals costs more than running it. A connection keeps at most
+ * STATEMENTS_PER_CONNECTION of them (texts beyond that run unnamed); idle connections close after 30 s.
+ */
+function preparedStatements(client: pg.PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const named = new Set<string>();
+  client.query = ((config: unknown, ...rest: unknown[]) => {
+    const c = config as { text?: unknown; name?: string; values?: unknown[] } | null;
+    if (c && typeof c === 'object' && typeof c.text === 'string' && !c.name && (c.values?.length || rest[0])) {
+      const name = `s${createHash('sha1').update(c.text).digest('base64url')}`;
+      if (named.has(name) || named.size < STATEMENTS_PER_CONNECTION) {
+        named.add(name);
+        return query({ ...c, name }, ...rest);
+      }
+    }
+    return query(config, ...rest);
+  }) as typeof client.query;
 }

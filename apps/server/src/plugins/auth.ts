@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Tx, withTenant } from '../db/client';
+import { type Tx, withTenant, withTenantRead } from '../db/client';
 import { AppError } from '../errors';
 import { CaptchaService } from '../modules/auth/captcha.service';
 import { createMailer, type Mailer } from '../modules/auth/mailer';
@@ -70,6 +70,8 @@ export const authPlugin = fp(
     app.decorateRequest('auth', null as unknown as AuthContext);
     app.decorateRequest('tx', function tx<T>(this: FastifyRequest, work: (tx: Tx) => Promise<T>): Promise<T> {
       if (!this.auth) throw new AppError('tokenInvalid');
+      // a GET only reads: on PostgreSQL it runs on the read-only connections, without a transaction
+      if (this.method === 'GET') return withTenantRead(app.database.db, this.auth.tenantId, work);
       return withTenant(app.database.db, this.auth.tenantId, work);
     });
 
