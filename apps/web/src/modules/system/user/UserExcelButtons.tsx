@@ -1,4 +1,4 @@
-import { Button, Message, Modal, Upload } from '@arco-design/web-react';
+import { Button, Message, Modal, Space, Upload } from '@arco-design/web-react';
 import { IconUpload } from '@arco-design/web-react/icon';
 import type { ImportResult } from '@atrium/contracts/system/user';
 import { userResource } from '@atrium/contracts/system/user';
@@ -41,8 +41,9 @@ export function UserExcelButtons({ params }: { params: ListParams }) {
       ),
     });
   };
+  // one Space of their own: the upload trigger is a block and would sit lower beside a button
   return (
-    <>
+    <Space align="center">
       <ExportButton resource={userResource} params={params} label="system.user.export" />
       {can('system:user:import') && (
         <Upload
@@ -55,6 +56,6 @@ export function UserExcelButtons({ params }: { params: ListParams }) {
           <Button icon={<IconUpload />}>{t('system.user.import')}</Button>
         </Upload>
       )}
-    </>
+    </Space>
   );
 }
