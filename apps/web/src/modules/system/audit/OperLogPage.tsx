@@ -1,6 +1,7 @@
 import { Tag, Tooltip } from '@arco-design/web-react';
 import { type OperLog, operLogResource } from '@atrium/contracts/system/audit';
 import { useQuery } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../api/http';
 import { ExportButton } from '../../../crud/ExportButton';
@@ -9,10 +10,15 @@ import type { ColumnDef, FieldDef } from '../../../crud/types';
 import '../shared/locale-admin';
 
 const MODULES_URL = `/api${operLogResource.basePath}/modules`;
+/** `system:user` reads as its menu entry's name (用户管理 / Users) where there is one: an i18n key, else the code. */
+const moduleLabel = (module: string) => {
+  const key = `menu.${module.replace(':', '.')}`;
+  return i18next.exists(key) ? key : module;
+};
 const results = ['success', 'failure'].map((v) => ({ label: `system.operlog.result.${v}`, value: v }));
 const searchFields = (modules: string[]): FieldDef[] => [
   { field: 'operator', label: 'system.operlog.operator' },
-  { field: 'module', label: 'system.operlog.module', type: 'select', options: modules.map((m) => ({ label: m, value: m })) },
+  { field: 'module', label: 'system.operlog.module', type: 'select', options: modules.map((m) => ({ label: moduleLabel(m), value: m })) },
   { field: 'action', label: 'system.operlog.action' },
   { field: 'result', label: 'system.operlog.result', type: 'select', options: results },
   { field: 'createTime', label: 'system.operlog.time', type: 'dateRange' },
@@ -30,7 +36,7 @@ export function OperLogPage() {
   const columns: ColumnDef<OperLog>[] = [
     { key: 'createTime', title: 'system.operlog.time', render: (r) => new Date(r.createTime).toLocaleString() },
     { key: 'operator', title: 'system.operlog.operator' },
-    { key: 'module', title: 'system.operlog.module' },
+    { key: 'module', title: 'system.operlog.module', render: (r) => t(moduleLabel(r.module)) },
     { key: 'action', title: 'system.operlog.action' },
     { key: 'target', title: 'system.operlog.target' },
     {
