@@ -26,6 +26,10 @@ export type Database = {
   engine: Engine;
   migrationsFolder: string;
   db: Db;
+  /** Told about every connection that fails outside a query (a backend terminated, a reset socket); set by the server to log. */
+  onConnectionError?: (error: Error) => void;
+  /** Connections in use and requests waiting for one (PostgreSQL; PGlite has one in-process connection). */
+  poolStats(): { total: number; idle: number; waiting: number };
   /** Runs a raw statement and returns its rows (for health checks and catalog queries). */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
@@ -76,6 +80,7 @@ async function openPglite(dataDir: string, folder: string): Promise<Database> {
     engine: 'pglite',
     migrationsFolder: folder,
     db,
+    poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
     async query(text, params) {
       const result = await client.query(text, params as unknown[]);
       return result.rows as never[];
@@ -97,6 +102,8 @@ export function appUrlFor(ownerUrl: string, appUrl?: string): string {
 
 async function openPostgres(options: { ownerUrl: string; appUrl?: string; poolSize?: number }, folder: string): Promise<Database> {
   const owner = new pg.Client({ connectionString: options.ownerUrl, connectionTimeoutMillis: 5000 });
+  // a connection lost while migrating fails the pending query (and start-up) instead of throwing from the emitter
+  owner.on('error', () => {});
   try {
     await owner.connect();
   } catch (error) {
@@ -109,42 +116,63 @@ async function openPostgres(options: { ownerUrl: string; appUrl?: string; poolSi
   } finally {
     await owner.end();
   }
+  const database: Database = {
+    engine: 'postgres',
+    migrationsFolder: folder,
+    db: undefined as unknown as Db,
+    async query(text, params) {
+      const result = await pool.query(text, params as unknown[]);
+      return result.rows as never[];
+    },
+    poolStats: () => ({
+      total: pool.totalCount + readPool.totalCount,
+      idle: pool.idleCount + readPool.idleCount,
+      waiting: pool.waitingCount + readPool.waitingCount,
+    }),
+    async close() {
+      await Promise.all([pool.ended ? null : pool.end(), readPool.ended ? null : readPool.end()]);
+    },
+  };
+  const pool = makePool(options, database);
+  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  database.db = db;
+  pools.set(db, pool);
+  // reads of tenant rows (GET requests) go through connections of their own: read-only, each keeping
+  // the tenant it last served, so a read is one statement instead of BEGIN, statement and COMMIT
+  const readPool = makePool(options, database, '-c default_transaction_read_only=on');
+  readPools.set(db, readPool);
+  return database;
+}
+
+/**
+ * A pool whose every connection has an `error` listener for its whole life, checked out or idle: a
+ * backend terminated by the server (failover, restart, pg_terminate_backend, an idle reaper) then fails
+ * the query that runs on it — or the next one — instead of throwing from the emitter and ending the
+ * process. pg-pool drops such a connection when it is released (it is no longer queryable).
+ */
+function makePool(options: { ownerUrl: string; appUrl?: string; poolSize?: number }, database: Database, settings?: string) {
   const pool = new pg.Pool({
     connectionString: appUrlFor(options.ownerUrl, options.appUrl),
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
+    ...(settings ? { options: settings } : {}),
   });
-  // an idle client losing its server connection must not crash the process
-  pool.on('error', () => {});
-  pool.on('connect', preparedStatements);
-  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
-  pools.set(db, pool);
-  // reads of tenant rows (GET requests) go through connections of their own: read-only, each keeping
-  // the tenant it last served, so a read is one statement instead of BEGIN, statement and COMMIT
-  const readPool = new pg.Pool({
-    connectionString: appUrlFor(options.ownerUrl, options.appUrl),
-    max: options.poolSize ?? 10,
-    connectionTimeoutMillis: 5000,
-    idleTimeoutMillis: 30_000,
-    options: '-c default_transaction_read_only=on',
+  const report = (error: Error) => database.onConnectionError?.(error);
+  // an idle connection losing its server: pg-pool removes it; we only report it
+  pool.on('error', report);
+  pool.on('connect', (client) => {
+    client.on('error', (error: Error) => {
+      brokenClients.add(client);
+      report(error);
+    });
+    preparedStatements(client);
   });
-  readPool.on('error', () => {});
-  readPool.on('connect', preparedStatements);
-  readPools.set(db, readPool);
-  return {
-    engine: 'postgres',
-    migrationsFolder: folder,
-    db,
-    async query(text, params) {
-      const result = await pool.query(text, params as unknown[]);
-      return result.rows as never[];
-    },
-    async close() {
-      await Promise.all([pool.ended ? null : pool.end(), readPool.ended ? null : readPool.end()]);
-    },
-  };
+  return pool;
 }
+
+/** Connections that reported a lost server: never used again, never rolled back, discarded on release. */
+const brokenClients = new WeakSet<pg.PoolClient>();
 
 async function assertNoRlsBypass(database: Database): Promise<void> {
   const [role] = await database.query<{ rolname: string; rolsuper: boolean; rolbypassrls: boolean }>(
@@ -200,6 +228,16 @@ export async function withTenantRead<T>(db: Db, tenantId: number, work: (tx: Tx)
   if (!Number.isSafeInteger(tenantId) || tenantId <= 0) throw new Error('withTenantRead needs a tenant id');
   const pool = readPools.get(db);
   if (!pool) return withTenant(db, tenantId, work);
+  try {
+    return await readOnce(db, pool, tenantId, work);
+  } catch (error) {
+    // a read changes nothing: one that met a lost connection runs again on a fresh one
+    if (!isConnectionError(error)) throw error;
+    return readOnce(db, pool, tenantId, work);
+  }
+}
+
+async function readOnce<T>(db: Db, pool: pg.Pool, tenantId: number, work: (tx: Tx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
@@ -213,17 +251,27 @@ export async function withTenantRead<T>(db: Db, tenantId: number, work: (tx: Tx)
     return await work(new NodePgTransaction(dialect, session, base.schema) as unknown as Tx);
   } catch (error) {
     // a connection that lost its server is not reused
-    if (isConnectionError(error)) broken = error as Error;
+    if (isConnectionError(error) || brokenClients.has(client)) broken = error as Error;
     throw error;
   } finally {
     client.release(broken);
   }
 }
 
-const isConnectionError = (error: unknown) => {
-  const code = (error as { code?: string }).code ?? '';
-  return code.startsWith('08') || code.startsWith('57P') || /Connection terminated/i.test((error as Error).message ?? '');
-};
+/** A lost or refused connection, anywhere in the cause chain (drizzle wraps the driver's error). */
+export function isConnectionError(error: unknown): boolean {
+  for (
+    let e = error as { code?: string; cause?: unknown; message?: string } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
+    const code = e.code ?? '';
+    if (code.startsWith('08') || code.startsWith('57P') || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNREFUSED')
+      return true;
+    if (/Connection terminated|not queryable|Client was closed/i.test(e.message ?? '')) return true;
+  }
+  return false;
+}
 
 type DrizzleInternals = { dialect: ConstructorParameters<typeof NodePgSession>[1]; session: { schema: never; options: never } };
 
@@ -233,21 +281,38 @@ type DrizzleInternals = { dialect: ConstructorParameters<typeof NodePgSession>[1
  * work on that connection (savepoints included), then COMMIT — or ROLLBACK, and a connection that
  * cannot even roll back is discarded rather than returned to the pool.
  */
-async function pooledTenantTransaction<T>(db: Db, pool: pg.Pool, tenantId: number, work: (tx: Tx) => Promise<T>): Promise<T> {
+async function pooledTenantTransaction<T>(db: Db, pool: pg.Pool, tenantId: number, work: (tx: Tx) => Promise<T>, attempt = 1): Promise<T> {
   const client = await pool.connect();
   const { dialect, session: base } = db as unknown as DrizzleInternals;
   const session = new NodePgSession(client, dialect, base.schema, base.options);
   const tx = new NodePgTransaction(dialect, session, base.schema) as unknown as Tx;
-  let broken: Error | undefined;
   try {
     await client.query(`begin; select set_config('app.tenant_id', '${tenantId}', true)`);
+  } catch (error) {
+    const lost = isConnectionError(error) || brokenClients.has(client);
+    const rolledBack = lost
+      ? false
+      : await client.query('rollback').then(
+          () => true,
+          () => false,
+        );
+    client.release(rolledBack ? undefined : (error as Error));
+    // lost before the work began: nothing was done, so it may start again on a fresh connection
+    if (lost && attempt === 1) return pooledTenantTransaction(db, pool, tenantId, work, 2);
+    throw error;
+  }
+  let broken: Error | undefined;
+  try {
     const result = await work(tx);
     await client.query('commit');
     return result;
   } catch (error) {
-    await client.query('rollback').catch((rollbackError: Error) => {
-      broken = rollbackError;
-    });
+    // a connection that lost its server cannot roll back (the server already did) and is not reused
+    if (brokenClients.has(client) || isConnectionError(error)) broken = error as Error;
+    else
+      await client.query('rollback').catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
     throw error;
   } finally {
     client.release(broken);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Database, type Tx, withTenant } from '../db/client';
+import { throttledWarn } from '../throttle';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,6 +15,10 @@ declare module 'fastify' {
 export const databasePlugin = fp(
   async (app: FastifyInstance, options: { database: Database }) => {
     app.decorate('database', options.database);
+    options.database.onConnectionError = throttledWarn(
+      app.log,
+      'database connection lost; the request using it fails with 503 (a read is retried) and the pool opens a new one',
+    );
     app.decorate('withTenant', <T>(tenantId: number, work: (tx: Tx) => Promise<T>) => withTenant(options.database.db, tenantId, work));
     app.addHook('onClose', async () => {
       await options.database.close();
