@@ -16,8 +16,10 @@ import { healthPlugin } from './plugins/health';
 import { openapiPlugin } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { realtimePlugin } from './plugins/realtime';
+import { redisPlugin } from './plugins/redis';
 import { trackRoutes } from './plugins/route-registry';
 import { storePlugin } from './plugins/store';
+import { timeoutPlugin } from './plugins/timeout';
 import { webPlugin } from './plugins/web';
 
 export const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -55,8 +57,10 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
   });
 
   await app.register(errorsPlugin);
+  await app.register(timeoutPlugin);
   await app.register(databasePlugin, { database });
   await app.register(openapiPlugin);
+  await app.register(redisPlugin);
   await app.register(healthPlugin);
   await app.register(storePlugin);
   await app.register(rateLimitPlugin);

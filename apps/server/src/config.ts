@@ -77,6 +77,20 @@ export const configSchema = z.object({
       'must be off, on, or a comma list of proxy addresses',
     )
     .transform((v): boolean | string[] => (v === 'off' ? false : v === 'on' ? true : v.split(',').map((p) => p.trim()))),
+  // a request still unanswered after this long gets a 503 envelope (0: no limit)
+  REQUEST_TIMEOUT_MS: z
+    .string()
+    .default('15000')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 0 && Number(v) <= 3_600_000, 'must be a number of milliseconds (0 for no limit)')
+    .transform(Number),
+  // after SIGTERM: /readyz answers 503 for this long while requests are still served, then the listener closes
+  SHUTDOWN_DRAIN_MS: z
+    .string()
+    .default('5000')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 0 && Number(v) <= 3_600_000, 'must be a number of milliseconds')
+    .transform(Number),
+  // GET /metrics (Prometheus) is served only when set, to callers sending `Authorization: Bearer <token>`
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   WEB_DIST: z.string().optional(),
 });
 

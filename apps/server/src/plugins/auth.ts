@@ -58,7 +58,7 @@ export const authPlugin = fp(
   async (app: FastifyInstance) => {
     const sessions = new SessionService(app.database, app.clock, app.events, app.log);
     app.decorate('sessions', sessions);
-    if (app.config.REDIS_URL) await connectBackplane(app, sessions, app.config.REDIS_URL);
+    if (app.redis) connectBackplane(app, sessions, app.redis);
     app.decorate('captcha', new CaptchaService(app.store, app.config.CAPTCHA));
     const mailer = createMailer({ smtpUrl: app.config.SMTP_URL, dataDir: app.config.DATA_DIR });
     app.decorate('mailer', mailer);

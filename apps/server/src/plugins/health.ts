@@ -3,21 +3,57 @@ import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { isReady } from '../db/client';
 
-const health = z.object({ code: z.number(), message: z.string(), data: z.object({ status: z.string(), reason: z.string().optional() }) });
+const check = z.object({ status: z.enum(['up', 'down', 'connecting']), reason: z.string().optional(), mode: z.string().optional() });
+const health = z.object({
+  code: z.number(),
+  message: z.string(),
+  data: z.object({
+    status: z.enum(['up', 'ready', 'degraded', 'not ready', 'draining']),
+    reason: z.string().optional(),
+    checks: z.object({ database: check, redis: check.optional(), broker: check.optional() }).optional(),
+  }),
+});
+type Check = z.infer<typeof check>;
 
-/** `/healthz`: the process answers. `/readyz`: the database answers and every migration is applied. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set once the instance is shutting down: `/readyz` answers 503 while requests are still served. */
+    lifecycle: { draining: boolean };
+  }
+}
+
+/**
+ * `/healthz`: the process answers. `/readyz`: can this instance take traffic — 200 `ready` when the
+ * database answers with every migration applied and Redis and the broker (when configured) are up;
+ * 200 `degraded` when only Redis or the broker are away (the server works without them, see README);
+ * 503 `not ready` without the database; 503 `draining` once shutdown has begun. `data.checks` says
+ * each dependency's state.
+ */
 export const healthPlugin = fp(
   async (app: FastifyInstance) => {
+    app.decorate('lifecycle', { draining: false });
+    // while draining, kept-alive connections are closed after their answer so clients reconnect elsewhere
+    app.addHook('onSend', async (_request, reply) => {
+      if (app.lifecycle.draining) reply.header('connection', 'close');
+    });
     app.get('/healthz', { schema: { hide: true, response: { 200: health } }, logLevel: 'warn' }, async () => ({
       code: 200,
       message: 'ok',
-      data: { status: 'up' },
+      data: { status: 'up' as const },
     }));
     app.get('/readyz', { schema: { hide: true, response: { 200: health, 503: health } }, logLevel: 'warn' }, async (_request, reply) => {
-      const state = await isReady(app.database);
-      if (state.ready) return { code: 200, message: 'ok', data: { status: 'ready' } };
-      return reply.status(503).send({ code: 503, message: 'not ready', data: { status: 'not ready', reason: state.reason } });
+      if (app.lifecycle.draining) return reply.status(503).send({ code: 503, message: 'draining', data: { status: 'draining' } });
+      const db = await isReady(app.database);
+      const checks: { database: Check; redis?: Check; broker?: Check } = {
+        database: db.ready ? { status: 'up' } : { status: 'down', reason: db.reason },
+      };
+      if (app.redis) checks.redis = { status: app.redis.state() };
+      if (app.hasDecorator('realtime')) checks.broker = { status: app.realtime.live ? 'up' : 'down', mode: app.realtime.mode };
+      if (!db.ready)
+        return reply.status(503).send({ code: 503, message: 'not ready', data: { status: 'not ready', reason: db.reason, checks } });
+      const whole = checks.redis?.status !== 'down' && checks.broker?.status !== 'down';
+      return { code: 200, message: 'ok', data: { status: whole ? ('ready' as const) : ('degraded' as const), checks } };
     });
   },
-  { name: 'health', dependencies: ['database'] },
+  { name: 'health', dependencies: ['database', 'redis'] },
 );

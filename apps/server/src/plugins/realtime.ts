@@ -36,7 +36,7 @@ export const realtimePlugin = fp(
       wsPort: app.config.MQTT_WS_PORT,
       mqttUrl: app.config.MQTT_URL,
       publicUrl: app.config.MQTT_PUBLIC_URL,
-      redisUrl: app.config.REDIS_URL,
+      redis: app.redis,
       revalidateMs: options.revalidateMs,
       checkToken: async (token) => {
         const result = await resolveToken(app, token);
@@ -67,5 +67,5 @@ export const realtimePlugin = fp(
     // preClose: browsers are let go before the HTTP server and the database close
     app.addHook('preClose', () => realtime.stop());
   },
-  { name: 'realtime', dependencies: ['database', 'auth'] },
+  { name: 'realtime', dependencies: ['database', 'auth', 'redis'] },
 );

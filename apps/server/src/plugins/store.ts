@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
@@ -80,8 +80,8 @@ export function databaseStore(database: Database, clock: Clock): SharedStore {
   };
 }
 
-export function redisStore(url: string, prefix = 'atrium:'): SharedStore & { redis: Redis } {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+/** The shared store in Redis, through a fail-fast client (see `failFast`: no queueing while Redis is away). */
+export function redisStore(redis: Redis, prefix = 'atrium:'): SharedStore & { redis: Redis } {
   return {
     redis,
     get: (key) => redis.get(prefix + key),
@@ -102,9 +102,8 @@ export function redisStore(url: string, prefix = 'atrium:'): SharedStore & { red
     async del(key) {
       await redis.del(prefix + key);
     },
-    async close() {
-      await redis.quit().catch(() => redis.disconnect());
-    },
+    // the client belongs to the Redis watch, which closes it
+    async close() {},
   };
 }
 
@@ -119,16 +118,51 @@ export function redisNamespace(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>
     .slice(0, 12)}:`;
 }
 
-/** Decorates `app.store`: Redis when REDIS_URL is set, the database otherwise. */
+/**
+ * Redis while it answers, the database (`kv_entries`) while it does not: captcha answers, rate-limit
+ * counters and lockouts stay shared by every instance through an outage, so limits keep holding and
+ * sign-in keeps working. A key written on one side is not seen on the other: a captcha shown before the
+ * switch must be asked again, and a counter starts over once on each switch.
+ */
+export function failoverStore(primary: SharedStore, fallback: SharedStore, usable: () => boolean): SharedStore {
+  const run =
+    <A extends unknown[], R>(pick: (store: SharedStore) => (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      if (!usable()) return pick(fallback)(...args);
+      try {
+        return await pick(primary)(...args);
+      } catch {
+        // Redis failed this command (connection lost, timed out): the watch logs the outage once
+        return pick(fallback)(...args);
+      }
+    };
+  return {
+    get: run((s) => s.get),
+    set: run((s) => s.set),
+    take: run((s) => s.take),
+    incr: run((s) => s.incr),
+    del: run((s) => s.del),
+    async close() {
+      await Promise.allSettled([primary.close(), fallback.close()]);
+    },
+  };
+}
+
+/** Decorates `app.store`: Redis when REDIS_URL is set (with the database while Redis is away), the database otherwise. */
 export const storePlugin = fp(
   async (app: FastifyInstance) => {
-    const store = app.config.REDIS_URL
-      ? redisStore(app.config.REDIS_URL, redisNamespace(app.config))
-      : databaseStore(app.database, app.clock);
+    const database = databaseStore(app.database, app.clock);
+    let store = database;
+    if (app.redis) {
+      const redis = app.redis.client('store');
+      store = failoverStore(redisStore(redis, redisNamespace(app.config)), database, () => redis.status === 'ready');
+      // start-up waits a moment for Redis, then goes on without it
+      await app.redis.ready(2000);
+    }
     app.decorate('store', store);
     app.addHook('onClose', async () => {
       await store.close();
     });
   },
-  { name: 'store', dependencies: ['database'] },
+  { name: 'store', dependencies: ['database', 'redis'] },
 );

@@ -13,7 +13,7 @@ import {
 import { Aedes, type AedesOptions, type AuthenticateError, type Client, type Subscription } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import { createWebSocketStream, WebSocketServer } from 'ws';
-import { redisOptionsFromUrl } from './redis';
+import type { RedisWatch } from '../../redis';
 
 /** Who a broker connection belongs to, as the session token says. */
 export type BrokerIdentity = {
@@ -33,7 +33,8 @@ export type EmbeddedBrokerOptions = {
   host: string;
   /** 0 picks a free port (tests). */
   port: number;
-  redisUrl?: string;
+  /** With Redis, messages and sessions are shared with the brokers of the other instances. */
+  redis?: RedisWatch | null;
   checkToken: TokenCheck;
   checkSession: SessionCheck;
   log: FastifyBaseLogger;
@@ -90,6 +91,11 @@ export class EmbeddedBroker {
     return address && typeof address === 'object' ? (address as AddressInfo).port : null;
   }
 
+  /** Browsers connected to this broker now. */
+  get connectedClients(): number {
+    return this.clients.size;
+  }
+
   /** True when the broker runs and browsers can reach it. */
   get live(): boolean {
     return this.listening && !!this.aedes && !this.aedes.closed;
@@ -115,8 +121,8 @@ export class EmbeddedBroker {
         return packet;
       },
     };
-    if (this.options.redisUrl) {
-      const backplane = await createRedisBackplane(this.options.redisUrl, this.options.log);
+    if (this.options.redis) {
+      const backplane = await createRedisBackplane(this.options.redis, this.options.log);
       aedesOptions.mq = backplane.mq;
       aedesOptions.persistence = backplane.persistence;
       this.persistence = backplane.persistence;
@@ -306,19 +312,22 @@ export class EmbeddedBroker {
 
 type Backplane = { mq: unknown; persistence: { destroy(): Promise<void> } };
 
-async function createRedisBackplane(url: string, log: FastifyBaseLogger): Promise<Backplane> {
-  const options = redisOptionsFromUrl(url);
+async function createRedisBackplane(watch: RedisWatch, log: FastifyBaseLogger): Promise<Backplane> {
   const { default: mqemitterRedis } = await import('mqemitter-redis');
   const { default: RedisPersistence } = await import('aedes-persistence-redis/asyncPersistence.js');
-  const mq = mqemitterRedis({ ...options });
-  // without a listener an unreachable Redis would throw from the emitter and end the process
-  (mq as unknown as { state: EventEmitter }).state.on('error', (error: Error) => log.warn({ err: error }, 'mqtt backplane (redis) error'));
+  // the watch's clients: an outage is logged once for all of them; subscriptions wait for Redis, publishes fail fast
+  const waiting = { enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined };
+  const mq = mqemitterRedis({ subConn: watch.client('broker-subscribe', waiting), pubConn: watch.client('broker-publish') } as never);
+  // the emitter re-emits its clients' errors: without a listener it would throw and end the process
+  (mq as unknown as { state: EventEmitter }).state.on('error', (error: Error) => log.debug({ err: error }, 'mqtt backplane (redis) error'));
   // aedes 1.2 pipes the retained-message stream; this persistence answers an async iterator
   class RetainedAsStream extends RedisPersistence {
     override createRetainedStreamCombi(patterns: string[]) {
       return Readable.from(super.createRetainedStreamCombi(patterns)) as unknown as AsyncIterable<unknown>;
     }
   }
-  const persistence = new RetainedAsStream({ ...options });
+  const persistence = new RetainedAsStream({
+    conn: watch.client('broker-persistence', { enableOfflineQueue: true, commandTimeout: 5000 }),
+  } as never);
   return { mq, persistence };
 }

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { withTenant } from '../../db/client';
 import { accounts } from '../../db/schema';
+import type { RedisWatch } from '../../redis';
 import { EmbeddedBroker, type SessionCheck, type TokenCheck } from './broker';
 import { ExternalPublisher } from './external';
 import { type NotificationRow, type NotifyInput, storeNotifications, toNotification } from './notification.repository';
@@ -16,7 +17,7 @@ export type RealtimeOptions = {
   mqttUrl?: string;
   /** What browsers connect to, when it is not this host's WebSocket port. */
   publicUrl?: string;
-  redisUrl?: string;
+  redis?: RedisWatch | null;
   checkToken: TokenCheck;
   checkSession: SessionCheck;
   revalidateMs?: number;
@@ -64,6 +65,11 @@ export class Realtime {
     return url.toString();
   }
 
+  /** Browsers connected to the embedded broker of this instance (0 with an external broker). */
+  get connectedClients(): number {
+    return this.embedded?.connectedClients ?? 0;
+  }
+
   /** True when a publish now would reach connected browsers. */
   get live(): boolean {
     return this.mode === 'external' ? !!this.external?.live : !!this.embedded?.live;
@@ -83,7 +89,7 @@ export class Realtime {
     const broker = new EmbeddedBroker({
       host: this.options.host,
       port: this.options.wsPort,
-      redisUrl: this.options.redisUrl,
+      redis: this.options.redis,
       checkToken: this.options.checkToken,
       checkSession: this.options.checkSession,
       log: this.options.log,
