@@ -28,8 +28,16 @@ export type Database = {
   db: Db;
   /** Runs a raw statement and returns its rows (for health checks and catalog queries). */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Runs `work` while holding the deployment's start-up lock (a PostgreSQL advisory lock), so that of
+   * several instances starting at once one seeds at a time. Embedded: DATA_DIR is one process's anyway.
+   */
+  exclusively<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
+
+/** The advisory lock key instances take to migrate and seed one at a time ("atrium" in ASCII). */
+export const STARTUP_LOCK = 107_075_862_148_461n;
 
 export type DatabaseOptions = { migrationsFolder?: string } & (
   | { engine: 'pglite'; dataDir: string }
@@ -80,6 +88,7 @@ async function openPglite(dataDir: string, folder: string): Promise<Database> {
       const result = await client.query(text, params as unknown[]);
       return result.rows as never[];
     },
+    exclusively: (work) => work(),
     async close() {
       if (!client.closed) await client.close();
     },
@@ -103,10 +112,14 @@ async function openPostgres(options: { ownerUrl: string; appUrl?: string; poolSi
     throw new DatabaseError(`cannot connect to DATABASE_URL: ${(error as Error).message || String(error)}`);
   }
   try {
+    // instances starting together on an empty database would each run the migrations (and race on
+    // CREATE TABLE); the first to get the lock migrates, the others wait and then find nothing to do
+    await owner.query('select pg_advisory_lock($1)', [STARTUP_LOCK.toString()]);
     await owner.query(createAppRoleSql());
     await migrateNodePg(drizzleNodePg(owner, { schema }), { migrationsFolder: folder });
     await owner.query(grantAppRoleSql());
   } finally {
+    // ending the session releases the lock too
     await owner.end();
   }
   const pool = new pg.Pool({
@@ -139,6 +152,23 @@ async function openPostgres(options: { ownerUrl: string; appUrl?: string; poolSi
     async query(text, params) {
       const result = await pool.query(text, params as unknown[]);
       return result.rows as never[];
+    },
+    async exclusively(work) {
+      // a session-level lock on a connection of its own, held while `work` uses the pool
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK.toString()]);
+        try {
+          return await work();
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK.toString()]).catch((error: Error) => {
+            broken = error;
+          });
+        }
+      } finally {
+        client.release(broken);
+      }
     },
     async close() {
       await Promise.all([pool.ended ? null : pool.end(), readPool.ended ? null : readPool.end()]);

@@ -12,6 +12,7 @@ import {
 } from '@atrium/contracts/realtime';
 import { Aedes, type AedesOptions, type AuthenticateError, type Client, type Subscription } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
+import { Redis, type RedisOptions } from 'ioredis';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { redisOptionsFromUrl } from './redis';
 
@@ -34,6 +35,8 @@ export type EmbeddedBrokerOptions = {
   /** 0 picks a free port (tests). */
   port: number;
   redisUrl?: string;
+  /** The deployment's Redis namespace (REDIS_PREFIX): broker keys and channels live under it. */
+  redisPrefix?: string;
   checkToken: TokenCheck;
   checkSession: SessionCheck;
   log: FastifyBaseLogger;
@@ -116,7 +119,7 @@ export class EmbeddedBroker {
       },
     };
     if (this.options.redisUrl) {
-      const backplane = await createRedisBackplane(this.options.redisUrl, this.options.log);
+      const backplane = await createRedisBackplane(this.options.redisUrl, this.options.redisPrefix ?? 'atrium:', this.options.log);
       aedesOptions.mq = backplane.mq;
       aedesOptions.persistence = backplane.persistence;
       this.persistence = backplane.persistence;
@@ -306,11 +309,13 @@ export class EmbeddedBroker {
 
 type Backplane = { mq: unknown; persistence: { destroy(): Promise<void> } };
 
-async function createRedisBackplane(url: string, log: FastifyBaseLogger): Promise<Backplane> {
+async function createRedisBackplane(url: string, namespace: string, log: FastifyBaseLogger): Promise<Backplane> {
   const options = redisOptionsFromUrl(url);
+  const prefix = `${namespace}mqtt:`;
   const { default: mqemitterRedis } = await import('mqemitter-redis');
   const { default: RedisPersistence } = await import('aedes-persistence-redis/asyncPersistence.js');
-  const mq = mqemitterRedis({ ...options });
+  // our ioredis is a newer major than the emitter's: same client API, different declared types
+  const mq = mqemitterRedis({ ...options, ...(prefixedChannels(options, prefix) as object) });
   // without a listener an unreachable Redis would throw from the emitter and end the process
   (mq as unknown as { state: EventEmitter }).state.on('error', (error: Error) => log.warn({ err: error }, 'mqtt backplane (redis) error'));
   // aedes 1.2 pipes the retained-message stream; this persistence answers an async iterator
@@ -319,6 +324,24 @@ async function createRedisBackplane(url: string, log: FastifyBaseLogger): Promis
       return Readable.from(super.createRetainedStreamCombi(patterns)) as unknown as AsyncIterable<unknown>;
     }
   }
-  const persistence = new RetainedAsStream({ ...options });
+  // ioredis prefixes every key of the persistence (sessions, retained messages, wills)
+  const persistence = new RetainedAsStream({ ...options, keyPrefix: prefix });
   return { mq, persistence };
+}
+
+/**
+ * The emitter's publish and subscribe connections, with each MQTT topic's Redis channel under the
+ * deployment's prefix (ioredis's keyPrefix covers keys, not pub/sub channels). Messages carry their
+ * topic inside, so what arrives needs no unprefixing.
+ */
+function prefixedChannels(options: RedisOptions, prefix: string) {
+  const pubConn = new Redis(options);
+  const subConn = new Redis(options);
+  const publish = pubConn.publish.bind(pubConn);
+  pubConn.publish = ((channel: string, message: Buffer) => publish(prefix + channel, message)) as typeof pubConn.publish;
+  for (const name of ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'] as const) {
+    const original = subConn[name].bind(subConn) as (channel: string, callback?: unknown) => unknown;
+    (subConn as unknown as Record<string, unknown>)[name] = (channel: string, callback?: unknown) => original(prefix + channel, callback);
+  }
+  return { pubConn, subConn };
 }

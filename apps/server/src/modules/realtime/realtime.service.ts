@@ -17,6 +17,7 @@ export type RealtimeOptions = {
   /** What browsers connect to, when it is not this host's WebSocket port. */
   publicUrl?: string;
   redisUrl?: string;
+  redisPrefix?: string;
   checkToken: TokenCheck;
   checkSession: SessionCheck;
   revalidateMs?: number;
@@ -84,6 +85,7 @@ export class Realtime {
       host: this.options.host,
       port: this.options.wsPort,
       redisUrl: this.options.redisUrl,
+      redisPrefix: this.options.redisPrefix,
       checkToken: this.options.checkToken,
       checkSession: this.options.checkSession,
       log: this.options.log,
