@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -37,7 +37,10 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node --import tsx ../apps/server/src/main.ts',
+    // the compiled server when it is built (npm test builds it first), as in production
+    command: existsSync(path.join(import.meta.dirname, '../apps/server/dist/main.js'))
+      ? 'node ../apps/server/dist/main.js'
+      : 'node --import tsx ../apps/server/src/main.ts',
     url: `${baseURL}/readyz`,
     timeout: 120_000,
     reuseExistingServer: false,

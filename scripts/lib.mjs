@@ -26,17 +26,21 @@ export function checkNode() {
   }
 }
 
-/** Installs dependencies when node_modules is missing or older than package-lock.json. */
+/**
+ * Installs dependencies when node_modules is missing or was installed from another package-lock.json:
+ * `npm ci`, exactly the locked tree (the lock holds every platform's optional packages); `npm install`
+ * only when there is no lock yet.
+ */
 export function ensureDependencies() {
   const lock = path.join(root, 'package-lock.json');
   const stamp = path.join(root, 'node_modules', '.atrium-lock-hash');
-  const lockHash = () => createHash('sha256').update(readFileSync(lock)).digest('hex');
+  const hasLock = existsSync(lock);
+  const lockHash = () => (hasLock ? createHash('sha256').update(readFileSync(lock)).digest('hex') : 'no lock');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === lockHash()) return;
-  // `npm install` rather than `npm ci`: ci rejects a lock file that omits optional platform packages
-  // the registry does not carry, which install tolerates; with the committed lock both install the same tree
-  say('installing dependencies…');
-  if (run(npm, ['install', '--no-audit', '--no-fund']) !== 0) {
-    console.error('npm install failed; see the messages above.');
+  const command = hasLock ? 'ci' : 'install';
+  say(`installing dependencies (npm ${command})…`);
+  if (run(npm, [command, '--no-audit', '--no-fund']) !== 0) {
+    console.error(`npm ${command} failed; see the messages above.`);
     process.exit(1);
   }
   writeFileSync(stamp, lockHash());
@@ -54,24 +58,47 @@ function newestMtime(entry) {
   return newest;
 }
 
+/** Runs `npm run build` in a workspace when any of its sources changed since `built` was written. */
+function ensureBuilt({ name, workspace, built, sources, force }) {
+  const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
+  if (!force && builtAt > Math.max(...sources.map(newestMtime))) return;
+  say(`building ${name}…`);
+  if (run(npm, ['run', 'build', '-w', workspace]) !== 0) {
+    console.error(`The ${name} build failed; see the messages above.`);
+    process.exit(1);
+  }
+}
+
+const shared = [path.join(root, 'packages/contracts/src'), path.join(root, 'package-lock.json')];
+
 /** Builds the web app when its sources (or the shared contracts) changed since the last build. */
 export function ensureWebBuild({ force = false } = {}) {
   const web = path.join(root, 'apps/web');
-  const built = path.join(web, 'dist/index.html');
-  const sources = [
-    path.join(web, 'src'),
-    path.join(web, 'public'),
-    path.join(web, 'index.html'),
-    path.join(web, 'vite.config.ts'),
-    path.join(web, 'package.json'),
-    path.join(root, 'packages/contracts/src'),
-    path.join(root, 'package-lock.json'),
-  ];
-  const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
-  if (!force && builtAt > Math.max(...sources.map(newestMtime))) return;
-  say('building the web app…');
-  if (run(npm, ['run', 'build', '-w', 'apps/web']) !== 0) {
-    console.error('The web build failed; see the messages above.');
-    process.exit(1);
-  }
+  ensureBuilt({
+    name: 'the web app',
+    workspace: 'apps/web',
+    built: path.join(web, 'dist/index.html'),
+    sources: [
+      path.join(web, 'src'),
+      path.join(web, 'public'),
+      path.join(web, 'build'),
+      path.join(web, 'index.html'),
+      path.join(web, 'vite.config.ts'),
+      path.join(web, 'package.json'),
+      ...shared,
+    ],
+    force,
+  });
+}
+
+/** Builds the server (dist/main.js) when its sources (or the shared contracts) changed since the last build. */
+export function ensureServerBuild({ force = false } = {}) {
+  const server = path.join(root, 'apps/server');
+  ensureBuilt({
+    name: 'the server',
+    workspace: 'apps/server',
+    built: path.join(server, 'dist/main.js'),
+    sources: [path.join(server, 'src'), path.join(server, 'build.mjs'), path.join(server, 'package.json'), ...shared],
+    force,
+  });
 }

@@ -1,6 +1,6 @@
-// `npm test`: every check the project has, in order — typecheck, lint, API tests, web build, browser tests.
+// `npm test`: every check the project has, in order — typecheck, lint, API tests, build, transfer budgets, browser tests.
 import path from 'node:path';
-import { checkNode, ensureDependencies, ensureWebBuild, root, run, say } from './lib.mjs';
+import { checkNode, ensureDependencies, ensureServerBuild, ensureWebBuild, root, run, say } from './lib.mjs';
 
 checkNode();
 ensureDependencies();
@@ -22,6 +22,7 @@ const steps = [
     'build',
     () => {
       ensureWebBuild({ force: true });
+      ensureServerBuild({ force: true });
       return 0;
     },
   ],

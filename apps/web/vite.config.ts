@@ -1,11 +1,23 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { arcoStyles } from './build/arco-styles';
 
 const api = process.env.ATRIUM_API ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [arcoStyles(), react()],
+  plugins: [
+    arcoStyles(),
+    react(),
+    // brotli and gzip siblings of every text asset, made once at build time; the server picks one by
+    // Accept-Encoding (apps/server/src/plugins/web.ts) instead of compressing on each request
+    compression({
+      algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm('gzip', { level: 9 })],
+      threshold: 1024,
+      skipIfLargerOrEqual: true,
+      logLevel: 'silent',
+    }),
+  ],
   server: {
     port: 5173,
     proxy: { '/api': api },
@@ -17,5 +29,12 @@ export default defineConfig({
     // the bundle budget check (bench/src/budget.ts) reads the manifest to size each route
     manifest: true,
     chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      preserveEntrySignatures: false,
+      output: {
+        // a shared chunk of a few KB (an icon, a hook) is copied into its users instead of being a request of its own
+        codeSplitting: { experimentalInlineCommonChunks: { maxSize: 4 * 1024 } },
+      },
+    },
   },
 });

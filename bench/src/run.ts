@@ -6,7 +6,8 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { measureColdLoads } from './browser';
 import { BENCH_ACCOUNT, BENCH_PASSWORD, benchOwnerUrl, engineFromArgs, postgresReachable, serverEnv } from './engines';
-import { startProcess } from './server-process';
+import { lighthouseLogin } from './lighthouse';
+import { serverEntry, startProcess } from './server-process';
 
 const engine = engineFromArgs();
 const args = process.argv.slice(2);
@@ -115,7 +116,7 @@ async function main() {
   console.log(`argon2id verify ceiling: ${loginCeiling.toFixed(0)} verifies/s (4 in flight, m=19456 t=2 p=1)`);
 
   const port = 18920;
-  const server = await startProcess('apps/server/src/main.ts', serverEnv(engine, port), port);
+  const server = await startProcess(serverEntry(), serverEnv(engine, port), port);
   const rssStart = server.rssKb();
   try {
     const token = await signIn(server.url);
@@ -199,6 +200,7 @@ async function main() {
       rows.push(during);
     }
     if (!only || only === 'browser') await measureColdLoads(server.url, { account: BENCH_ACCOUNT, password: BENCH_PASSWORD });
+    if (!only || only === 'browser' || only === 'lighthouse') await lighthouseLogin(server.url);
   } finally {
     const rssEnd = server.rssKb();
     await server.stop();

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -7,7 +7,15 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 
 export type ServerProcess = { url: string; child: ChildProcess; stop(): Promise<void>; rssKb(): number };
 
-/** Starts a TypeScript entry of this repo in its own process and waits until `readyPath` answers 200. */
+/** The server to run: the compiled build when there is one (`npm run build`), else the TypeScript source. */
+export function serverEntry(): string {
+  return existsSync(path.join(repoRoot, 'apps/server/dist/main.js')) ? 'apps/server/dist/main.js' : 'apps/server/src/main.ts';
+}
+
+/**
+ * Starts an entry of this repo in its own process (plain node for JavaScript, through tsx for
+ * TypeScript) and waits until `readyPath` answers 200.
+ */
 export async function startProcess(
   entry: string,
   env: Record<string, string>,
@@ -15,7 +23,17 @@ export async function startProcess(
   args: string[] = [],
   readyPath = '/readyz',
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry), ...args], {
+  // a server left on the port would answer for this one
+  const url = `http://127.0.0.1:${port}`;
+  if (
+    await fetch(url).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error(`port ${port} is already in use`);
+  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...loader, path.join(repoRoot, entry), ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -24,7 +42,6 @@ export async function startProcess(
   child.stderr?.on('data', (d) => {
     stderr += d;
   });
-  const url = `http://127.0.0.1:${port}`;
   const until = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${entry} exited: ${stderr}`);

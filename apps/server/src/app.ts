@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Clock, systemClock } from './clock';
@@ -9,6 +9,7 @@ import { totalsPlugin } from './crud/totals';
 import type { Database } from './db/client';
 import { type AppEvents, createAppEvents } from './events';
 import { registerModules } from './modules';
+import { serverDir } from './paths';
 import { authPlugin } from './plugins/auth';
 import { databasePlugin } from './plugins/database';
 import { errorsPlugin } from './plugins/errors';
@@ -22,7 +23,7 @@ import { storePlugin } from './plugins/store';
 import { timeoutPlugin } from './plugins/timeout';
 import { webPlugin } from './plugins/web';
 
-export const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+export const defaultWebDist = path.resolve(serverDir, '../web/dist');
 
 export type AppOptions = {
   config: Config;
@@ -58,6 +59,14 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
 
   await app.register(errorsPlugin);
   await app.register(timeoutPlugin);
+  // JSON answers over 2 KB (list pages, menus) go compressed; brotli at a cheap level. The web app's
+  // files come pre-compressed (plugins/web.ts) and .xlsx exports are zip already, so both are left alone
+  await app.register(fastifyCompress, {
+    threshold: 2048,
+    encodings: ['br', 'gzip'],
+    // text only: an .xlsx is a zip, compressing it again makes it bigger
+    customTypes: /^(?:text\/|application\/(?:json|javascript|xml)\b|[^;]*\+(?:json|xml)\b)/,
+  });
   await app.register(databasePlugin, { database });
   await app.register(openapiPlugin);
   await app.register(redisPlugin);

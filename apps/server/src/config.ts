@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -57,7 +58,22 @@ export const configSchema = z.object({
     .default('admin')
     .refine((v) => /^[A-Za-z0-9_.-]{3,30}$/.test(v), 'must be 3 to 30 letters, digits, dots, dashes or underscores'),
   ADMIN_PASSWORD: z.string().max(128, 'must be at most 128 characters').optional(),
-  SEED: z.enum(['demo', 'none'], { error: 'must be "demo" or "none"' }).default('demo'),
+  // default: demo on the embedded database, none on PostgreSQL (loadConfig)
+  SEED: z.enum(['demo', 'none'], { error: 'must be "demo" or "none"' }).optional(),
+  // the key and channel namespace in Redis; default derived from the database (loadConfig)
+  REDIS_PREFIX: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || /^[A-Za-z0-9_.:-]{1,64}$/.test(v),
+      'must be 1 to 64 letters, digits, dots, dashes, underscores or colons',
+    ),
+  // connections per pool: one for writes and one for reads, so up to twice this many per instance
+  DATABASE_POOL_SIZE: z
+    .string()
+    .default('10')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 1000, 'must be a number of connections from 1 to 1000')
+    .transform(Number),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -94,7 +110,7 @@ export const configSchema = z.object({
   WEB_DIST: z.string().optional(),
 });
 
-export type Config = z.output<typeof configSchema>;
+export type Config = Omit<z.output<typeof configSchema>, 'SEED' | 'REDIS_PREFIX'> & { SEED: 'demo' | 'none'; REDIS_PREFIX: string };
 
 export class ConfigError extends Error {}
 
@@ -107,5 +123,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const name = String(issue?.path[0] ?? 'configuration');
     throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(env[name] ?? '')} ${issue?.message ?? ''}`);
   }
-  return { ...result.data, DATA_DIR: path.resolve(result.data.DATA_DIR) };
+  const data = { ...result.data, DATA_DIR: path.resolve(result.data.DATA_DIR) };
+  return {
+    ...data,
+    // demo accounts with published passwords only where nobody asked for a real database
+    SEED: data.SEED ?? (data.DATABASE_URL ? 'none' : 'demo'),
+    REDIS_PREFIX: redisPrefix(data),
+  };
+}
+
+/**
+ * The Redis namespace, ending in a colon: REDIS_PREFIX as given, else `atrium:<database name>:` on
+ * PostgreSQL (instances of one deployment share it however their URLs are written), else a hash of the
+ * embedded DATA_DIR (each data directory is a deployment of its own).
+ */
+function redisPrefix(data: { REDIS_PREFIX?: string; DATABASE_URL?: string; DATA_DIR: string }): string {
+  if (data.REDIS_PREFIX) return data.REDIS_PREFIX.endsWith(':') ? data.REDIS_PREFIX : `${data.REDIS_PREFIX}:`;
+  if (data.DATABASE_URL) {
+    const url = new URL(data.DATABASE_URL);
+    const name = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
+    return `atrium:${name.replace(/[^A-Za-z0-9_.-]/g, '_')}:`;
+  }
+  return `atrium:${createHash('sha256').update(data.DATA_DIR).digest('hex').slice(0, 12)}:`;
 }

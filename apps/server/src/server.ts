@@ -16,11 +16,22 @@ export async function startServer(config: Config, options: { logger?: boolean | 
     const database = await openDatabase(
       embedded
         ? { engine: 'pglite', dataDir: path.join(config.DATA_DIR, 'pglite') }
-        : { engine: 'postgres', ownerUrl: config.DATABASE_URL as string, appUrl: config.DATABASE_APP_URL },
+        : {
+            engine: 'postgres',
+            ownerUrl: config.DATABASE_URL as string,
+            appUrl: config.DATABASE_APP_URL,
+            poolSize: config.DATABASE_POOL_SIZE,
+          },
     );
     const app = await buildApp({ config, database, logger: options.logger as never });
     try {
-      await seed(database, config);
+      if (!embedded && config.SEED === 'demo') {
+        app.log.warn(
+          'SEED=demo on PostgreSQL: demo tenants and accounts with published passwords (admin / Admin@123456) are being created',
+        );
+      }
+      // one instance at a time, like the migrations
+      await database.exclusively(() => seed(database, config));
       await app.listen({ port: config.PORT, host: config.HOST });
     } catch (error) {
       await app.close();

@@ -24,6 +24,9 @@ describe('configuration', () => {
     ['LOGIN_RATE_LIMIT', 'many'],
     ['LOGIN_RATE_LIMIT', '0'],
     ['ADMIN_ACCOUNT', 'a b'],
+    ['REDIS_PREFIX', 'a*b'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_POOL_SIZE', 'lots'],
   ])('refuses %s=%s with one line naming the variable', (name, value) => {
     let error: unknown;
     try {
@@ -39,6 +42,30 @@ describe('configuration', () => {
 
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ PORT: 8080, DATABASE_URL: undefined });
+  });
+});
+
+describe('seeding and scale-out defaults', () => {
+  it('seeds demo data on the embedded database and nothing on PostgreSQL unless asked', () => {
+    expect(loadConfig({}).SEED).toBe('demo');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/atrium' }).SEED).toBe('none');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/atrium', SEED: 'demo' }).SEED).toBe('demo');
+    expect(loadConfig({ SEED: 'none' }).SEED).toBe('none');
+  });
+
+  it('namespaces Redis by the database name, whatever the URL says besides', () => {
+    const a = loadConfig({ DATABASE_URL: 'postgres://app@10.0.0.5:5432/atrium_prod' });
+    const b = loadConfig({ DATABASE_URL: 'postgresql://app:secret@db.internal/atrium_prod?sslmode=require' });
+    expect(a.REDIS_PREFIX).toBe('atrium:atrium_prod:');
+    expect(b.REDIS_PREFIX).toBe(a.REDIS_PREFIX);
+    expect(loadConfig({ DATABASE_URL: 'postgres://app@10.0.0.5/atrium_staging' }).REDIS_PREFIX).not.toBe(a.REDIS_PREFIX);
+    expect(loadConfig({ REDIS_PREFIX: 'eu-1' }).REDIS_PREFIX).toBe('eu-1:');
+    expect(loadConfig({ DATA_DIR: '/srv/a' }).REDIS_PREFIX).not.toBe(loadConfig({ DATA_DIR: '/srv/b' }).REDIS_PREFIX);
+  });
+
+  it('sizes the database pools from DATABASE_POOL_SIZE', () => {
+    expect(loadConfig({}).DATABASE_POOL_SIZE).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '40' }).DATABASE_POOL_SIZE).toBe(40);
   });
 });
 

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { type ExtractTablesWithRelations, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
@@ -10,10 +9,11 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { serverDir } from '../paths';
 import { APP_ROLE, createAppRoleSql, grantAppRoleSql } from './roles';
 import * as schema from './schema';
 
-export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+export const migrationsFolder = path.join(serverDir, 'drizzle');
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
@@ -32,8 +32,16 @@ export type Database = {
   poolStats(): { total: number; idle: number; waiting: number };
   /** Runs a raw statement and returns its rows (for health checks and catalog queries). */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Runs `work` while holding the deployment's start-up lock (a PostgreSQL advisory lock), so that of
+   * several instances starting at once one seeds at a time. Embedded: DATA_DIR is one process's anyway.
+   */
+  exclusively<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
+
+/** The advisory lock key instances take to migrate and seed one at a time ("atrium" in ASCII). */
+export const STARTUP_LOCK = 107_075_862_148_461n;
 
 export type DatabaseOptions = { migrationsFolder?: string } & (
   | { engine: 'pglite'; dataDir: string }
@@ -85,6 +93,7 @@ async function openPglite(dataDir: string, folder: string): Promise<Database> {
       const result = await client.query(text, params as unknown[]);
       return result.rows as never[];
     },
+    exclusively: (work) => work(),
     async close() {
       if (!client.closed) await client.close();
     },
@@ -110,10 +119,14 @@ async function openPostgres(options: { ownerUrl: string; appUrl?: string; poolSi
     throw new DatabaseError(`cannot connect to DATABASE_URL: ${(error as Error).message || String(error)}`);
   }
   try {
+    // instances starting together on an empty database would each run the migrations (and race on
+    // CREATE TABLE); the first to get the lock migrates, the others wait and then find nothing to do
+    await owner.query('select pg_advisory_lock($1)', [STARTUP_LOCK.toString()]);
     await owner.query(createAppRoleSql());
     await migrateNodePg(drizzleNodePg(owner, { schema }), { migrationsFolder: folder });
     await owner.query(grantAppRoleSql());
   } finally {
+    // ending the session releases the lock too
     await owner.end();
   }
   const database: Database = {
@@ -129,6 +142,23 @@ async function openPostgres(options: { ownerUrl: string; appUrl?: string; poolSi
       idle: pool.idleCount + readPool.idleCount,
       waiting: pool.waitingCount + readPool.waitingCount,
     }),
+    async exclusively(work) {
+      // a session-level lock on a connection of its own, held while `work` uses the pool
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK.toString()]);
+        try {
+          return await work();
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK.toString()]).catch((error: Error) => {
+            broken = error;
+          });
+        }
+      } finally {
+        client.release(broken);
+      }
+    },
     async close() {
       await Promise.all([pool.ended ? null : pool.end(), readPool.ended ? null : readPool.end()]);
     },

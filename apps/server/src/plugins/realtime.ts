@@ -37,6 +37,7 @@ export const realtimePlugin = fp(
       mqttUrl: app.config.MQTT_URL,
       publicUrl: app.config.MQTT_PUBLIC_URL,
       redis: app.redis,
+      redisPrefix: app.config.REDIS_PREFIX,
       revalidateMs: options.revalidateMs,
       checkToken: async (token) => {
         const result = await resolveToken(app, token);

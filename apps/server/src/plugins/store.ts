@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -108,14 +107,11 @@ export function redisStore(redis: Redis, prefix = 'atrium:'): SharedStore & { re
 }
 
 /**
- * The key prefix of one deployment in Redis: deployments (and test databases) sharing a Redis server
- * never see each other's captchas, counters or session events.
+ * The key prefix of one deployment in Redis (REDIS_PREFIX, see config.ts): deployments (and test
+ * databases) sharing a Redis server never see each other's captchas, counters or session events.
  */
-export function redisNamespace(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): string {
-  return `atrium:${createHash('sha256')
-    .update(config.DATABASE_URL ?? config.DATA_DIR)
-    .digest('hex')
-    .slice(0, 12)}:`;
+export function redisNamespace(config: Pick<Config, 'REDIS_PREFIX'>): string {
+  return config.REDIS_PREFIX;
 }
 
 /**

@@ -18,6 +18,8 @@ export const webPlugin = fp(
         root: options.dist,
         wildcard: false,
         index: false,
+        // the build writes .br and .gz siblings (apps/web/vite.config.ts): sent by Accept-Encoding, with Vary
+        preCompressed: true,
         setHeaders(reply, file) {
           // hashed assets never change; index.html must always be revalidated
           if (file.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');

@@ -7,6 +7,7 @@ import { AppError } from '../../errors';
 // algorithm 2 is Argon2id (the package's const enum cannot be imported under isolatedModules)
 const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
+// next to this file in src/, next to main.js in the build (apps/server/build.mjs copies it)
 const common = new Set(
   readFileSync(new URL('./common-passwords.txt', import.meta.url), 'utf8')
     .split('\n')

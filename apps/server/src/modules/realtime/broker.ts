@@ -12,6 +12,7 @@ import {
 } from '@atrium/contracts/realtime';
 import { Aedes, type AedesOptions, type AuthenticateError, type Client, type Subscription } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import type { RedisWatch } from '../../redis';
 
@@ -35,6 +36,8 @@ export type EmbeddedBrokerOptions = {
   port: number;
   /** With Redis, messages and sessions are shared with the brokers of the other instances. */
   redis?: RedisWatch | null;
+  /** The deployment's Redis namespace (REDIS_PREFIX): broker keys and channels live under it. */
+  redisPrefix?: string;
   checkToken: TokenCheck;
   checkSession: SessionCheck;
   log: FastifyBaseLogger;
@@ -122,7 +125,7 @@ export class EmbeddedBroker {
       },
     };
     if (this.options.redis) {
-      const backplane = await createRedisBackplane(this.options.redis, this.options.log);
+      const backplane = await createRedisBackplane(this.options.redis, this.options.redisPrefix ?? 'atrium:', this.options.log);
       aedesOptions.mq = backplane.mq;
       aedesOptions.persistence = backplane.persistence;
       this.persistence = backplane.persistence;
@@ -312,12 +315,13 @@ export class EmbeddedBroker {
 
 type Backplane = { mq: unknown; persistence: { destroy(): Promise<void> } };
 
-async function createRedisBackplane(watch: RedisWatch, log: FastifyBaseLogger): Promise<Backplane> {
+async function createRedisBackplane(watch: RedisWatch, namespace: string, log: FastifyBaseLogger): Promise<Backplane> {
+  const prefix = `${namespace}mqtt:`;
   const { default: mqemitterRedis } = await import('mqemitter-redis');
   const { default: RedisPersistence } = await import('aedes-persistence-redis/asyncPersistence.js');
   // the watch's clients: an outage is logged once for all of them; subscriptions wait for Redis, publishes fail fast
   const waiting = { enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined };
-  const mq = mqemitterRedis({ subConn: watch.client('broker-subscribe', waiting), pubConn: watch.client('broker-publish') } as never);
+  const mq = mqemitterRedis(prefixedChannels(watch.client('broker-publish'), watch.client('broker-subscribe', waiting), prefix) as never);
   // the emitter re-emits its clients' errors: without a listener it would throw and end the process
   (mq as unknown as { state: EventEmitter }).state.on('error', (error: Error) => log.debug({ err: error }, 'mqtt backplane (redis) error'));
   // aedes 1.2 pipes the retained-message stream; this persistence answers an async iterator
@@ -326,8 +330,24 @@ async function createRedisBackplane(watch: RedisWatch, log: FastifyBaseLogger): 
       return Readable.from(super.createRetainedStreamCombi(patterns)) as unknown as AsyncIterable<unknown>;
     }
   }
+  // ioredis prefixes every key of the persistence (sessions, retained messages, wills)
   const persistence = new RetainedAsStream({
-    conn: watch.client('broker-persistence', { enableOfflineQueue: true, commandTimeout: 5000 }),
+    conn: watch.client('broker-persistence', { enableOfflineQueue: true, commandTimeout: 5000, keyPrefix: prefix }),
   } as never);
   return { mq, persistence };
+}
+
+/**
+ * The emitter's publish and subscribe connections, with each MQTT topic's Redis channel under the
+ * deployment's prefix (ioredis's keyPrefix covers keys, not pub/sub channels). Messages carry their
+ * topic inside, so what arrives needs no unprefixing.
+ */
+function prefixedChannels(pubConn: Redis, subConn: Redis, prefix: string) {
+  const publish = pubConn.publish.bind(pubConn);
+  pubConn.publish = ((channel: string, message: Buffer) => publish(prefix + channel, message)) as typeof pubConn.publish;
+  for (const name of ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'] as const) {
+    const original = subConn[name].bind(subConn) as (channel: string, callback?: unknown) => unknown;
+    (subConn as unknown as Record<string, unknown>)[name] = (channel: string, callback?: unknown) => original(prefix + channel, callback);
+  }
+  return { pubConn, subConn };
 }

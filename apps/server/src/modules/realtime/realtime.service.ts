@@ -18,6 +18,7 @@ export type RealtimeOptions = {
   /** What browsers connect to, when it is not this host's WebSocket port. */
   publicUrl?: string;
   redis?: RedisWatch | null;
+  redisPrefix?: string;
   checkToken: TokenCheck;
   checkSession: SessionCheck;
   revalidateMs?: number;
@@ -90,6 +91,7 @@ export class Realtime {
       host: this.options.host,
       port: this.options.wsPort,
       redis: this.options.redis,
+      redisPrefix: this.options.redisPrefix,
       checkToken: this.options.checkToken,
       checkSession: this.options.checkSession,
       log: this.options.log,

@@ -1,0 +1,30 @@
+// Builds the server to one JavaScript file, dist/main.js, run with plain `node` (docs/adr/030).
+// Our own code and the workspace contracts (TypeScript sources) are bundled; npm dependencies stay
+// imports, resolved from node_modules at run time. Text assets read at run time are copied next to it.
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.join(here, 'dist');
+const { dependencies } = JSON.parse(readFileSync(path.join(here, 'package.json'), 'utf8'));
+
+rmSync(dist, { recursive: true, force: true });
+await build({
+  entryPoints: [path.join(here, 'src/main.ts')],
+  outfile: path.join(dist, 'main.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.19',
+  // a package named here is external with all its subpaths (drizzle-orm/pg-core, …)
+  external: Object.keys(dependencies),
+  sourcemap: 'linked',
+  // stack traces point into src/ (the map is next to main.js)
+  banner: { js: 'process.setSourceMapsEnabled(true);' },
+  keepNames: true,
+  logLevel: 'warning',
+});
+copyFileSync(path.join(here, 'src/modules/auth/common-passwords.txt'), path.join(dist, 'common-passwords.txt'));
+console.log(`built ${path.relative(process.cwd(), path.join(dist, 'main.js'))}`);

@@ -1,0 +1,43 @@
+// Lighthouse on the login page: the mobile performance score (Lighthouse's default form factor and
+// throttling) with its main metrics, run against Debian's Chromium through chrome-launcher.
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+
+export async function lighthouseLogin(baseUrl: string) {
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
+  try {
+    const result = await lighthouse(`${baseUrl}/login`, {
+      port: chrome.port,
+      onlyCategories: ['performance'],
+      output: 'json',
+      logLevel: 'error',
+    });
+    if (!result) throw new Error('Lighthouse returned no result');
+    const { categories, audits } = result.lhr;
+    const score = Math.round((categories.performance?.score ?? 0) * 100);
+    const metric = (id: string) => audits[id]?.displayValue ?? '?';
+    console.log('\nLighthouse, login page (mobile, simulated throttling):');
+    console.log(`  performance score ${score}`);
+    const metrics: [string, string][] = [
+      ['first-contentful-paint', 'First Contentful Paint'],
+      ['largest-contentful-paint', 'Largest Contentful Paint'],
+      ['total-blocking-time', 'Total Blocking Time'],
+      ['cumulative-layout-shift', 'Cumulative Layout Shift'],
+      ['speed-index', 'Speed Index'],
+    ];
+    for (const [id, label] of metrics) {
+      console.log(`  ${label.padEnd(26)} ${metric(id)}`);
+    }
+    return score;
+  } finally {
+    chrome.kill();
+  }
+}
+
+// `node --import tsx bench/src/lighthouse.ts <url>` runs it against a server that is already up
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await lighthouseLogin(process.argv[2] ?? 'http://127.0.0.1:8080');
+}
