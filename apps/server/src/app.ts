@@ -13,6 +13,7 @@ import { authPlugin } from './plugins/auth';
 import { databasePlugin } from './plugins/database';
 import { errorsPlugin } from './plugins/errors';
 import { healthPlugin } from './plugins/health';
+import { inputPlugin } from './plugins/input';
 import { openapiPlugin } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { realtimePlugin } from './plugins/realtime';
@@ -55,6 +56,7 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
   });
 
   await app.register(errorsPlugin);
+  await app.register(inputPlugin);
   await app.register(databasePlugin, { database });
   await app.register(openapiPlugin);
   await app.register(healthPlugin);
