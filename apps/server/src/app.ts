@@ -14,6 +14,7 @@ import { authPlugin } from './plugins/auth';
 import { databasePlugin } from './plugins/database';
 import { errorsPlugin } from './plugins/errors';
 import { healthPlugin } from './plugins/health';
+import { inputPlugin } from './plugins/input';
 import { openapiPlugin } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { realtimePlugin } from './plugins/realtime';
@@ -67,6 +68,7 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
     // text only: an .xlsx is a zip, compressing it again makes it bigger
     customTypes: /^(?:text\/|application\/(?:json|javascript|xml)\b|[^;]*\+(?:json|xml)\b)/,
   });
+  await app.register(inputPlugin);
   await app.register(databasePlugin, { database });
   await app.register(openapiPlugin);
   await app.register(redisPlugin);

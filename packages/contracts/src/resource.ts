@@ -12,8 +12,14 @@ export type SortOrder<C extends string = string> = { column: C; direction: SortD
 export type Status = z.infer<typeof statusSchema>;
 export const statusInputSchema = z.object({ status: statusSchema });
 
-/** A path id: digits only, so injection strings never reach a query. */
-export const idParamSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+/** A path id: decimal digits only (not `0x10`, `1e3` or ` 1`), so injection strings never reach a query. */
+export const idParamSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[0-9]{1,16}$/, 'digits only')
+    .transform(Number)
+    .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)),
+});
 
 /** Optional text filter from a query string: trimmed, empty means "no filter". */
 export const textFilter = (max: number) =>
@@ -34,8 +40,10 @@ export const dateFilter = () =>
     .transform((v, ctx) => {
       if (!v) return undefined;
       const d = new Date(v);
-      if (Number.isNaN(d.getTime())) {
-        ctx.addIssue({ code: 'custom', message: 'invalid date' });
+      // years outside 1900–9999 are typing mistakes or probes, and some overflow the database's range
+      const year = d.getUTCFullYear();
+      if (Number.isNaN(d.getTime()) || year < 1900 || year > 9999) {
+        ctx.addIssue({ code: 'custom', message: 'invalid date (years 1900 to 9999)' });
         return z.NEVER;
       }
       return d;

@@ -30,6 +30,7 @@ export const webPlugin = fp(
       app.log.warn({ dist: options.dist }, 'web app is not built; only the API is served');
     }
     app.setNotFoundHandler((request, reply) => {
+      if (app.methodNotAllowed(request, reply)) return reply;
       const url = request.url.split('?')[0] ?? '/';
       if (url === '/api' || url.startsWith('/api/') || !hasWeb || (request.method !== 'GET' && request.method !== 'HEAD')) {
         return sendEnvelope(reply, request, new AppError('routeNotFound'));
@@ -40,5 +41,5 @@ export const webPlugin = fp(
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });
   },
-  { name: 'web', dependencies: ['errors'] },
+  { name: 'web', dependencies: ['errors', 'input'] },
 );

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RegisteredRoute } from '../../src/plugins/route-registry';
 import { buildTestApp, engines } from '../helper';
+import { arena, escalationProbes, extraProbes, privilegedRoutes } from './escalation';
 import { apiRoutes, fillParams } from './surface';
 
 /**
@@ -82,6 +83,34 @@ describe.each(engines)('authorization matrix on %s', (engine) => {
     }
     expect(failures).toEqual([]);
   });
+});
+
+describe.each(engines)('privilege escalation inside a tenant on %s', (engine) => {
+  let ctx: Awaited<ReturnType<typeof buildTestApp>>;
+  let a: Awaited<ReturnType<typeof arena>>;
+
+  beforeAll(async () => {
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+    a = await arena(ctx);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('has an escalation probe for every write route taking roles, grants, departments or user type', () => {
+    const routes = privilegedRoutes(ctx.app.routeRegistry);
+    expect(routes.length).toBeGreaterThanOrEqual(7);
+    expect(routes.filter((r) => !(r in escalationProbes))).toEqual([]);
+  });
+
+  it.each(Object.keys({ ...escalationProbes, ...extraProbes }))(
+    '%s: refuses each escalation (403), allows the ordinary write',
+    async (route) => {
+      const probe = escalationProbes[route] ?? extraProbes[route];
+      const attempts = await probe!(a);
+      expect(attempts.filter((t) => t.status !== t.expected).map((t) => `${t.what}: ${t.status}`)).toEqual([]);
+    },
+  );
 });
 
 describe('the authorization matrix itself', () => {

@@ -17,6 +17,59 @@ async function signIn(app: Awaited<ReturnType<typeof buildTestApp>>['app'], acco
   return token;
 }
 
+const shapeKeys = (schema: unknown): string[] => {
+  const s = schema as { shape?: Record<string, unknown> } | undefined;
+  return s?.shape ? Object.keys(s.shape) : [];
+};
+// the date filters of list queries, by their naming convention
+const isDateFilter = (key: string) => /Time(From|To)$/.test(key);
+
+describe.each(engines)('NUL characters and out-of-range dates on every route on %s', (engine) => {
+  let ctx: Awaited<ReturnType<typeof buildTestApp>>;
+  let token: string;
+
+  beforeAll(async () => {
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+    token = await signIn(ctx.app, 'admin', 'Admin@123456');
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('answers 400 naming the field for a NUL in any body or query field, and for a date outside 1900–9999', async () => {
+    const failures: string[] = [];
+    let probes = 0;
+    for (const route of apiRoutes(ctx.app.routeRegistry).filter((r) => !skip.has(`${r.method} ${r.url}`))) {
+      const schema = (route.schema ?? {}) as { body?: z.ZodType; querystring?: z.ZodType };
+      const url = fillParams(route.url, () => '1');
+      const send = (input: { query?: Record<string, string>; payload?: Record<string, unknown> }) =>
+        ctx.app.inject({
+          method: route.method as 'GET',
+          url,
+          headers: { authorization: `Bearer ${token}` },
+          ...input,
+        });
+      const expectField = (what: string, field: string, response: Awaited<ReturnType<typeof send>>) => {
+        probes++;
+        const fields = (response.json().data?.fields ?? []).map((f: { field: string }) => f.field);
+        if (response.statusCode !== 400 || !fields.includes(field))
+          failures.push(`${route.method} ${route.url} ${what} → ${response.statusCode} ${fields}`);
+      };
+      for (const key of shapeKeys(schema.querystring)) {
+        expectField(`?${key}=NUL`, key, await send({ query: { [key]: 'a\u0000b' } }));
+        if (isDateFilter(key)) {
+          for (const date of ['+275760-09-13', '1899-12-31']) expectField(`?${key}=${date}`, key, await send({ query: { [key]: date } }));
+        }
+      }
+      if (route.method !== 'GET') {
+        for (const key of shapeKeys(schema.body)) expectField(`${key}: NUL`, key, await send({ payload: { [key]: 'a\u0000b' } }));
+      }
+    }
+    expect(probes).toBeGreaterThan(50);
+    expect(failures).toEqual([]);
+  });
+});
+
 describe.each(engines)('fuzzing every route from its schema on %s', (engine) => {
   let ctx: Awaited<ReturnType<typeof buildTestApp>>;
   let token: string;

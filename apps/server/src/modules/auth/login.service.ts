@@ -101,7 +101,7 @@ export async function enterableTenants(app: FastifyInstance, account: { id: numb
 /** The first tenant the account may enter with an enabled membership, or null. */
 async function pickTenant(app: FastifyInstance, account: { id: number; superAdmin: boolean; lastTenantId: number | null }) {
   for (const tenantId of await enterableTenants(app, account)) {
-    const access = await app.sessions.access(account.id, tenantId);
+    const access = await app.sessions.access(account.id, tenantId, { fresh: true });
     if (access.ok) return tenantId;
   }
   return null;

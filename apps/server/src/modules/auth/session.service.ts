@@ -165,6 +165,10 @@ export class SessionService {
       .set({ endedAt: this.clock.now(), endReason: input.reason })
       .where(and(...where))
       .returning({ id: sessions.id, accountRef: sessions.accountId });
+    // disabled, removed, tenant closed, password changed: no cached access may outlive the sessions
+    if (input.accountRef !== undefined || input.tenantId !== undefined) {
+      this.invalidate({ accountRef: input.accountRef, tenantId: input.tenantId });
+    }
     const byAccount = new Map<number, number[]>();
     for (const { id, accountRef } of ended) byAccount.set(accountRef, [...(byAccount.get(accountRef) ?? []), id]);
     for (const [accountRef, sessionIds] of byAccount) this.ended(sessionIds, accountRef, input.reason, true);
@@ -212,12 +216,15 @@ export class SessionService {
     return rendered;
   }
 
-  /** Resolved access of an account in a tenant (cached). Exposed for sign-in and tenant switching. */
-  async access(accountRef: number, tenantId: number): Promise<AccessResult> {
+  /**
+   * Resolved access of an account in a tenant (cached). Sign-in and tenant switching ask with `fresh`:
+   * a user disabled a moment ago (perhaps on another instance) is refused at once, not after the TTL.
+   */
+  async access(accountRef: number, tenantId: number, options: { fresh?: boolean } = {}): Promise<AccessResult> {
     const key = `${accountRef}:${tenantId}`;
     const cached = this.accessCache.get(key);
     const now = Date.now();
-    if (cached && now - cached.at < ACCESS_TTL_MS) return cached.result;
+    if (cached && !options.fresh && now - cached.at < ACCESS_TTL_MS) return cached.result;
     const result = await this.loadAccess(accountRef, tenantId);
     remember(this.accessCache, key, { result, at: now });
     return result;

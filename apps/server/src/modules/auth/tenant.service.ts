@@ -76,7 +76,7 @@ export async function switchTenant(app: FastifyInstance, request: FastifyRequest
     if (!member) throw new AppError('tenantNotAllowed');
   }
   // the membership may exist while the user is disabled in that tenant
-  const access = await app.sessions.access(auth.accountRef, tenantId);
+  const access = await app.sessions.access(auth.accountRef, tenantId, { fresh: true });
   if (!access.ok) throw new AppError('tenantNotAllowed');
   const [previous] = await app.database.query<{ remember: boolean }>('select remember from sessions where id = $1', [auth.sessionId]);
   const { token } = await app.sessions.create({

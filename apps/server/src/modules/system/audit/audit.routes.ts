@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { inTenant } from '../../../crud/context';
 import { registerExport } from '../../../crud/excel';
 import { ok, registerResource, routeOptions } from '../../../crud/register-resource';
-import { notFound } from '../../../errors';
+import { forbidden, notFound } from '../../../errors';
 import { endSessions } from '../../auth/session.service';
 import { loginLogRepository, operLogRepository, sessionRepository } from './audit.repository';
 
@@ -73,7 +73,10 @@ export async function auditRoutes(app: FastifyInstance) {
       async (request) => {
         const { id } = request.params as { id: number };
         await inTenant(request, async (ctx) => {
-          if (!(await sessionRepository.findLive(ctx, id))) throw notFound();
+          const live = await sessionRepository.findLive(ctx, id);
+          if (!live) throw notFound();
+          // a tenant administrator may not sign the super admin out
+          if (live.superAdmin && !ctx.caller.superAdmin) throw forbidden();
           ctx.afterCommit(() => endSessions(app, { reason: 'forced', sessionIds: [id] }));
         });
         return ok(null);

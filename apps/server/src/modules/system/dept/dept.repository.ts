@@ -5,6 +5,7 @@ import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { contains, isoDates, orderOf, pageOffset } from '../../../crud/query';
 import { depts, tenantUsers } from '../../../db/schema';
+import { roleGuard } from '../role/role.guard';
 
 type DeptQuery = ListQueryOf<typeof deptResource>;
 type DeptRow = typeof depts.$inferSelect;
@@ -88,6 +89,7 @@ export const deptRepository = {
 
   async create(ctx: Ctx, input: CreateDeptInput) {
     const ancestors = await ancestorsUnder(ctx, input.parentId);
+    await roleGuard.assertDepartmentInScope(ctx, input.parentId, 'parentId');
     const by = ctx.caller.accountId;
     const [created] = await ctx.tx
       .insert(depts)
@@ -108,6 +110,11 @@ export const deptRepository = {
   async update(ctx: Ctx, id: number, input: CreateDeptInput) {
     const before = (await row(ctx, id))!;
     const ancestors = await ancestorsUnder(ctx, input.parentId, id);
+    if (before.parentId !== input.parentId) {
+      // a move changes who sees whom: both ends must be inside the caller's data scope
+      await roleGuard.assertDepartmentInScope(ctx, id, 'id');
+      await roleGuard.assertDepartmentInScope(ctx, input.parentId, 'parentId');
+    }
     const [updated] = await ctx.tx
       .update(depts)
       .set({

@@ -6,10 +6,11 @@ import { inTenant } from '../../../crud/context';
 import { ok, registerResource, routeOptions } from '../../../crud/register-resource';
 import { invalidateAccess } from '../../auth/session.service';
 import { grantableMenus, grantMenuTreeSchema } from '../menu/menu.repository';
+import { roleGuard } from './role.guard';
 import { roleRepository } from './role.repository';
 
 /**
- * Roles on the conventional routes; every write drops the tenant's cached access so a changed grant
+ * Roles on the conventional routes, each write within what the caller holds (role.guard); every write drops the tenant's cached access so a changed grant
  * or a disabled role takes effect at the holders' next request.
  */
 export async function roleRoutes(app: FastifyInstance) {
@@ -30,21 +31,26 @@ export async function roleRoutes(app: FastifyInstance) {
     list: roleRepository.list,
     get: roleRepository.get,
     async create(ctx, input) {
+      await roleGuard.assertWithinOwn(ctx, input);
       const role = await roleRepository.create(ctx, input);
       ctx.afterCommit(() => invalidate(ctx.caller.tenantId));
       return role;
     },
     async update(ctx, id, input) {
+      await roleGuard.assertEditable(ctx, id);
+      await roleGuard.assertWithinOwn(ctx, input);
       const role = await roleRepository.update(ctx, id, input);
       ctx.afterCommit(() => invalidate(ctx.caller.tenantId));
       return role;
     },
     async setStatus(ctx, id, status) {
+      await roleGuard.assertEditable(ctx, id);
       const role = await roleRepository.setStatus(ctx, id, status);
       ctx.afterCommit(() => invalidate(ctx.caller.tenantId));
       return role;
     },
     async remove(ctx, id) {
+      await roleGuard.assertEditable(ctx, id);
       await roleRepository.remove(ctx, id);
       ctx.afterCommit(() => invalidate(ctx.caller.tenantId));
     },

@@ -5,8 +5,10 @@ import { conflict, invalidField, refused } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { accounts, depts, memberships, posts, roles, tenantUsers } from '../../../db/schema';
 import { forbidden, notFound } from '../../../errors';
+import { can } from '../../../plugins/access';
 import { assertPasswordPolicy, hashPassword } from '../../auth/password';
 import { endSessions, invalidateAccess } from '../../auth/session.service';
+import { denied, roleGuard } from '../role/role.guard';
 import { userRepository } from './user.repository';
 
 const blank = (v: string | null | undefined) => (v ? v : null);
@@ -58,14 +60,57 @@ async function assertRemovable(ctx: Ctx, id: number, found: Awaited<ReturnType<t
 
 const app = (ctx: Ctx) => ctx.request.server;
 
+const sameIds = (a: number[], b: number[]) => {
+  const x = [...new Set(a)].sort((p, q) => p - q);
+  const y = [...new Set(b)].sort((p, q) => p - q);
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+};
+
+/** Role assignment is its own permission (`system:user:grant`), on every route that can do it. */
+function assertMayGrant(ctx: Ctx, field = 'roleIds') {
+  if (!can(ctx.caller, 'system:user:grant')) throw denied(field, 'permission', 'assigning roles needs system:user:grant');
+}
+
+/** Roles added or taken away: the grant permission, and each role within what the caller holds. */
+async function assertRoleChange(ctx: Ctx, before: number[], after: number[]) {
+  if (sameIds(before, after)) return;
+  assertMayGrant(ctx);
+  const changed = [...after.filter((id) => !before.includes(id)), ...before.filter((id) => !after.includes(id))];
+  await roleGuard.assertGrantable(ctx, changed);
+}
+
+/** Nobody changes their own roles, user type, status or department. */
+function assertNotOwnPrivileges(
+  ctx: Ctx,
+  id: number,
+  found: { roleIds: number[]; userType: string; status: string; deptId: number | null },
+  input: { roleIds?: number[]; userType?: string; status?: string; deptId?: number | null },
+) {
+  if (ctx.caller.userId !== id) return;
+  const changes: [string, boolean][] = [
+    ['roleIds', input.roleIds !== undefined && !sameIds(found.roleIds, input.roleIds)],
+    ['userType', input.userType !== undefined && input.userType !== found.userType],
+    ['status', input.status !== undefined && input.status !== found.status],
+    ['deptId', input.deptId !== undefined && (input.deptId ?? null) !== found.deptId],
+  ];
+  const field = changes.find(([, changed]) => changed)?.[0];
+  if (field) throw denied(field, 'self', 'you cannot change your own roles, user type, status or department');
+}
+
 export const userService = {
   list: userRepository.list,
   get: userRepository.get,
 
   async create(ctx: Ctx, input: CreateUserInput) {
     if (input.userType === '00' && !ctx.caller.superAdmin) throw forbidden();
-    await assertFree(ctx, input);
     await assertLinks(ctx, input);
+    if (input.roleIds.length) {
+      assertMayGrant(ctx);
+      await roleGuard.assertGrantable(ctx, input.roleIds);
+    }
+    if (input.userType !== '02') assertMayGrant(ctx, 'userType');
+    await roleGuard.assertDepartmentInScope(ctx, input.deptId);
+    await assertFree(ctx, input);
     const tenantId = ctx.caller.tenantId;
     const by = ctx.caller.accountId;
     if (input.password) assertPasswordPolicy(input.password);
@@ -116,9 +161,13 @@ export const userService = {
   async update(ctx: Ctx, id: number, input: UpdateUserInput) {
     const found = await target(ctx, id);
     if (input.userType === '00' && found.user.userType !== '00' && !ctx.caller.superAdmin) throw forbidden();
+    assertNotOwnPrivileges(ctx, id, found.user, input);
     if (input.status === '1' && found.user.status !== '1') await assertRemovable(ctx, id, found);
-    await assertFree(ctx, input, found.accountRef);
     await assertLinks(ctx, input);
+    if (input.roleIds !== undefined) await assertRoleChange(ctx, found.user.roleIds, input.roleIds);
+    if (input.userType !== found.user.userType) assertMayGrant(ctx, 'userType');
+    if ((input.deptId ?? null) !== found.user.deptId) await roleGuard.assertDepartmentInScope(ctx, input.deptId);
+    await assertFree(ctx, input, found.accountRef);
     await ctx.tx
       .update(accounts)
       .set({
@@ -152,6 +201,7 @@ export const userService = {
   async setStatus(ctx: Ctx, id: number, status: Status) {
     const found = await target(ctx, id);
     if (status === '1') await assertRemovable(ctx, id, found);
+    await roleGuard.assertHoldsAtLeast(ctx, id);
     await ctx.tx
       .update(tenantUsers)
       .set({ status, updateBy: ctx.caller.accountId, updateTime: new Date() })
@@ -163,6 +213,7 @@ export const userService = {
   async remove(ctx: Ctx, id: number) {
     const found = await target(ctx, id);
     await assertRemovable(ctx, id, found);
+    await roleGuard.assertHoldsAtLeast(ctx, id);
     const tenantId = ctx.caller.tenantId;
     await ctx.tx.delete(tenantUsers).where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.id, id)));
     await ctx.tx.delete(memberships).where(and(eq(memberships.accountId, found.accountRef), eq(memberships.tenantRef, tenantId)));
@@ -176,6 +227,8 @@ export const userService = {
   async resetPassword(ctx: Ctx, id: number, password: string) {
     assertPasswordPolicy(password);
     const found = await target(ctx, id);
+    // setting someone's password is taking over their account: only one that holds no more than the caller
+    if (ctx.caller.userId !== id) await roleGuard.assertHoldsAtLeast(ctx, id);
     await ctx.tx
       .update(accounts)
       .set({
@@ -193,6 +246,8 @@ export const userService = {
   async assignRoles(ctx: Ctx, id: number, roleIds: number[]) {
     const found = await target(ctx, id);
     await assertLinks(ctx, { roleIds });
+    assertNotOwnPrivileges(ctx, id, found.user, { roleIds });
+    await assertRoleChange(ctx, found.user.roleIds, roleIds);
     await userRepository.replaceLinks(ctx, id, { roleIds });
     afterUserChange(ctx, found.accountRef, false);
     return { before: found.user.roleIds, after: (await userRepository.get(ctx, id))! };

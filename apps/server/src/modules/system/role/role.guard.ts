@@ -1,0 +1,153 @@
+import { ALL_PERMISSIONS, type DataScope } from '@atrium/contracts';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Ctx } from '../../../crud/context';
+import { allOf, dataScopeFilter } from '../../../crud/data-scope';
+import { depts, roleDepts, roleMenus, roles, userRoles } from '../../../db/schema';
+import { AppError } from '../../../errors';
+
+/**
+ * The rules that keep a limited user from making themselves (or a friend) administrator: a caller
+ * grants only what they hold (menus and data scope), edits no role they hold or one that grants more
+ * than they hold, and moves users only into departments inside their own data scope. A super admin
+ * (or anyone holding '*:*:*') is unbounded.
+ */
+
+/** What a role grants: its menus and the rows it reaches. */
+export type Grant = { menuIds: number[]; dataScope: DataScope; deptIds: number[] };
+
+/** 403 naming the field and the rule, so the client can say which part was refused. */
+export const denied = (field: string, rule: string, message: string) => new AppError('forbidden', { fields: [{ field, rule, message }] });
+
+const unbounded = (ctx: Ctx) => ctx.caller.superAdmin || ctx.caller.permissions.has(ALL_PERMISSIONS);
+
+/** Menu ids of the caller's enabled roles in this tenant. */
+async function heldMenus(ctx: Ctx): Promise<Set<number>> {
+  if (ctx.caller.userId === null) return new Set();
+  const rows = await ctx.tx
+    .selectDistinct({ id: roleMenus.menuId })
+    .from(userRoles)
+    .innerJoin(roles, and(eq(roles.tenantId, userRoles.tenantId), eq(roles.id, userRoles.roleId)))
+    .innerJoin(roleMenus, and(eq(roleMenus.tenantId, roles.tenantId), eq(roleMenus.roleId, roles.id)))
+    .where(and(eq(userRoles.tenantId, ctx.caller.tenantId), eq(userRoles.userId, ctx.caller.userId), eq(roles.status, '0')));
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
+/** Ids of the roles the caller holds (enabled or not: re-enabling a held role would grow the holder too). */
+async function heldRoles(ctx: Ctx): Promise<Set<number>> {
+  if (ctx.caller.userId === null) return new Set();
+  const rows = await ctx.tx
+    .select({ id: userRoles.roleId })
+    .from(userRoles)
+    .where(and(eq(userRoles.tenantId, ctx.caller.tenantId), eq(userRoles.userId, ctx.caller.userId)));
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
+/** Whether the caller's own data scope reaches at least as far as `grant`'s. */
+async function scopeCovers(ctx: Ctx, grant: Pick<Grant, 'dataScope' | 'deptIds'>): Promise<boolean> {
+  const mine = ctx.caller.dataScope;
+  if (unbounded(ctx) || mine === '1') return true;
+  switch (grant.dataScope) {
+    case '5':
+      return true;
+    case '3':
+      return mine === '3' || mine === '4';
+    case '4':
+      return mine === '4';
+    case '2':
+      return (await departmentsInScope(ctx, grant.deptIds)) === new Set(grant.deptIds).size;
+    default:
+      return false;
+  }
+}
+
+/** How many of `ids` are departments inside the caller's data scope. */
+async function departmentsInScope(ctx: Ctx, ids: number[]): Promise<number> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return 0;
+  const rows = await ctx.tx
+    .select({ id: depts.id })
+    .from(depts)
+    .where(allOf(eq(depts.tenantId, ctx.caller.tenantId), inArray(depts.id, unique), dataScopeFilter(ctx.caller, { dept: depts.id })));
+  return rows.length;
+}
+
+/** Whether the caller holds every menu and at least the data scope of `grant`. */
+async function within(ctx: Ctx, grant: Grant, menus?: Set<number>): Promise<boolean> {
+  if (unbounded(ctx)) return true;
+  const held = menus ?? (await heldMenus(ctx));
+  if (!grant.menuIds.every((id) => held.has(id))) return false;
+  return scopeCovers(ctx, grant);
+}
+
+/** The current grant of each role (missing ids are left out; callers check existence themselves). */
+async function grantsOf(ctx: Ctx, roleIds: number[]): Promise<Map<number, Grant>> {
+  const unique = [...new Set(roleIds)];
+  const result = new Map<number, Grant>();
+  if (!unique.length) return result;
+  const tenantId = ctx.caller.tenantId;
+  const [roleRows, menuRows, deptRows] = await Promise.all([
+    ctx.tx
+      .select({ id: roles.id, dataScope: roles.dataScope })
+      .from(roles)
+      .where(and(eq(roles.tenantId, tenantId), inArray(roles.id, unique))),
+    ctx.tx
+      .select({ roleId: roleMenus.roleId, menuId: roleMenus.menuId })
+      .from(roleMenus)
+      .where(and(eq(roleMenus.tenantId, tenantId), inArray(roleMenus.roleId, unique))),
+    ctx.tx
+      .select({ roleId: roleDepts.roleId, deptId: roleDepts.deptId })
+      .from(roleDepts)
+      .where(and(eq(roleDepts.tenantId, tenantId), inArray(roleDepts.roleId, unique))),
+  ]);
+  for (const r of roleRows) result.set(Number(r.id), { dataScope: r.dataScope as DataScope, menuIds: [], deptIds: [] });
+  for (const m of menuRows) result.get(Number(m.roleId))?.menuIds.push(Number(m.menuId));
+  for (const d of deptRows) result.get(Number(d.roleId))?.deptIds.push(Number(d.deptId));
+  return result;
+}
+
+export const roleGuard = {
+  /** Giving or taking away these roles: each must grant no more than the caller holds. */
+  async assertGrantable(ctx: Ctx, roleIds: number[], field = 'roleIds') {
+    if (unbounded(ctx) || !roleIds.length) return;
+    const menus = await heldMenus(ctx);
+    for (const grant of (await grantsOf(ctx, roleIds)).values()) {
+      if (!(await within(ctx, grant, menus))) throw denied(field, 'exceedsOwn', 'a role may grant no more than you hold yourself');
+    }
+  },
+
+  /** A new or changed role grant: no menu and no data scope beyond the caller's own. */
+  async assertWithinOwn(ctx: Ctx, grant: Grant) {
+    if (await within(ctx, { ...grant, deptIds: grant.dataScope === '2' ? grant.deptIds : [] })) return;
+    const menus = unbounded(ctx) ? null : await heldMenus(ctx);
+    const field = menus && !grant.menuIds.every((id) => menus.has(id)) ? 'menuIds' : 'dataScope';
+    throw denied(field, 'exceedsOwn', 'a role may grant no more than you hold yourself');
+  },
+
+  /** Editing, disabling or deleting a role: not one the caller holds, nor one that grants more than they hold. */
+  async assertEditable(ctx: Ctx, roleId: number) {
+    if (unbounded(ctx)) return;
+    if ((await heldRoles(ctx)).has(roleId)) throw denied('id', 'ownRole', 'you cannot change a role you hold');
+    const grant = (await grantsOf(ctx, [roleId])).get(roleId);
+    if (grant && !(await within(ctx, grant))) throw denied('id', 'exceedsOwn', 'this role grants more than you hold');
+  },
+
+  /** Placing a user (oneself included) in a department: only one inside the caller's data scope. */
+  async assertDepartmentInScope(ctx: Ctx, deptId: number | null | undefined, field = 'deptId') {
+    if (!deptId || unbounded(ctx) || ctx.caller.dataScope === '1') return;
+    if ((await departmentsInScope(ctx, [deptId])) !== 1) throw denied(field, 'outsideScope', 'the department is outside your data scope');
+  },
+
+  /** Whether the caller holds at least everything the given user's roles grant (for taking over an account). */
+  async assertHoldsAtLeast(ctx: Ctx, userId: number) {
+    if (unbounded(ctx)) return;
+    const rows = await ctx.tx
+      .select({ id: userRoles.roleId })
+      .from(userRoles)
+      .where(and(eq(userRoles.tenantId, ctx.caller.tenantId), eq(userRoles.userId, userId)));
+    await roleGuard.assertGrantable(
+      ctx,
+      rows.map((r) => Number(r.id)),
+      'id',
+    );
+  },
+};

@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../errors';
+import { sendEnvelope } from './errors';
+
+/** The path of the first string holding U+0000 (PostgreSQL text cannot store it), or null. */
+export function nulPath(value: unknown, path: string[] = [], depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || 'body' : null;
+  if (depth > 20 || value === null || typeof value !== 'object') return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const hit = nulPath(inner, [...path, key], depth + 1);
+    if (hit !== null) return hit;
+  }
+  return null;
+}
+
+/**
+ * Input every route shares, checked before any schema or handler sees it:
+ * - a NUL character in any body, query or path value is a 400 naming the field (it would be a 500 in
+ *   PostgreSQL, and the write's log entry would be lost with the transaction);
+ * - `Content-Type: application/json` with an empty body is "no payload", as the body-less calls
+ *   (logout, userInfoLogin, menu) are documented to take;
+ * - a known path asked with a method it does not answer is 405 with `Allow`, not 404.
+ */
+export const inputPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch (error) {
+        (error as Error & { statusCode?: number }).statusCode = 400;
+        done(error as Error, undefined);
+      }
+    });
+
+    app.addHook('preValidation', async (request) => {
+      for (const value of [request.body, request.query, request.params]) {
+        const field = nulPath(value);
+        if (field !== null) {
+          throw new AppError('validation', { fields: [{ field, rule: 'nul', message: 'must not contain NUL characters' }] });
+        }
+      }
+    });
+
+    // path patterns by method, compiled once every route is known
+    let patterns: { method: string; pattern: RegExp }[] = [];
+    app.addHook('onReady', async () => {
+      patterns = app.routeRegistry.map((r) => ({
+        method: r.method,
+        pattern: new RegExp(`^${r.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`),
+      }));
+    });
+    app.decorate('allowedMethods', (url: string) => {
+      const path = url.split('?')[0] ?? '/';
+      return [...new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method))];
+    });
+    app.decorate('methodNotAllowed', (request: Parameters<typeof sendEnvelope>[1], reply: Parameters<typeof sendEnvelope>[0]) => {
+      const allowed = app.allowedMethods(request.url);
+      if (!allowed.length || allowed.includes(request.method)) return false;
+      if (allowed.includes('GET')) allowed.push('HEAD');
+      reply.header('allow', allowed.join(', '));
+      sendEnvelope(reply, request, new AppError('methodNotAllowed'));
+      return true;
+    });
+  },
+  { name: 'input', dependencies: ['errors'] },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The methods a concrete path is answered for (empty when no route matches it). */
+    allowedMethods(url: string): string[];
+    /** Answers 405 with `Allow` when the path exists under other methods; false when it does not apply. */
+    methodNotAllowed(request: FastifyRequest, reply: FastifyReply): boolean;
+  }
+}

@@ -1,0 +1,107 @@
+import { desc } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '../../src/db/client';
+import { operLogs } from '../../src/db/schema';
+import { buildTestApp, engines } from '../helper';
+import { type Caller, fieldsOf, signIn } from '../system/api';
+
+const PASSWORD = 'Kx9!mountain-ledger';
+
+describe.each(engines)('disabled means disabled, and bad input never reaches the database on %s', (engine) => {
+  let ctx: Awaited<ReturnType<typeof buildTestApp>>;
+  let admin: Caller;
+
+  beforeAll(async () => {
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+    admin = await signIn(ctx, 'admin', 'Admin@123456');
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  const login = (account: string, password = PASSWORD) =>
+    ctx.app.inject({ method: 'POST', url: '/api/system/user/login', payload: { account, password } });
+
+  it('refuses the sign-in of a user disabled a moment ago, though their access was cached', async () => {
+    const u = (await admin.post('/api/system/user/info', { accountId: 'soon.off', name: 'Soon off', password: PASSWORD })).body.data;
+    const session = await signIn(ctx, 'soon.off', PASSWORD);
+    expect((await session.post('/api/system/user/userInfoLogin', {})).status).toBe(200);
+    expect((await admin.put(`/api/system/user/infoStatus/${u.id}`, { status: '1' })).status).toBe(200);
+    expect((await session.post('/api/system/user/userInfoLogin', {})).body.code).toBe(1302);
+    const again = await login('soon.off');
+    expect([again.statusCode, again.json().code]).toEqual([403, 1004]);
+    // deleted: the same at once
+    await admin.put(`/api/system/user/infoStatus/${u.id}`, { status: '0' });
+    await signIn(ctx, 'soon.off', PASSWORD);
+    await admin.del(`/api/system/user/info/${u.id}`);
+    expect((await login('soon.off')).statusCode).toBe(401);
+  });
+
+  it('answers a NUL character anywhere with 400 naming the field, and logs the refused write', async () => {
+    const filter = await admin.get('/api/system/user/user?accountId=a%00b');
+    expect([filter.status, fieldsOf(filter.body)]).toEqual([400, ['accountId']]);
+    const name = await admin.get('/api/system/user/user?name=%00');
+    expect([name.status, fieldsOf(name.body)]).toEqual([400, ['name']]);
+    for (const [url, body, field] of [
+      ['/api/system/post', { code: 'nul', name: 'a\u0000b' }, 'name'],
+      ['/api/system/dept', { name: 'a\u0000b' }, 'name'],
+      ['/api/system/user/info', { accountId: 'nul.user', name: 'N', remark: 'x\u0000' }, 'remark'],
+      ['/api/system/notice', { title: 'T', content: 'c\u0000' }, 'content'],
+    ] as const) {
+      const answer = await admin.post(url, body);
+      expect([url, answer.status, fieldsOf(answer.body)]).toEqual([url, 400, [field]]);
+    }
+    const [last] = await withTenant(ctx.database.db, 1, (tx) =>
+      tx.select({ url: operLogs.url, result: operLogs.result }).from(operLogs).orderBy(desc(operLogs.id)).limit(1),
+    );
+    expect(last).toMatchObject({ url: '/api/system/notice' });
+  });
+
+  it('bounds date filters to the years 1900–9999', async () => {
+    for (const value of ['+275760-09-13', '1899-12-31', '10000-01-01']) {
+      const answer = await admin.get(`/api/system/user/user?createTimeFrom=${encodeURIComponent(value)}`);
+      expect([value, answer.status, fieldsOf(answer.body)]).toEqual([value, 400, ['createTimeFrom']]);
+    }
+    expect((await admin.get('/api/system/user/user?createTimeFrom=2020-01-01&createTimeTo=2999-12-31')).status).toBe(200);
+  });
+
+  it('accepts digits only as path ids', async () => {
+    for (const id of ['0x10', '1e3', '+1', '1.0', '%201']) {
+      expect([id, (await admin.get(`/api/system/post/${id}`)).status]).toEqual([id, 400]);
+    }
+  });
+
+  it('answers a wrong method on an existing path with 405 and Allow', async () => {
+    const answer = await ctx.app.inject({
+      method: 'PATCH',
+      url: '/api/system/post/1',
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect([answer.statusCode, answer.json().code]).toEqual([405, 405]);
+    expect(answer.headers.allow?.toString().split(', ').sort()).toEqual(['DELETE', 'GET', 'HEAD', 'PUT']);
+    const post = await ctx.app.inject({ method: 'DELETE', url: '/api/system/user/login' });
+    expect([post.statusCode, post.headers.allow]).toEqual([405, 'POST']);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/no/such/path' })).statusCode).toBe(404);
+  });
+
+  it('takes the body-less calls with Content-Type: application/json and an empty body', async () => {
+    const session = await signIn(ctx, 'admin', 'Admin@123456');
+    for (const url of ['/api/system/user/userInfoLogin', '/api/system/user/menu', '/api/system/user/logout']) {
+      const answer = await ctx.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
+        payload: '',
+      });
+      expect([url, answer.statusCode]).toEqual([url, 200]);
+    }
+    // a body that is there but broken is still 40002
+    const broken = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/system/user/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"account":',
+    });
+    expect(broken.json().code).toBe(40002);
+  });
+});
