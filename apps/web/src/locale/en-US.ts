@@ -188,6 +188,7 @@ export const enUS: Record<MessageKey, string> = {
   'settings.alertContent': 'Settings are kept in this browser only',
   'tabBar.ariaLabel': 'Open pages',
   'tabBar.actions': 'Tab actions',
+  'tabBar.menuOf': 'Actions for {{title}}',
   'tabBar.close': 'Close {{title}}',
   'tabBar.reload': 'Reload',
   'tabBar.closeCurrent': 'Close current tab',

@@ -187,6 +187,7 @@ export const zhCN = {
   'settings.alertContent': '配置仅保存在当前浏览器中',
   'tabBar.ariaLabel': '已打开的页面',
   'tabBar.actions': '页签操作',
+  'tabBar.menuOf': '{{title}} 的操作',
   'tabBar.close': '关闭 {{title}}',
   'tabBar.reload': '重新加载',
   'tabBar.closeCurrent': '关闭当前标签页',
