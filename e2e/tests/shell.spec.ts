@@ -29,7 +29,7 @@ test.describe('sign-in screens', () => {
     await expect(page.getByLabel('账号')).toBeVisible();
     await expect(page.getByLabel('密码', { exact: true })).toBeVisible();
     await expect(page.getByLabel('验证码')).toHaveCount(0);
-    await expect(page.getByText('记住密码')).toBeVisible();
+    await expect(page.getByText('记住账号')).toBeVisible();
     await expect(page.getByRole('link', { name: '忘记密码' })).toHaveAttribute('href', '/findPassword');
     await expect(page.getByRole('link', { name: '注册账号' })).toHaveAttribute('href', '/register');
     await shot(page, 'login-zh-CN');

@@ -219,7 +219,9 @@ function SendNoticeModal({ onClose }: { onClose: () => void }) {
   });
 
   const submit = async () => {
-    const values = await form.validate();
+    // Arco rejects when a rule fails and has already shown the messages: nothing more to do
+    const values = await form.validate().catch(() => null);
+    if (!values) return;
     const parsed = noticeInputSchema.safeParse({ ...values, targetIds: (values.targetIds ?? []).map(Number) });
     if (!parsed.success) {
       form.setFields(
