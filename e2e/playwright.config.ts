@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -7,10 +8,34 @@ const port = Number(process.env.E2E_PORT ?? 18080);
 export const baseURL = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-'));
 
+/** Whether something already listens on the port (another run, another checkout's server). */
+const portTaken = (p: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port: p });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+// only the runner starts the server; its workers load this file too, while the server is up
+if (!process.env.TEST_WORKER_INDEX) {
+  for (const taken of [port, port + 3]) {
+    if (await portTaken(taken)) {
+      throw new Error(
+        `Port ${taken} on 127.0.0.1 is already in use (the browser tests need ${port} and ${port + 3}). ` +
+          `Stop what listens there, or pick other ports: E2E_PORT=${port + 100} npm test (it uses E2E_PORT and E2E_PORT+3).`,
+      );
+    }
+  }
+}
+
 export default defineConfig({
   testDir: './tests',
   outputDir: './artifacts/results',
-  timeout: 60_000,
+  // generous: CI shares machines, and a loaded one runs these several times slower
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,

@@ -29,7 +29,7 @@ test.describe('sign-in screens', () => {
     await expect(page.getByLabel('账号')).toBeVisible();
     await expect(page.getByLabel('密码', { exact: true })).toBeVisible();
     await expect(page.getByLabel('验证码')).toHaveCount(0);
-    await expect(page.getByText('记住密码')).toBeVisible();
+    await expect(page.getByText('记住账号')).toBeVisible();
     await expect(page.getByRole('link', { name: '忘记密码' })).toHaveAttribute('href', '/findPassword');
     await expect(page.getByRole('link', { name: '注册账号' })).toHaveAttribute('href', '/register');
     await shot(page, 'login-zh-CN');
@@ -167,11 +167,23 @@ test.describe('signed in', () => {
 
     // right-click menu: close others, then the actions dropdown: close all
     await page.locator('.app-sider').getByText('用户管理').click();
+    // each menu is named for what it acts on, so the test finds the one it opened, on any machine
     await tabs.getByRole('tab', { name: '用户管理' }).click({ button: 'right' });
-    await page.getByRole('menuitem', { name: '关闭其它标签页' }).click();
+    const contextMenu = page.getByRole('menu', { name: '用户管理 的操作' });
+    // all six actions fit: none is cut off by the dropdown's height
+    await expect(contextMenu.getByRole('menuitem')).toHaveCount(6);
+    const last = await contextMenu.getByRole('menuitem').last().boundingBox();
+    const box = await contextMenu.boundingBox();
+    expect(last && box && last.y + last.height <= box.y + box.height).toBe(true);
+    await contextMenu.getByRole('menuitem', { name: '关闭其它标签页' }).click();
     await expect(tabs.getByRole('tab')).toHaveText(['首页', '用户管理']);
+    // a menu closed by its action leaves at once (no exit animation): never two tab menus on screen
+    await expect(page.locator('.tab-bar-menu')).toHaveCount(0);
     await page.getByRole('button', { name: '页签操作' }).click();
-    await page.getByRole('menuitem', { name: '关闭全部标签页' }).click();
+    const actionsMenu = page.getByRole('menu', { name: '页签操作' });
+    await expect(actionsMenu).toBeVisible();
+    await expect(page.locator('.tab-bar-menu')).toHaveCount(1);
+    await actionsMenu.getByRole('menuitem', { name: '关闭全部标签页' }).click();
     await expect(tabs.getByRole('tab')).toHaveText(['首页']);
     await expect(page).toHaveURL(/\/staging$/);
     // closed pages are unmounted; Staging cannot be closed and kept its input
@@ -180,8 +192,7 @@ test.describe('signed in', () => {
     await expect(page.getByRole('textbox', { name: '查找页面' })).toHaveValue('用户');
     // reload mounts it afresh
     await tabs.getByRole('tab', { name: '首页' }).click({ button: 'right' });
-    // the context menu just opened is the last one in the page (a closing one may still be fading out)
-    await page.getByRole('menuitem', { name: '重新加载' }).last().click();
+    await page.getByRole('menu', { name: '首页 的操作' }).getByRole('menuitem', { name: '重新加载' }).click();
     await expect(page.getByRole('textbox', { name: '查找页面' })).toHaveValue('');
   });
 

@@ -10,16 +10,25 @@ export class AppError extends Error {
   readonly customMessage: boolean;
   /** Values for `{name}` placeholders in the catalogue message. */
   readonly params: Record<string, string | number> | undefined;
+  /** A key of `conflictReasons`: the message then says why, in the caller's language. */
+  readonly reason: string | undefined;
 
   constructor(
     key: ErrorKey,
-    options: { message?: string; data?: Record<string, unknown>; fields?: FieldError[]; params?: Record<string, string | number> } = {},
+    options: {
+      message?: string;
+      data?: Record<string, unknown>;
+      fields?: FieldError[];
+      params?: Record<string, string | number>;
+      reason?: string;
+    } = {},
   ) {
     super(options.message ?? errorCatalogue[key].en);
     this.name = 'AppError';
     this.entry = errorCatalogue[key];
     this.customMessage = options.message !== undefined;
     this.params = options.params;
+    this.reason = options.reason;
     this.data = options.fields ? { ...options.data, fields: options.fields } : (options.data ?? null);
   }
 }

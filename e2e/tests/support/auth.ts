@@ -16,7 +16,8 @@ export async function signIn(page: Page, account: string, password: string, redi
   await page.locator('#login-account').fill(account);
   await page.locator('#login-password').fill(password);
   await page.locator('form.login-form button[type="submit"]').click();
-  await expect(page.locator('#main-content')).toBeVisible();
+  // password hashing is deliberately slow: on a shared, busy machine sign-in can take well over 10 s
+  await expect(page.locator('#main-content')).toBeVisible({ timeout: 30_000 });
 }
 
 /** The session token the app keeps in localStorage. */

@@ -62,6 +62,34 @@ export function errorMessage(entry: ErrorEntry, lang: Language, params?: Record<
 }
 
 /**
+ * Why a 409 refused to change a row, in words the user can act on: the envelope's message for a
+ * `conflict` raised with this reason (`{count}` filled in), instead of the bare "数据冲突".
+ */
+export const conflictReasons: Record<string, { zh: string; en: string }> = {
+  'dept.hasChildren': {
+    zh: '该部门下还有 {count} 个子部门，请先删除或移走它们',
+    en: 'The department has {count} sub-department(s): delete or move them first',
+  },
+  'dept.hasUsers': {
+    zh: '该部门下还有 {count} 名用户，请先把他们调到其他部门',
+    en: 'The department is used by {count} user(s): move them to another department first',
+  },
+  'post.inUse': { zh: '该岗位正被 {count} 名用户使用', en: 'The post is held by {count} user(s)' },
+  'role.inUse': { zh: '该角色正被 {count} 名用户使用', en: 'The role is held by {count} user(s)' },
+  'menu.hasChildren': { zh: '该菜单下还有 {count} 个子菜单，请先删除它们', en: 'The menu has {count} sub-menu(s): delete them first' },
+  'tenant.hasUsers': { zh: '该租户下还有 {count} 名用户', en: 'The tenant still has {count} user(s)' },
+  'tenant.current': {
+    zh: '您正登录在该租户中，请先切换到其他租户',
+    en: 'You are signed in to this tenant: switch to another one first',
+  },
+  'user.self': { zh: '不能停用或删除自己', en: 'You cannot disable or delete yourself' },
+  'user.lastSuperAdmin': {
+    zh: '这是最后一位超级管理员，不能停用或删除',
+    en: 'This is the last super admin: it cannot be disabled or deleted',
+  },
+};
+
+/**
  * Messages for validation rules that schemas name by key (`passwordSchema` refines with `password.weak`…),
  * so `data.fields[].message` reads as a sentence in the caller's language.
  */

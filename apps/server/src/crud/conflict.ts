@@ -10,9 +10,13 @@ export function invalidField(field: string, rule: string, message: string): AppE
   return new AppError('validation', { fields: [{ field, rule, message }] });
 }
 
-/** 409 for a rule that keeps the row as it is (in use, last super admin, yourself). */
-export function refused(field: string, rule: string, message: string): AppError {
-  return new AppError('conflict', { fields: [{ field, rule, message }] });
+/**
+ * 409 for a rule that keeps the row as it is (in use, last super admin, yourself). `reason` names the
+ * catalogue's `conflictReasons` entry, so the message says why in the caller's language (with `count`).
+ */
+export function refused(field: string, rule: string, message: string, reason?: string, count?: number): AppError {
+  const params = count === undefined ? undefined : { count };
+  return new AppError('conflict', { fields: [{ field, rule, message }], reason, params, data: params });
 }
 
 type PgLikeError = { code?: string; constraint?: string; constraint_name?: string; cause?: PgLikeError };

@@ -80,7 +80,8 @@ export const authPlugin = fp(
       const config = request.routeOptions.config;
       if (config.public) return;
       const result = await sessions.resolve(tokenOf(request));
-      if (!result.ok) throw new AppError(result.code === 1302 ? 'sessionEnded' : 'tokenInvalid');
+      // data.reason (forced, expired, user_disabled…) lets the sign-in page say why
+      if (!result.ok) throw new AppError(result.code === 1302 ? 'sessionEnded' : 'tokenInvalid', { data: { reason: result.reason } });
       request.auth = result.auth;
       if (config.permission && !can(result.auth, config.permission)) throw new AppError('forbidden');
     });

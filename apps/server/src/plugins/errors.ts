@@ -1,4 +1,12 @@
-import { errorCatalogue, errorMessage, type FieldError, type Language, pickLanguage, validationMessages } from '@atrium/contracts';
+import {
+  conflictReasons,
+  errorCatalogue,
+  errorMessage,
+  type FieldError,
+  type Language,
+  pickLanguage,
+  validationMessages,
+} from '@atrium/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -44,7 +52,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /** Sends `{code, message, data}` with the entry's HTTP status. */
 export function sendEnvelope(reply: FastifyReply, request: FastifyRequest, error: AppError) {
-  const message = error.customMessage ? error.message : errorMessage(error.entry, request.lang, error.params);
+  const reason = error.reason ? conflictReasons[error.reason] : undefined;
+  const message = error.customMessage
+    ? error.message
+    : errorMessage(reason ? { ...error.entry, ...reason } : error.entry, request.lang, error.params);
   return reply.status(error.entry.status).send({ code: error.entry.code, message, data: translateFields(error.data, request.lang) });
 }
 

@@ -49,7 +49,10 @@ describe.each(engines)('tenants, audit, sessions and Excel on %s', (engine) => {
     expect((await first.get('/api/system/role')).body.data.list[0].code).toBe('admin');
 
     expect((await admin.put(`/api/system/tenant/${created.body.data.id}/status`, { status: '1' })).status).toBe(200);
-    expect((await first.get('/api/system/user/user')).body.code).toBe(1302);
+    const ended = (await first.get('/api/system/user/user')).body;
+    expect(ended.code).toBe(1302);
+    // the reason travels along, so the sign-in page can say why
+    expect(ended.data).toEqual({ reason: 'tenant_disabled' });
   });
 
   it('keeps tenants to the super admin', async () => {
@@ -84,7 +87,9 @@ describe.each(engines)('tenants, audit, sessions and Excel on %s', (engine) => {
     const online = (await admin.get('/api/system/session?accountId=user')).body.data.list;
     expect(online.length).toBeGreaterThan(0);
     for (const s of online) expect((await admin.del(`/api/system/session/${s.id}`)).status).toBe(200);
-    expect((await other.post('/api/system/user/userInfoLogin', {})).body.code).toBe(1302);
+    const forced = (await other.post('/api/system/user/userInfoLogin', {})).body;
+    expect(forced.code).toBe(1302);
+    expect(forced.data).toEqual({ reason: 'forced' });
     // acme cannot end a session of another tenant
     const mine = (await admin.get('/api/system/session?accountId=admin')).body.data.list[0];
     expect((await acme.del(`/api/system/session/${mine.id}`)).status).toBe(404);

@@ -169,6 +169,9 @@ describe.each(engines)('system management API on %s', (engine) => {
 
       const withChildren = await admin.del(`/api/system/dept/${d.id}`);
       expect(withChildren.status).toBe(409);
+      // the message says why and how many, not a bare "数据冲突"
+      expect(withChildren.body.message).toBe('The department has 1 sub-department(s): delete or move them first');
+      expect(withChildren.body.data.count).toBe(1);
     });
 
     it('refuses to delete a department with users', async () => {
@@ -177,6 +180,7 @@ describe.each(engines)('system management API on %s', (engine) => {
       const r = await admin.del(`/api/system/dept/${dept.id}`);
       expect(r.status).toBe(409);
       expect(r.body.data.fields[0].rule).toBe('hasUsers');
+      expect(r.body.message).toBe('The department is used by 1 user(s): move them to another department first');
     });
   });
 

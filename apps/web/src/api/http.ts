@@ -52,11 +52,11 @@ function headers(hasBody: boolean): Headers {
   return h;
 }
 
-async function handleInvalidLogin(url: string): Promise<void> {
+async function handleInvalidLogin(url: string, data: unknown): Promise<void> {
   if (url === USER_INFO_URL && getTokenFlag()) return;
   // the dialog and logout live in their own chunk: the sign-in page rarely needs them
   const { onInvalidLogin } = await import('./invalid-login');
-  await onInvalidLogin();
+  await onInvalidLogin((data as { reason?: string } | null)?.reason);
 }
 
 export async function request<T>(method: string, url: string, options: RequestOptions = {}): Promise<T> {
@@ -89,7 +89,7 @@ export async function request<T>(method: string, url: string, options: RequestOp
   if (envelope.code === SUCCESS_CODE) return envelope.data;
   const message = envelope.message || i18next.t('http.error');
   if (INVALID_LOGIN_CODES.includes(envelope.code)) {
-    if (!options.ignoreInvalidLogin) await handleInvalidLogin(url);
+    if (!options.ignoreInvalidLogin) await handleInvalidLogin(url, envelope.data);
   } else if (!options.silent) {
     Message.error({ content: message, duration: TOAST_DURATION });
   }

@@ -1,11 +1,15 @@
 import { Modal } from '@arco-design/web-react';
 import i18next from 'i18next';
 import { logout } from '../app/session';
-import { getToken, getTokenFlag, setTokenFlag } from './storage';
+import { getToken, getTokenFlag, rememberSignOutReason, setTokenFlag } from './storage';
 
-/** Spec 8: with a token, log out and reload; without one, ask whether to sign in again or stay. */
-export async function onInvalidLogin(): Promise<void> {
+/**
+ * Spec 8: with a token, log out and reload; without one, ask whether to sign in again or stay.
+ * The server's reason (forced, expired…) is kept for the sign-in page, which says why.
+ */
+export async function onInvalidLogin(reason?: string): Promise<void> {
   if (getToken()) {
+    rememberSignOutReason(reason ?? 'expired');
     await logout();
     window.location.reload();
     return;

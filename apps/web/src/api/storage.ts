@@ -4,6 +4,10 @@ const TOKEN_KEY = 'token';
 const DEVICE_KEY = 'device';
 // Set while the "sign-in expired" dialog is open, so a second invalid-login answer does not stack another
 const TOKEN_FLAG_KEY = 'flag';
+// spec 3: written after a successful sign-in, value 'flag'
+const SIGNED_IN_KEY = 'tokenFlag';
+// why the last session ended, shown once on the sign-in page (per browser tab)
+const SIGN_OUT_REASON_KEY = 'signOutReason';
 
 export function getToken(): string | null {
   return localStorage.getItem(TOKEN_KEY);
@@ -37,4 +41,23 @@ export function getTokenFlag(): boolean {
 export function setTokenFlag(on: boolean): void {
   if (on) localStorage.setItem(TOKEN_FLAG_KEY, '1');
   else localStorage.removeItem(TOKEN_FLAG_KEY);
+}
+
+export function markSignedIn(): void {
+  localStorage.setItem(SIGNED_IN_KEY, 'flag');
+}
+
+export function clearSignedIn(): void {
+  localStorage.removeItem(SIGNED_IN_KEY);
+}
+
+export function rememberSignOutReason(reason: string): void {
+  sessionStorage.setItem(SIGN_OUT_REASON_KEY, reason);
+}
+
+/** The reason the last session ended, once: reading it forgets it. */
+export function takeSignOutReason(): string | null {
+  const reason = sessionStorage.getItem(SIGN_OUT_REASON_KEY);
+  sessionStorage.removeItem(SIGN_OUT_REASON_KEY);
+  return reason;
 }

@@ -3,7 +3,7 @@ import type { MenuRoute, UserInfo } from '@atrium/contracts/auth';
 import i18next from 'i18next';
 import { create } from 'zustand';
 import { authApi } from '../api/auth';
-import { clearToken, setToken } from '../api/storage';
+import { clearSignedIn, clearToken, markSignedIn, setToken } from '../api/storage';
 import { removeRouteListener } from './route-listener';
 
 type SessionState = {
@@ -42,6 +42,7 @@ export async function login(input: Parameters<typeof authApi.login>[0]): Promise
   try {
     const { token } = await authApi.login(input);
     setToken(token);
+    markSignedIn();
   } catch (error) {
     clearToken();
     throw error;
@@ -91,6 +92,7 @@ export async function logout(): Promise<void> {
 export function clearLocalSession(): void {
   useSession.getState().reset();
   clearToken();
+  clearSignedIn();
   removeRouteListener();
   for (const reset of resetters) reset();
 }

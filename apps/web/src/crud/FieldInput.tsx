@@ -7,7 +7,7 @@ type Props = { def: FieldDef; value?: unknown; onChange?: (value: unknown) => vo
 /** The input a field type asks for; a custom field renders itself. Labels and options are translated. */
 export function FieldInput({ def, value, onChange = () => {}, search }: Props) {
   const { t } = useTranslation();
-  const placeholder = search && def.match === 'prefix' ? t('crud.startsWith', { label: t(def.label) }) : t(def.label);
+  const placeholder = search && def.match === 'prefix' ? t('crud.startsWith', { label: t(def.label) }) : t(def.placeholder ?? def.label);
   const options = def.options?.map((o) => ({ label: t(o.label), value: o.value }));
   switch (def.type ?? 'text') {
     case 'custom':

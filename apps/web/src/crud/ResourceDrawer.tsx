@@ -3,17 +3,30 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FieldInput } from './FieldInput';
 import type { WebResource } from './resource-api';
-import type { FieldDef } from './types';
+import type { FieldDef, TreeOption } from './types';
 import { useResourceMutations } from './useResource';
 import { type FieldErrors, issuesToErrors, serverErrors } from './validation';
 
 type Props = {
   resource: WebResource;
   fields: FieldDef[];
+  /** the entity's name for the title ("新建岗位"), already translated; plain "新建"/"编辑" without it */
+  entity?: string;
   /** the row being edited (its form values), or null to create; undefined keeps the drawer closed */
   editing: { id?: number; values: Record<string, unknown> } | undefined;
   onClose: () => void;
+  /** fills in what a new record needs before it is checked (a generated initial password) */
+  prepareCreate?: (values: Record<string, unknown>) => Record<string, unknown>;
+  /** after a create succeeded, with what was sent (show the generated password once) */
+  onCreated?: (sent: Record<string, unknown>) => void;
 };
+
+// a record cannot move under itself or its descendants: those choices are disabled
+const notUnder = (nodes: TreeOption[], id: unknown, inside = false): TreeOption[] =>
+  nodes.map((node) => {
+    const blocked = inside || (id !== undefined && node.key === String(id));
+    return { ...node, disabled: node.disabled || blocked, children: node.children && notUnder(node.children, id, blocked) };
+  });
 
 // empty inputs mean "not given": the contract's defaults and nullable fields take over
 const clean = (values: Record<string, unknown>) =>
@@ -23,7 +36,7 @@ const clean = (values: Record<string, unknown>) =>
  * Create/edit drawer: validates with the very zod schema the server uses, shows its issues in the
  * current language under each field, then shows the server's field errors (409 duplicates) the same way.
  */
-export function ResourceDrawer({ resource, fields, editing, onClose }: Props) {
+export function ResourceDrawer({ resource, fields, entity, editing, onClose, prepareCreate, onCreated }: Props) {
   const { t } = useTranslation();
   const [form] = Form.useForm();
   const { save } = useResourceMutations(resource);
@@ -39,20 +52,41 @@ export function ResourceDrawer({ resource, fields, editing, onClose }: Props) {
   const showErrors = (errors: FieldErrors) =>
     form.setFields(Object.fromEntries(Object.entries(errors).map(([field, message]) => [field, { error: { message } }])));
 
-  const submit = async () => {
+  const check = () => {
     const shown = fields.filter((f) => !(f.createOnly && !creating) && (f.visible?.(form.getFieldsValue()) ?? true));
-    const values = clean(form.getFieldsValue(shown.map((f) => f.field)));
+    const entered = clean(form.getFieldsValue(shown.map((f) => f.field)));
+    const values = creating && prepareCreate ? prepareCreate(entered) : entered;
     const parsed = (creating ? resource.create : resource.update).safeParse(values);
+    return { parsed, values, errors: parsed.success ? {} : issuesToErrors(parsed.error.issues, label, t, values) };
+  };
+
+  // a field showing an error is checked again as soon as it changes: a corrected field loses its
+  // message at once (also a server's 409 on it), one still wrong shows the current reason
+  const recheck = (changed: Record<string, unknown>) => {
+    const flagged = Object.keys(changed).filter((field) => form.getFieldError(field));
+    if (!flagged.length) return;
+    const { errors } = check();
+    form.setFields(Object.fromEntries(flagged.map((field) => [field, { error: errors[field] ? { message: errors[field] } : undefined }])));
+  };
+
+  const submit = async () => {
+    const { parsed, values, errors } = check();
     if (!parsed.success) {
-      showErrors(issuesToErrors(parsed.error.issues, label, t, values));
+      showErrors(errors);
       return;
     }
     try {
       await save.mutateAsync({ id: editing?.id, body: parsed.data });
       Message.success(t('crud.saved'));
       onClose();
+      if (creating) onCreated?.(values);
     } catch (error) {
-      const errors = serverErrors(error, label, t);
+      const errors = serverErrors(
+        error,
+        label,
+        t,
+        fields.map((f) => f.field),
+      );
       if (errors) showErrors(errors);
       else Message.error((error as Error).message);
     }
@@ -62,7 +96,7 @@ export function ResourceDrawer({ resource, fields, editing, onClose }: Props) {
     <Drawer
       width={560}
       visible={editing !== undefined}
-      title={t(creating ? 'crud.create' : 'crud.edit')}
+      title={entity ? t(creating ? 'crud.createOf' : 'crud.editOf', { entity }) : t(creating ? 'crud.create' : 'crud.edit')}
       onCancel={onClose}
       unmountOnExit
       footer={
@@ -74,7 +108,7 @@ export function ResourceDrawer({ resource, fields, editing, onClose }: Props) {
         </Space>
       }
     >
-      <Form form={form} layout="vertical">
+      <Form form={form} layout="vertical" onValuesChange={recheck}>
         <Form.Item shouldUpdate noStyle>
           {(values: Record<string, unknown>) => (
             <Grid.Row gutter={16}>
@@ -83,7 +117,7 @@ export function ResourceDrawer({ resource, fields, editing, onClose }: Props) {
                 .map((def) => (
                   <Grid.Col key={def.field} span={def.wide || def.type === 'textarea' || def.type === 'custom' ? 24 : 12}>
                     <Form.Item label={t(def.label)} field={def.field}>
-                      <FieldInput def={def} />
+                      <FieldInput def={def.notUnderSelf && def.treeData ? { ...def, treeData: notUnder(def.treeData, values.id) } : def} />
                     </Form.Item>
                   </Grid.Col>
                 ))}

@@ -3,6 +3,8 @@ import { IconDelete, IconEdit, IconPlus } from '@arco-design/web-react/icon';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../components/permission';
+import { useIsPhone } from '../shell/useIsNarrow';
+import './crud.css';
 import './messages';
 import { ResourceDrawer } from './ResourceDrawer';
 import type { ListParams, WebResource } from './resource-api';
@@ -24,15 +26,24 @@ export type ResourcePageProps<Item extends Row> = {
   nameOf?: (item: Item) => string;
   /** extra per-row actions (detail link, reset password…) */
   rowActions?: (item: Item) => ReactNode;
+  /** the permissions behind `rowActions`: without any of them (and no edit/delete) there is no 操作 column */
+  rowActionPermissions?: string[];
+  /** what a row says before it is deleted (defaults to `nameOf`): "确定删除“…”吗？" */
+  deleteWarning?: (item: Item) => string | undefined;
   /** extra toolbar buttons (export, import…) */
   toolbar?: (params: ListParams) => ReactNode;
   /** a tree instead of pages (departments): all rows at once, children nested */
   tree?: { useRows: (params: ListParams) => { data?: Item[]; isLoading: boolean; isError: boolean; refetch: () => unknown } };
+  /** see ResourceDrawer: complete a new record before it is checked, and act once it is created */
+  prepareCreate?: (values: Record<string, unknown>) => Record<string, unknown>;
+  onCreated?: (sent: Record<string, unknown>) => void;
   /** values a new row starts with */
   createDefaults?: Record<string, unknown>;
 };
 
 const PAGE_SIZE = 20;
+// free text longer than this may be cut in its cell: it gets a tooltip
+const LONG_TEXT = 24;
 
 const parentIds = (rows: Row[]): number[] => rows.flatMap((r) => (r.children?.length ? [r.id, ...parentIds(r.children)] : []));
 
@@ -42,9 +53,13 @@ const parentIds = (rows: Row[]): number[] => rows.flatMap((r) => (r.children?.le
  * the create/edit drawer. Buttons appear only with their permission; the server checks it anyway.
  */
 export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
-  const { resource, columns, search = [], form, toForm, nameOf, rowActions, toolbar, tree, createDefaults = {} } = props;
-  const { t } = useTranslation();
+  const { resource, columns, search = [], form, toForm, nameOf, rowActions, rowActionPermissions, deleteWarning, toolbar, tree } = props;
+  const { createDefaults = {}, prepareCreate, onCreated } = props;
+  const { t, i18n } = useTranslation();
+  const entityKey = `${resource.i18n}.entity`;
+  const entity = i18n.exists(entityKey) ? t(entityKey) : undefined;
   const can = useCan();
+  const phone = useIsPhone();
   const [filters, setFilters] = useState<ListParams>({});
   const [paging, setPaging] = useState({ pageNum: 1, pageSize: PAGE_SIZE });
   const [sort, setSort] = useState<string | undefined>();
@@ -67,24 +82,47 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
     delete: resource.has('delete') && perm('delete'),
   };
   const label = (item: Item) => nameOf?.(item) ?? String((item as { name?: string }).name ?? item.id);
+  const showActions =
+    canWrite.update || canWrite.delete || (rowActions !== undefined && (rowActionPermissions?.some((p) => can(p)) ?? true));
 
   const removeRows = async (ids: number[]) => {
-    await remove.mutateAsync(ids);
+    try {
+      await remove.mutateAsync(ids);
+    } catch {
+      // the HTTP client showed the server's reason (e.g. the department still has users)
+      return;
+    }
     setSelected([]);
     Message.success(t('crud.deleted'));
   };
 
+  // a phone shows the columns that identify a row, the status and the actions (not pinned: no room)
+  const phoneKeys = columns.some((c) => c.phone)
+    ? columns.filter((c) => c.phone).map((c) => c.key)
+    : columns
+        .filter((c) => !c.hidden)
+        .slice(0, 2)
+        .map((c) => c.key);
   const tableColumns = (() => {
     const shown: TableColumnProps<Item>[] = columns
-      .filter((c) => visible.includes(c.key))
+      .filter((c) => visible.includes(c.key) && (!phone || phoneKeys.includes(c.key)))
       .map((c) => ({
         key: c.key,
         dataIndex: c.key,
         title: t(c.title),
         width: c.width,
-        ellipsis: true,
         sorter: !tree && resource.sortable.includes(c.key),
-        render: c.render ? (_: unknown, item: Item) => c.render?.(item) : undefined,
+        // columns take the width of their content; only long free text is cut, and shows whole on hover
+        render: (value: unknown, item: Item) => {
+          const shown = c.render ? c.render(item) : (value as ReactNode);
+          if (!c.long) return shown;
+          const text = typeof shown === 'string' ? shown : undefined;
+          return (
+            <span className="crud-cell-long" title={text && text.length > LONG_TEXT ? text : undefined}>
+              {shown}
+            </span>
+          );
+        },
       }));
     if (resource.has('status') && visible.includes('status')) {
       shown.push({
@@ -96,18 +134,25 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
             status={item.status ?? '0'}
             name={label(item)}
             disabled={!canWrite.status}
-            onChange={(status) => setStatus.mutateAsync({ id: item.id, status })}
+            onChange={async (status) => {
+              // a refusal was shown by the HTTP client; the switch stays as it was
+              const done = await setStatus.mutateAsync({ id: item.id, status }).then(
+                () => true,
+                () => false,
+              );
+              if (done) Message.success(t(status === '0' ? 'crud.enabled' : 'crud.disabled', { name: label(item) }));
+            }}
           />
         ),
       });
     }
+    if (!showActions) return shown;
     shown.push({
       key: 'actions',
       title: t('crud.actions'),
-      fixed: 'right',
-      width: 200,
+      fixed: phone ? undefined : 'right',
       render: (_: unknown, item: Item) => (
-        <Space size={4}>
+        <Space size={4} wrap={phone} style={phone ? { maxWidth: 150 } : undefined}>
           {canWrite.update && (
             <Button
               type="text"
@@ -120,7 +165,11 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
           )}
           {rowActions?.(item)}
           {canWrite.delete && (
-            <Popconfirm title={t('crud.deleteConfirm')} onOk={() => removeRows([item.id])}>
+            <Popconfirm
+              title={t('crud.deleteConfirmNamed', { name: label(item) })}
+              content={deleteWarning?.(item)}
+              onOk={() => removeRows([item.id])}
+            >
               <Button type="text" size="mini" status="danger" icon={<IconDelete />}>
                 {t('crud.delete')}
               </Button>
@@ -195,7 +244,8 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
         loading={query.isLoading}
         columns={tableColumns}
         data={rows}
-        scroll={{ x: true }}
+        className="crud-table"
+        scroll={{ x: 'max-content' }}
         noDataElement={<Result status={null} title={t('crud.empty')} />}
         rowSelection={
           canWrite.delete && !tree
@@ -220,7 +270,17 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
           setSort(s?.field && s.direction ? `${String(s.field)}:${s.direction === 'ascend' ? 'asc' : 'desc'}` : undefined);
         }}
       />
-      {form && <ResourceDrawer resource={resource} fields={form} editing={editing} onClose={() => setEditing(undefined)} />}
+      {form && (
+        <ResourceDrawer
+          resource={resource}
+          fields={form}
+          entity={entity}
+          prepareCreate={prepareCreate}
+          onCreated={onCreated}
+          editing={editing}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
     </Card>
   );
 }

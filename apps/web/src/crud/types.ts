@@ -30,6 +30,10 @@ export type FieldDef = {
   render?: (props: { value: unknown; onChange: (value: unknown) => void }) => ReactNode;
   /** full width in the drawer */
   wide?: boolean;
+  /** a tree of the same records (parent department): the edited record and its descendants are disabled */
+  notUnderSelf?: boolean;
+  /** placeholder (i18n key) instead of the label, e.g. "留空则自动生成" */
+  placeholder?: string;
   /** a search field the server matches from the start (said in the placeholder) */
   match?: 'prefix';
 };
@@ -40,6 +44,10 @@ export type ColumnDef<Item> = {
   title: string;
   render?: (item: Item) => ReactNode;
   width?: number;
+  /** free text that can be really long (remark, address, content): cut at a maximum width, whole in a tooltip */
+  long?: boolean;
+  /** shown on phones; without any column marking this, a phone shows the first two */
+  phone?: boolean;
   /** hidden until the user shows it from the column settings */
   hidden?: boolean;
 };

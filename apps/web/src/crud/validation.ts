@@ -43,10 +43,14 @@ export function issuesToErrors(
   return errors;
 }
 
-/** A 400/409 answer naming fields, in the same shape; null when the error names none. */
-export function serverErrors(error: unknown, label: (field: string) => string, t: TFunction): FieldErrors | null {
+/**
+ * A 400/409 answer naming fields of the form, in the same shape; null when it names none of them
+ * (then the caller shows the envelope's message, which says why).
+ */
+export function serverErrors(error: unknown, label: (field: string) => string, t: TFunction, formFields?: string[]): FieldErrors | null {
   if (!(error instanceof ApiError)) return null;
-  const fields = (error.data as { fields?: { field: string; rule: string; message: string }[] } | undefined)?.fields;
+  const all = (error.data as { fields?: { field: string; rule: string; message: string }[] } | undefined)?.fields;
+  const fields = formFields ? all?.filter((f) => formFields.includes(f.field)) : all;
   if (!fields?.length) return null;
   const errors: FieldErrors = {};
   for (const f of fields) {

@@ -35,6 +35,7 @@ type SessionRow = {
   lastSeenAt: Date;
   expiresAt: Date;
   endedAt: Date | null;
+  endReason: string | null;
 };
 
 type Access = Omit<AuthContext, 'sessionId'>;
@@ -127,7 +128,8 @@ export class SessionService {
     const tokenHash = hashToken(token);
     const row = await this.sessionRow(tokenHash);
     if (!row) return { ok: false, code: 11000, reason: 'unknown' };
-    if (row.endedAt) return { ok: false, code: 1302, reason: 'ended' };
+    // the reason travels to the client, which tells the user why they are signed out
+    if (row.endedAt) return { ok: false, code: 1302, reason: row.endReason ?? 'ended' };
     const now = this.clock.now().getTime();
     if (now >= row.expiresAt.getTime()) return { ok: false, code: 11000, reason: 'expired' };
     if (now - row.lastSeenAt.getTime() >= IDLE_MS) return { ok: false, code: 11000, reason: 'idle' };
@@ -242,6 +244,7 @@ export class SessionService {
         lastSeenAt: sessions.lastSeenAt,
         expiresAt: sessions.expiresAt,
         endedAt: sessions.endedAt,
+        endReason: sessions.endReason,
       })
       .from(sessions)
       .where(eq(sessions.tokenHash, tokenHash));

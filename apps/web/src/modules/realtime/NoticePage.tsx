@@ -34,6 +34,7 @@ import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
 import './locale';
+import { formatDateTime } from '../../locale/datetime';
 
 const KEY = ['system', 'notice'] as const;
 type Filters = { title?: string; type?: NotificationType };
@@ -84,7 +85,7 @@ export function NoticePage() {
       title: t('notification.time'),
       dataIndex: 'createTime',
       width: 180,
-      render: (_, n) => new Date(n.createTime).toLocaleString(i18n.language),
+      render: (_, n) => formatDateTime(n.createTime),
     },
     {
       title: t('crud.actions'),
@@ -176,7 +177,7 @@ export function NoticePage() {
               { label: t('notice.recipients'), value: detail.data.recipients },
               { label: t('notice.readCount'), value: detail.data.readCount },
               { label: t('notification.sender'), value: detail.data.sender ?? '—' },
-              { label: t('notification.time'), value: new Date(detail.data.createTime).toLocaleString(i18n.language) },
+              { label: t('notification.time'), value: formatDateTime(detail.data.createTime) },
               { label: t('notification.content'), value: <div style={{ whiteSpace: 'pre-wrap' }}>{detail.data.content || '—'}</div> },
             ]}
           />
@@ -218,7 +219,9 @@ function SendNoticeModal({ onClose }: { onClose: () => void }) {
   });
 
   const submit = async () => {
-    const values = await form.validate();
+    // Arco rejects when a rule fails and has already shown the messages: nothing more to do
+    const values = await form.validate().catch(() => null);
+    if (!values) return;
     const parsed = noticeInputSchema.safeParse({ ...values, targetIds: (values.targetIds ?? []).map(Number) });
     if (!parsed.success) {
       form.setFields(

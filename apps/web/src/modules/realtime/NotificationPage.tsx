@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { http } from '../../api';
 import './locale';
+import { formatDateTime } from '../../locale/datetime';
 
 type ReadFilter = 'all' | 'unread' | 'read';
 const typeColor: Record<NotificationType, string> = { message: 'arcoblue', notice: 'orange', todo: 'green' };
@@ -88,7 +89,7 @@ export function NotificationPage() {
       title: t('notification.time'),
       dataIndex: 'createTime',
       width: 180,
-      render: (_, item) => new Date(item.createTime).toLocaleString(i18n.language),
+      render: (_, item) => formatDateTime(item.createTime),
     },
     {
       title: t('crud.actions'),

@@ -1,5 +1,6 @@
 import { type ReactElement, type RefObject, useLayoutEffect, useRef } from 'react';
 import { useLocation, useOutlet } from 'react-router';
+import { useSession } from '../../app/session';
 import { useSettings } from '../../app/settings';
 import { useTabs } from '../tab-bar/tabs-store';
 import { useCurrentRoute } from '../useCurrentRoute';
@@ -9,7 +10,7 @@ type Props = { scrollRef: RefObject<HTMLElement | null> };
 /**
  * Keeps the page of every open tab mounted (hidden when not current), so switching tabs keeps form
  * input, table pages and scroll position. Pages marked `ignoreCache`, and every page while the tab
- * bar is off, mount afresh. Closing a tab drops its page; "reload" mounts it again.
+ * bar is off, mount afresh. Closing a tab drops its page; "reload" and a tenant switch mount it again.
  */
 export function KeepAliveOutlet({ scrollRef }: Props) {
   const outlet = useOutlet();
@@ -18,6 +19,8 @@ export function KeepAliveOutlet({ scrollRef }: Props) {
   const tabBar = useSettings((s) => s.tabBar);
   const tabs = useTabs((s) => s.tabs);
   const versions = useTabs((s) => s.versions);
+  // a page belongs to the tenant it was opened in: after a switch every page mounts afresh
+  const tenant = useSession((s) => s.userInfo?.tenantId ?? 0);
   const cache = useRef(new Map<string, ReactElement | null>());
   const scrollTops = useRef(new Map<string, number>());
   const previous = useRef(pathname);
@@ -47,13 +50,13 @@ export function KeepAliveOutlet({ scrollRef }: Props) {
   }, [pathname, scrollRef]);
 
   const panes = [...cache.current.entries()].map(([key, element]) => (
-    <div key={`${key}#${versions[key] ?? 0}`} className="page-pane" hidden={key !== pathname} data-page={key}>
+    <div key={`${tenant}:${key}#${versions[key] ?? 0}`} className="page-pane" hidden={key !== pathname} data-page={key}>
       {element}
     </div>
   ));
   if (!cacheable) {
     panes.push(
-      <div key={`live:${pathname}#${versions[pathname] ?? 0}`} className="page-pane" data-page={pathname}>
+      <div key={`live:${tenant}:${pathname}#${versions[pathname] ?? 0}`} className="page-pane" data-page={pathname}>
         {outlet}
       </div>,
     );

@@ -1,6 +1,7 @@
 import { Typography } from '@arco-design/web-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { formatDateTime } from '../../locale/datetime';
 import { type NotificationItem, useMarkRead } from './notifications-api';
 
 export function MessageList({ items, onLeave }: { items: NotificationItem[]; onLeave: () => void }) {
@@ -25,7 +26,7 @@ export function MessageList({ items, onLeave }: { items: NotificationItem[]; onL
                 {item.title}
               </Typography.Text>
               <time className="message-time" dateTime={item.createTime}>
-                {new Date(item.createTime).toLocaleString(i18n.language, { dateStyle: 'short', timeStyle: 'short' })}
+                {formatDateTime(item.createTime)}
               </time>
             </span>
             <Typography.Paragraph className="message-content" ellipsis={{ rows: 2 }}>

@@ -1,6 +1,6 @@
 import { Button, Input, List, Message, Modal, Pagination, Tag } from '@arco-design/web-react';
 import type { TenantOption } from '@atrium/contracts/auth';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -9,6 +9,7 @@ import { setToken } from '../../api/storage';
 import { afterLoginPath } from '../../app/guard';
 import { loadSession, useSession } from '../../app/session';
 import { useSettings } from '../../app/settings';
+import { formatDate } from '../../locale/datetime';
 import { useTabs } from '../tab-bar/tabs-store';
 
 const PAGE_SIZE = 8;
@@ -32,6 +33,7 @@ export function TenantSwitchModal({ visible, onClose }: { visible: boolean; onCl
   const [pageNum, setPageNum] = useState(1);
   const [keyword, setKeyword] = useState('');
   const [switching, setSwitching] = useState<number | null>(null);
+  const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: tenantKeys.list(pageNum, keyword),
     queryFn: () => authApi.tenants({ pageNum, pageSize: PAGE_SIZE, keyword: keyword || undefined }),
@@ -44,6 +46,8 @@ export function TenantSwitchModal({ visible, onClose }: { visible: boolean; onCl
     try {
       const { token } = await authApi.switchTenant(tenant.id);
       setToken(token);
+      // nothing fetched in the old tenant may show in the new one (kept-alive pages remount by tenant)
+      queryClient.clear();
       useSession.getState().setServerMenu([]);
       await loadSession(useSettings.getState().menuFromServer);
       // pages of the old tenant must not stay mounted
@@ -58,7 +62,7 @@ export function TenantSwitchModal({ visible, onClose }: { visible: boolean; onCl
     }
   };
 
-  const date = (value: string) => new Date(value).toLocaleDateString(i18n.language);
+  const date = (value: string) => formatDate(value);
 
   return (
     <Modal title={t('tenant.title')} visible={visible} onCancel={onClose} footer={null} unmountOnExit>

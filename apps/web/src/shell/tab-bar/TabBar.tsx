@@ -11,6 +11,8 @@ import { type Tab, useTabs } from './tabs-store';
 type Action = 'reload' | 'closeCurrent' | 'closeLeft' | 'closeRight' | 'closeOthers' | 'closeAll';
 const ACTIONS_MENU = '#actions';
 const actions: Action[] = ['reload', 'closeCurrent', 'closeLeft', 'closeRight', 'closeOthers', 'closeAll'];
+// a menu leaves at once: while one faded out, the next could open beside it and both showed the same items
+const popupTiming = { triggerProps: { duration: { enter: 200, exit: 0 } } };
 
 function tabTitle(tab: Tab, t: (key: string) => string): string {
   const title = t(tab.locale);
@@ -71,8 +73,8 @@ export function TabBar() {
     return false;
   };
 
-  const actionMenu = (tab: Tab) => (
-    <Menu onClickMenuItem={(key) => run(key as Action, tab)}>
+  const actionMenu = (tab: Tab, label: string) => (
+    <Menu aria-label={label} className="tab-bar-menu" onClickMenuItem={(key) => run(key as Action, tab)}>
       {actions.map((action) => (
         <Menu.Item key={action} disabled={disabled(action, tab)}>
           {action === 'reload' ? <IconRefresh /> : <IconClose />}{' '}
@@ -94,7 +96,8 @@ export function TabBar() {
             <Dropdown
               key={tab.path}
               trigger="contextMenu"
-              droplist={actionMenu(tab)}
+              droplist={actionMenu(tab, t('tabBar.menuOf', { title }))}
+              {...popupTiming}
               position="bl"
               popupVisible={menuFor === tab.path}
               onVisibleChange={(visible) => setMenuFor(visible ? tab.path : null)}
@@ -130,7 +133,8 @@ export function TabBar() {
       {current ? (
         <Dropdown
           trigger="click"
-          droplist={actionMenu(current)}
+          droplist={actionMenu(current, t('tabBar.actions'))}
+          {...popupTiming}
           position="br"
           popupVisible={menuFor === ACTIONS_MENU}
           onVisibleChange={(visible) => setMenuFor(visible ? ACTIONS_MENU : null)}

@@ -161,12 +161,12 @@ export const deptRepository = {
       .select({ n: count() })
       .from(depts)
       .where(and(inTenant(ctx), eq(depts.parentId, id)));
-    if ((children?.n ?? 0) > 0) throw refused('id', 'hasChildren', 'the department has sub-departments');
+    if ((children?.n ?? 0) > 0) throw refused('id', 'hasChildren', 'the department has sub-departments', 'dept.hasChildren', children?.n);
     const [users] = await ctx.tx
       .select({ n: count() })
       .from(tenantUsers)
       .where(and(eq(tenantUsers.tenantId, ctx.caller.tenantId), eq(tenantUsers.deptId, id)));
-    if ((users?.n ?? 0) > 0) throw refused('id', 'hasUsers', 'the department has users');
+    if ((users?.n ?? 0) > 0) throw refused('id', 'hasUsers', 'the department has users', 'dept.hasUsers', users?.n);
     await ctx.tx.delete(depts).where(and(inTenant(ctx), eq(depts.id, id)));
   },
 };

@@ -143,7 +143,7 @@ export const menuRepository = {
 
   async remove(ctx: Ctx, id: number) {
     const [children] = await ctx.tx.select({ n: count() }).from(menus).where(eq(menus.parentId, id));
-    if ((children?.n ?? 0) > 0) throw refused('id', 'hasChildren', 'the menu has children');
+    if ((children?.n ?? 0) > 0) throw refused('id', 'hasChildren', 'the menu has children', 'menu.hasChildren', children?.n);
     await ctx.tx.delete(menus).where(eq(menus.id, id));
   },
 };

@@ -136,7 +136,7 @@ export const roleRepository = {
       .select({ n: count() })
       .from(userRoles)
       .where(and(eq(userRoles.tenantId, ctx.caller.tenantId), eq(userRoles.roleId, id)));
-    if ((held?.n ?? 0) > 0) throw refused('id', 'inUse', 'the role is held by users');
+    if ((held?.n ?? 0) > 0) throw refused('id', 'inUse', 'the role is held by users', 'role.inUse', held?.n);
     await ctx.tx.delete(roles).where(and(inTenant(ctx), eq(roles.id, id)));
   },
 };

@@ -122,16 +122,17 @@ export const tenantRepository = {
   },
 
   async setStatus(ctx: Ctx, id: number, status: Status) {
-    if (status === '1' && id === ctx.caller.tenantId) throw refused('id', 'current', 'switch to another tenant before disabling this one');
+    if (status === '1' && id === ctx.caller.tenantId)
+      throw refused('id', 'current', 'switch to another tenant before disabling this one', 'tenant.current');
     const [row] = await ctx.tx.update(tenants).set({ status, updateTime: new Date() }).where(eq(tenants.id, id)).returning();
     return toTenant(row!);
   },
 
   /** Only an empty tenant goes: deleting one cascades through every tenant table. */
   async remove(ctx: Ctx, id: number) {
-    if (id === ctx.caller.tenantId) throw refused('id', 'current', 'you are signed in to this tenant');
+    if (id === ctx.caller.tenantId) throw refused('id', 'current', 'you are signed in to this tenant', 'tenant.current');
     const [members] = await ctx.tx.select({ n: count() }).from(memberships).where(eq(memberships.tenantRef, id));
-    if ((members?.n ?? 0) > 0) throw refused('id', 'hasUsers', 'the tenant still has users');
+    if ((members?.n ?? 0) > 0) throw refused('id', 'hasUsers', 'the tenant still has users', 'tenant.hasUsers', members?.n);
     await ctx.tx.delete(tenants).where(and(eq(tenants.id, id)));
   },
 };

@@ -52,9 +52,9 @@ async function target(ctx: Ctx, id: number) {
 
 /** Nobody disables or deletes themselves or the last enabled super admin of the tenant. */
 async function assertRemovable(ctx: Ctx, id: number, found: Awaited<ReturnType<typeof target>>) {
-  if (ctx.caller.userId === id) throw refused('id', 'self', 'you cannot disable or delete yourself');
+  if (ctx.caller.userId === id) throw refused('id', 'self', 'you cannot disable or delete yourself', 'user.self');
   if ((found.superAdmin || found.user.userType === '00') && (await userRepository.otherSuperAdmins(ctx, id)) === 0) {
-    throw refused('id', 'lastSuperAdmin', 'the last super admin cannot be disabled or deleted');
+    throw refused('id', 'lastSuperAdmin', 'the last super admin cannot be disabled or deleted', 'user.lastSuperAdmin');
   }
 }
 

@@ -4,10 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { authApi, type SystemMeta } from '../../../api/auth';
 import { ApiError } from '../../../api/http';
-import { getDeviceId } from '../../../api/storage';
+import { getDeviceId, takeSignOutReason } from '../../../api/storage';
 import { afterLoginPath } from '../../../app/guard';
 import { loadSession, login } from '../../../app/session';
 import { useSettings } from '../../../app/settings';
+import { formatDateTime } from '../../../locale/datetime';
 import { AuthLayout } from '../AuthLayout';
 import { useCaptcha } from '../useCaptcha';
 import { LoginField } from './LoginField';
@@ -16,6 +17,8 @@ type Field = 'account' | 'password' | 'code';
 type Values = Record<Field, string>;
 
 const REMEMBERED_ACCOUNT_KEY = 'login-account';
+
+const SIGN_OUT_REASONS = ['forced', 'expired', 'idle', 'user_disabled', 'tenant_disabled', 'removed', 'password'];
 
 // A plain form with Arco inputs: Arco's Form (validation, tooltips, grid) would double the first download
 export function LoginPage() {
@@ -27,7 +30,11 @@ export function LoginPage() {
   const [values, setValues] = useState<Values>({ account: remembered ?? '', password: '', code: '' });
   const [remember, setRemember] = useState(Boolean(remembered));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [failure, setFailure] = useState('');
+  // a session that ended elsewhere (forced out, expired…) says why, once
+  const [failure, setFailure] = useState(() => {
+    const reason = takeSignOutReason();
+    return reason ? t(`login.signedOut.${SIGN_OUT_REASONS.includes(reason) ? reason : 'other'}`) : '';
+  });
   const [loading, setLoading] = useState(false);
   const [meta, setMeta] = useState<SystemMeta | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -74,7 +81,9 @@ export function LoginPage() {
     } catch (error) {
       // the server says why (wrong password, locked…); anything else gets the spec's generic line
       const message = error instanceof ApiError && error.code > 0 ? error.message : '';
-      setFailure(message || t('login.form.error'));
+      const lockedUntil = error instanceof ApiError ? (error.data as { lockedUntil?: string } | null)?.lockedUntil : undefined;
+      // the lock's end in the browser's time zone, not the server's UTC
+      setFailure(lockedUntil ? t('login.locked', { until: formatDateTime(lockedUntil) }) : message || t('login.form.error'));
       if (captcha.enabled) {
         setValues((v) => ({ ...v, code: '' }));
         captcha.refresh();

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { STAGING_PATH } from '../../../app/routes';
 import { useSession } from '../../../app/session';
+import { formatDate } from '../../../locale/datetime';
 import { MenuIcon } from '../../../shell/menu/icons';
 import { useMenuPages } from '../../../shell/menu/useMenu';
 
@@ -71,7 +72,7 @@ export function WorkplacePage() {
                 },
                 {
                   label: t('workplace.memberSince'),
-                  value: userInfo?.createTime ? new Date(userInfo.createTime).toLocaleDateString(i18n.language) : notSet,
+                  value: userInfo?.createTime ? formatDate(userInfo.createTime) : notSet,
                 },
               ]}
             />

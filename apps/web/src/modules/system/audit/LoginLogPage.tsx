@@ -4,9 +4,10 @@ import { ExportButton } from '../../../crud/ExportButton';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
 import '../shared/locale-admin';
+import { formatDateTimeSeconds } from '../../../locale/datetime';
 
 const columns: ColumnDef<LoginLog>[] = [
-  { key: 'createTime', title: 'system.loginlog.time', render: (r) => new Date(r.createTime).toLocaleString() },
+  { key: 'createTime', title: 'system.loginlog.time', render: (r) => formatDateTimeSeconds(r.createTime) },
   { key: 'account', title: 'system.loginlog.account' },
   {
     key: 'result',

@@ -8,6 +8,7 @@ import { ExportButton } from '../../../crud/ExportButton';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
 import '../shared/locale-admin';
+import { formatDateTimeSeconds } from '../../../locale/datetime';
 
 const MODULES_URL = `/api${operLogResource.basePath}/modules`;
 /** `system:user` reads as its menu entry's name (用户管理 / Users) where there is one: an i18n key, else the code. */
@@ -34,7 +35,7 @@ export function OperLogPage() {
   });
   const search = searchFields(modules.data ?? []);
   const columns: ColumnDef<OperLog>[] = [
-    { key: 'createTime', title: 'system.operlog.time', render: (r) => new Date(r.createTime).toLocaleString() },
+    { key: 'createTime', title: 'system.operlog.time', render: (r) => formatDateTimeSeconds(r.createTime) },
     { key: 'operator', title: 'system.operlog.operator' },
     { key: 'module', title: 'system.operlog.module', render: (r) => t(moduleLabel(r.module)) },
     { key: 'action', title: 'system.operlog.action' },

@@ -8,6 +8,7 @@ import { ResourcePage } from '../../../crud/ResourcePage';
 import { resourceKeys } from '../../../crud/resource-api';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
 import '../shared/locale-admin';
+import { formatDateTimeSeconds } from '../../../locale/datetime';
 
 const search: FieldDef[] = [
   { field: 'accountId', label: 'system.session.accountId' },
@@ -40,14 +41,15 @@ export function SessionPage() {
     { key: 'name', title: 'system.session.name' },
     { key: 'ip', title: 'system.session.ip' },
     { key: 'deviceType', title: 'system.session.device' },
-    { key: 'lastSeenAt', title: 'system.session.lastSeen', render: (s) => new Date(s.lastSeenAt).toLocaleString() },
-    { key: 'createTime', title: 'system.session.created', render: (s) => new Date(s.createTime).toLocaleString() },
+    { key: 'lastSeenAt', title: 'system.session.lastSeen', render: (s) => formatDateTimeSeconds(s.lastSeenAt) },
+    { key: 'createTime', title: 'system.session.created', render: (s) => formatDateTimeSeconds(s.createTime) },
   ];
   return (
     <ResourcePage<OnlineSession>
       resource={sessionResource}
       columns={columns}
       search={search}
+      rowActionPermissions={['system:session:forceLogout']}
       rowActions={(s) =>
         can('system:session:forceLogout') && !s.current ? (
           <Popconfirm title={t('system.session.forceLogoutConfirm', { name: s.name || s.accountId })} onOk={() => forceLogout(s.id)}>

@@ -1,7 +1,9 @@
 import { type Dept, type DeptTreeNode, deptResource } from '@atrium/contracts/system/dept';
+import { useTranslation } from 'react-i18next';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
 import '../shared/locale';
+import { formatDateTime } from '../../../locale/datetime';
 import { statusOptions, useDeptTree } from '../shared/options';
 
 type DeptRow = Dept & { children?: DeptRow[] };
@@ -16,7 +18,7 @@ const columns: ColumnDef<DeptRow>[] = [
   { key: 'phone', title: 'system.dept.phone' },
   { key: 'email', title: 'system.dept.email', hidden: true },
   { key: 'orderNum', title: 'crud.orderNum', width: 90 },
-  { key: 'createTime', title: 'crud.createTime', render: (d) => new Date(d.createTime).toLocaleString() },
+  { key: 'createTime', title: 'crud.createTime', render: (d) => formatDateTime(d.createTime) },
 ];
 const search: FieldDef[] = [
   { field: 'name', label: 'system.dept.name' },
@@ -30,9 +32,10 @@ function useRows(params: Record<string, string | number | undefined>) {
 
 /** Departments as a tree table; disabling one disables its children, enabling one enables its parents. */
 export function DeptPage() {
+  const { t } = useTranslation();
   const parents = useDeptTree();
   const form: FieldDef[] = [
-    { field: 'parentId', label: 'system.dept.parent', type: 'treeSelect', treeData: parents.options, wide: true },
+    { field: 'parentId', label: 'system.dept.parent', type: 'treeSelect', treeData: parents.options, wide: true, notUnderSelf: true },
     { field: 'name', label: 'system.dept.name' },
     { field: 'leader', label: 'system.dept.leader' },
     { field: 'phone', label: 'system.dept.phone' },
@@ -49,6 +52,10 @@ export function DeptPage() {
       tree={{ useRows }}
       createDefaults={{ status: '0', orderNum: 0 }}
       toForm={({ children: _c, ...d }) => d}
+      // say before deleting what would stop it: sub-departments, or members
+      deleteWarning={(d) =>
+        d.children?.length ? t('system.dept.deleteHasChildren', { count: d.children.length }) : t('system.dept.deleteUsersHint')
+      }
     />
   );
 }

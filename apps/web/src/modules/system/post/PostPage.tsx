@@ -3,6 +3,7 @@ import { postResource } from '@atrium/contracts/system/post';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
 import '../shared/locale';
+import { formatDateTime } from '../../../locale/datetime';
 import { statusOptions } from '../shared/options';
 
 const columns: ColumnDef<Post>[] = [
@@ -10,7 +11,7 @@ const columns: ColumnDef<Post>[] = [
   { key: 'name', title: 'system.post.name' },
   { key: 'orderNum', title: 'crud.orderNum', width: 90 },
   { key: 'remark', title: 'crud.remark', hidden: true },
-  { key: 'createTime', title: 'crud.createTime', render: (p) => new Date(p.createTime).toLocaleString() },
+  { key: 'createTime', title: 'crud.createTime', render: (p) => formatDateTime(p.createTime) },
 ];
 const search: FieldDef[] = [
   { field: 'code', label: 'system.post.code' },

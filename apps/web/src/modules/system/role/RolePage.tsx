@@ -5,6 +5,7 @@ import { ResourcePage } from '../../../crud/ResourcePage';
 import { resourceApi } from '../../../crud/resource-api';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
 import '../shared/locale';
+import { formatDateTime } from '../../../locale/datetime';
 import { statusOptions } from '../shared/options';
 import { DeptScopeTree } from './DeptScopeTree';
 import { MenuGrantTree } from './MenuGrantTree';
@@ -48,7 +49,7 @@ export function RolePage() {
     },
     { key: 'orderNum', title: 'crud.orderNum', width: 90 },
     { key: 'createBy', title: 'crud.createBy', hidden: true },
-    { key: 'createTime', title: 'crud.createTime', render: (r) => new Date(r.createTime).toLocaleString() },
+    { key: 'createTime', title: 'crud.createTime', render: (r) => formatDateTime(r.createTime) },
   ];
   return (
     <ResourcePage<Role>

@@ -1,6 +1,8 @@
 import { registerMessages } from '../../../crud/messages';
 
 const zh = {
+  'system.menu.entity': '菜单',
+  'system.tenant.entity': '租户',
   'system.menu.title': '菜单名称',
   'system.menu.type': '类型',
   'system.menu.type.dir': '目录',
@@ -54,6 +56,8 @@ const zh = {
 };
 
 const en: Record<keyof typeof zh, string> = {
+  'system.menu.entity': 'menu',
+  'system.tenant.entity': 'tenant',
   'system.menu.title': 'Menu name',
   'system.menu.type': 'Type',
   'system.menu.type.dir': 'Directory',

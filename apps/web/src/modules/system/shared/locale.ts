@@ -1,6 +1,16 @@
 import { registerMessages } from '../../../crud/messages';
 
 const zh = {
+  'system.dept.deleteHasChildren': '该部门下有 {{count}} 个子部门，须先删除或移走它们才能删除。',
+  'system.dept.deleteUsersHint': '部门下还有用户时不能删除。',
+  'system.user.password.auto': '初始密码（留空则自动生成）',
+  'system.user.password.createdTitle': '已创建用户 {{account}}',
+  'system.user.password.createdHint': '初始密码只显示这一次，请复制后交给该用户；登录后可在个人中心修改。',
+  'system.user.password.done': '我已复制',
+  'system.user.entity': '用户',
+  'system.role.entity': '角色',
+  'system.dept.entity': '部门',
+  'system.post.entity': '岗位',
   'system.user.accountId': '用户编号',
   'system.user.password': '初始密码',
   'system.user.name': '姓名',
@@ -51,6 +61,17 @@ const zh = {
 };
 
 const en: Record<keyof typeof zh, string> = {
+  'system.dept.deleteHasChildren': 'It has {{count}} sub-departments, which must be deleted or moved first.',
+  'system.dept.deleteUsersHint': 'A department with users cannot be deleted.',
+  'system.user.password.auto': 'Initial password (leave empty to generate one)',
+  'system.user.password.createdTitle': 'User {{account}} created',
+  'system.user.password.createdHint':
+    'The initial password is shown only this once: copy it and hand it to the user, who can change it in their profile.',
+  'system.user.password.done': 'I have copied it',
+  'system.user.entity': 'user',
+  'system.role.entity': 'role',
+  'system.dept.entity': 'department',
+  'system.post.entity': 'post',
   'system.user.accountId': 'User number',
   'system.user.password': 'Initial password',
   'system.user.name': 'Name',

@@ -2,9 +2,10 @@ import { type Tenant, tenantResource } from '@atrium/contracts/system/tenant';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
 import '../shared/locale-admin';
+import { formatDateTime } from '../../../locale/datetime';
 import { statusOptions } from '../shared/options';
 
-const when = (v: string | null) => (v ? new Date(v).toLocaleString() : '—');
+const when = (v: string | null) => formatDateTime(v);
 const columns: ColumnDef<Tenant>[] = [
   { key: 'code', title: 'system.tenant.code' },
   { key: 'name', title: 'system.tenant.name' },

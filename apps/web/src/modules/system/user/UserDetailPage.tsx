@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type DetailField, ResourceDetail } from '../../../crud/ResourceDetail';
 import '../shared/locale';
+import { formatDateTime } from '../../../locale/datetime';
 import { useOptions } from '../shared/options';
 
 /** One user (systemUserDetail; the user menu stays active). */
@@ -30,9 +31,9 @@ export function UserDetailPage() {
     { key: 'address', label: 'system.user.address' },
     { key: 'remark', label: 'crud.remark' },
     { key: 'createBy', label: 'crud.createBy' },
-    { key: 'createTime', label: 'crud.createTime', render: (u) => new Date(u.createTime).toLocaleString() },
+    { key: 'createTime', label: 'crud.createTime', render: (u) => formatDateTime(u.createTime) },
     { key: 'updateBy', label: 'crud.updateBy' },
-    { key: 'updateTime', label: 'crud.updateTime', render: (u) => new Date(u.updateTime).toLocaleString() },
+    { key: 'updateTime', label: 'crud.updateTime', render: (u) => formatDateTime(u.updateTime) },
   ];
   return <ResourceDetail<User> resource={userResource} id={id} fields={fields} title={(u) => `${u.name} (${u.accountId})`} />;
 }

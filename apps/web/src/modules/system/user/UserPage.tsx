@@ -6,8 +6,10 @@ import { useCan } from '../../../components/permission';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
 import '../shared/locale';
+import { formatDateTime } from '../../../locale/datetime';
 import { statusOptions, useDeptTree, useOptions } from '../shared/options';
 import { sexOptions, userTypeOptions } from './fields';
+import { generatePassword, showInitialPassword } from './initial-password';
 import { ResetPasswordButton } from './ResetPasswordButton';
 import { UserExcelButtons } from './UserExcelButtons';
 
@@ -27,7 +29,7 @@ export function UserPage() {
     { key: 'phone', title: 'system.user.phone' },
     { key: 'email', title: 'system.user.email', hidden: true },
     { key: 'userType', title: 'system.user.userType', render: (u) => t(`system.user.userType.${u.userType}`) },
-    { key: 'createTime', title: 'system.user.createTime', render: (u) => new Date(u.createTime).toLocaleString() },
+    { key: 'createTime', title: 'system.user.createTime', render: (u) => formatDateTime(u.createTime) },
   ];
   const search: FieldDef[] = [
     { field: 'accountId', label: 'system.user.accountId', match: 'prefix' },
@@ -39,7 +41,7 @@ export function UserPage() {
   ];
   const form: FieldDef[] = [
     { field: 'accountId', label: 'system.user.accountId', createOnly: true },
-    { field: 'password', label: 'system.user.password', type: 'password', createOnly: true },
+    { field: 'password', label: 'system.user.password', type: 'password', createOnly: true, placeholder: 'system.user.password.auto' },
     { field: 'name', label: 'system.user.name' },
     { field: 'nickname', label: 'system.user.nickname' },
     { field: 'phone', label: 'system.user.phone' },
@@ -64,6 +66,12 @@ export function UserPage() {
       nameOf={(u) => u.name || u.accountId}
       createDefaults={{ status: '0', userType: '02', postIds: [], roleIds: [] }}
       toolbar={(params) => <UserExcelButtons params={params} />}
+      // no password typed: one is generated, sent, and shown once with a copy button
+      prepareCreate={(values) => (values.password ? values : { ...values, password: generatePassword(), generated: true })}
+      onCreated={(sent) => {
+        if (sent.generated) showInitialPassword(String(sent.accountId), String(sent.password));
+      }}
+      rowActionPermissions={['system:user:query', 'system:user:resetPwd']}
       rowActions={(u) => (
         <>
           {can('system:user:query') && (

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { http, USER_INFO_URL } from '../../../api/http';
+import { formatDateTime } from '../../../locale/datetime';
 
 export const userProfileKeys = { profile: ['user', 'profile'] as const };
 
@@ -12,8 +13,7 @@ export function UserInfoPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const query = useQuery({ queryKey: userProfileKeys.profile, queryFn: () => http.get<UserProfile>(USER_INFO_URL) });
-  const dateTime = (value: string | null) =>
-    value ? new Date(value).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }) : null;
+  const dateTime = (value: string | null) => (value ? formatDateTime(value) : null);
   const notSet = <Typography.Text type="secondary">{t('workplace.notSet')}</Typography.Text>;
 
   if (query.isPending) {
