@@ -13,6 +13,7 @@ import { authPlugin } from './plugins/auth';
 import { databasePlugin } from './plugins/database';
 import { errorsPlugin } from './plugins/errors';
 import { healthPlugin } from './plugins/health';
+import { metricsPlugin } from './plugins/metrics';
 import { openapiPlugin } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { realtimePlugin } from './plugins/realtime';
@@ -62,6 +63,7 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
   await app.register(openapiPlugin);
   await app.register(redisPlugin);
   await app.register(healthPlugin);
+  await app.register(metricsPlugin);
   await app.register(storePlugin);
   await app.register(rateLimitPlugin);
   await app.register(authPlugin);
