@@ -315,9 +315,14 @@ type Backplane = { mq: unknown; persistence: { destroy(): Promise<void> } };
 async function createRedisBackplane(watch: RedisWatch, log: FastifyBaseLogger): Promise<Backplane> {
   const { default: mqemitterRedis } = await import('mqemitter-redis');
   const { default: RedisPersistence } = await import('aedes-persistence-redis/asyncPersistence.js');
-  // the watch's clients: an outage is logged once for all of them; subscriptions wait for Redis, publishes fail fast
+  // the watch's clients: an outage is logged once for all of them; subscriptions wait for Redis
   const waiting = { enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined };
-  const mq = mqemitterRedis({ subConn: watch.client('broker-subscribe', waiting), pubConn: watch.client('broker-publish') } as never);
+  // publishes and persistence queue while connecting (start-up), bounded by a command timeout
+  const queued = { enableOfflineQueue: true, commandTimeout: 5000 };
+  const mq = mqemitterRedis({
+    subConn: watch.client('broker-subscribe', waiting),
+    pubConn: watch.client('broker-publish', queued),
+  } as never);
   // the emitter re-emits its clients' errors: without a listener it would throw and end the process
   (mq as unknown as { state: EventEmitter }).state.on('error', (error: Error) => log.debug({ err: error }, 'mqtt backplane (redis) error'));
   // aedes 1.2 pipes the retained-message stream; this persistence answers an async iterator
