@@ -45,6 +45,8 @@ export function serverEnv(engine: BenchEngine, port: number): Record<string, str
     ADMIN_PASSWORD: 'Bench-Root@2026!',
     LOGIN_RATE_LIMIT: '100000',
     LOG_LEVEL: 'warn',
+    // a bench stops its server at once: no load balancer to drain from
+    SHUTDOWN_DRAIN_MS: '0',
   };
   return engine === 'postgres'
     ? { ...base, DATABASE_URL: benchOwnerUrl(), DATA_DIR: path.join(os.tmpdir(), 'atrium-bench-pg-files') }

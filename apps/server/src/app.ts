@@ -15,6 +15,7 @@ import { databasePlugin } from './plugins/database';
 import { errorsPlugin } from './plugins/errors';
 import { healthPlugin } from './plugins/health';
 import { inputPlugin } from './plugins/input';
+import { metricsPlugin } from './plugins/metrics';
 import { openapiPlugin } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { realtimePlugin } from './plugins/realtime';
@@ -73,6 +74,7 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
   await app.register(openapiPlugin);
   await app.register(redisPlugin);
   await app.register(healthPlugin);
+  await app.register(metricsPlugin);
   await app.register(storePlugin);
   await app.register(rateLimitPlugin);
   await app.register(authPlugin);

@@ -7,7 +7,10 @@ import { seed } from './seed';
 
 /**
  * Opens the database (locking DATA_DIR when it is embedded), migrates, seeds and listens.
- * `stop()` finishes in-flight requests, closes the database and releases the lock.
+ * `stop(drainMs)` drains first — `/readyz` answers 503 `draining` while requests are still served for
+ * `drainMs` (SHUTDOWN_DRAIN_MS), so a load balancer takes the instance out — then closes: the broker
+ * lets its clients go, the listener closes, in-flight requests finish, Redis and the database close,
+ * and the DATA_DIR lock is released.
  */
 export async function startServer(config: Config, options: { logger?: boolean | object } = {}) {
   const embedded = !config.DATABASE_URL;
@@ -38,8 +41,15 @@ export async function startServer(config: Config, options: { logger?: boolean | 
       throw error;
     }
     let stopping: Promise<void> | undefined;
-    const stop = () => {
-      stopping ??= app.close().finally(unlock);
+    const stop = (drainMs = config.SHUTDOWN_DRAIN_MS) => {
+      stopping ??= (async () => {
+        app.lifecycle.draining = true;
+        if (drainMs > 0) {
+          app.log.info({ drainMs }, 'draining: /readyz answers 503, requests are still served');
+          await new Promise((resolve) => setTimeout(resolve, drainMs));
+        }
+        await app.close();
+      })().finally(unlock);
       return stopping;
     };
     return { app, stop, url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.PORT}` };

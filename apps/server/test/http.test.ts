@@ -38,6 +38,8 @@ describe.each(engines)('HTTP contract on %s', (engine) => {
     const ready = await app.inject('/readyz');
     expect(ready.statusCode).toBe(200);
     expect(ready.json().data.status).toBe('ready');
+    // each configured dependency is named; without REDIS_URL there is no Redis to report
+    expect(ready.json().data.checks).toEqual({ database: { status: 'up' }, broker: { status: 'up', mode: 'embedded' } });
   });
 
   it('reports not ready when the database is gone', async () => {
@@ -120,5 +122,19 @@ describe.each(engines)('HTTP contract on %s', (engine) => {
   it('tells the sign-in screen whether captcha and registration are on', async () => {
     const response = await app.inject('/api/system/meta');
     expect(response.json()).toMatchObject({ code: 200, data: { product: 'Atrium', engine, captcha: false } });
+  });
+
+  it('keeps server paths and non-page requests out of the web app: /metrics is a 404 envelope when metrics are off', async () => {
+    for (const headers of [{}, { accept: '*/*' }, { accept: 'text/html' }]) {
+      const metrics = await app.inject({ url: '/metrics', headers });
+      expect(metrics.statusCode).toBe(404);
+      expect(metrics.json()).toMatchObject({ code: 40401 });
+    }
+    // a scraper or an API client asking for an unknown path gets JSON, a browser gets the app
+    const scraped = await app.inject({ url: '/some/page', headers: { accept: 'application/openmetrics-text; version=1.0.0' } });
+    expect([scraped.statusCode, scraped.json().code]).toEqual([404, 40401]);
+    const page = await app.inject({ url: '/some/page', headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('atrium-app');
   });
 });

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,5 +96,96 @@ describe('the server process', () => {
     expect(third.output()).toContain('running at');
     third.child.kill('SIGTERM');
     expect(await third.exit).toBe(0);
+  }, 240_000);
+
+  const runOn = async (env: Record<string, string>) => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'atrium-life-'));
+    dirs.push(dataDir);
+    return run({ DATA_DIR: dataDir, MQTT_WS_PORT: '0', ...env });
+  };
+
+  it('says in one line that the port is taken by another process', async () => {
+    const holder = createServer();
+    const taken = port();
+    await new Promise<void>((resolve) => holder.listen(Number(taken), '127.0.0.1', resolve));
+    try {
+      const started = await runOn({ PORT: taken });
+      expect(await started.exit).toBe(1);
+      expect(
+        started
+          .output()
+          .split('\n')
+          .filter((l) => l.startsWith('atrium:')),
+      ).toEqual([`atrium: PORT ${taken} is already in use on 127.0.0.1: another process is listening there`]);
+    } finally {
+      holder.close();
+    }
+  }, 240_000);
+
+  it('says in one line that HOST is not an address of this machine', async () => {
+    // 192.0.2.1 is reserved for documentation (TEST-NET-1): never a local address
+    const started = await runOn({ PORT: port(), HOST: '192.0.2.1' });
+    expect(await started.exit).toBe(1);
+    // (the embedded broker logs its own failure to listen there first)
+    expect(
+      started
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('atrium:')),
+    ).toEqual(['atrium: HOST 192.0.2.1 is not an address of this machine']);
+  }, 240_000);
+
+  it('drains on SIGTERM: /readyz answers 503 while requests are still served, then every request in flight is answered and it exits 0', async () => {
+    const started = await runOn({ PORT: port(), SHUTDOWN_DRAIN_MS: '8000', LOGIN_RATE_LIMIT: '100000' });
+    const until = Date.now() + 180_000;
+    while (!/running at/.test(started.output()) && Date.now() < until && started.child.exitCode === null)
+      await new Promise((r) => setTimeout(r, 200));
+    const base = started.output().match(/running at (http:\/\/[^\s]+)/)?.[1] as string;
+    await waitFor(`${base}/readyz`, started, 180_000);
+
+    // load: sign-ins (real work: password hashing, database writes) until the listener refuses
+    const answered: number[] = [];
+    const failures: string[] = [];
+    // like a load balancer: requests keep coming until /readyz has said 503 for a while, then stop
+    let routing = true;
+    const signInLoop = async () => {
+      while (routing) {
+        try {
+          const response = await fetch(`${base}/api/system/user/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ account: 'admin', password: 'Admin@123456' }),
+          });
+          await response.arrayBuffer();
+          answered.push(response.status);
+        } catch (error) {
+          failures.push(String((error as { cause?: { code?: string } }).cause?.code ?? error));
+        }
+      }
+    };
+    const load = [signInLoop(), signInLoop(), signInLoop(), signInLoop()];
+    while (answered.length < 8) await new Promise((r) => setTimeout(r, 50));
+
+    started.child.kill('SIGTERM');
+    let readiness = 200;
+    while (readiness !== 503) {
+      const response = await fetch(`${base}/readyz`);
+      readiness = response.status;
+      if (readiness === 503) expect(((await response.json()) as { data: { status: string } }).data.status).toBe('draining');
+      else await response.arrayBuffer();
+    }
+    const atDrain = answered.length;
+    const health = await fetch(`${base}/healthz`);
+    expect(health.status).toBe(200);
+    // kept-alive connections are let go, so clients open their next one elsewhere
+    expect(health.headers.get('connection')).toBe('close');
+    while (answered.length < atDrain + 4 && failures.length === 0) await new Promise((r) => setTimeout(r, 50));
+    routing = false;
+    await Promise.all(load);
+    expect(await started.exit).toBe(0);
+    // sign-ins went on succeeding while /readyz said 503, and every request sent was answered
+    expect(failures).toEqual([]);
+    expect(answered.length).toBeGreaterThanOrEqual(atDrain + 4);
+    expect(new Set(answered)).toEqual(new Set([200]));
   }, 240_000);
 });

@@ -6,9 +6,15 @@ import fp from 'fastify-plugin';
 import { AppError } from '../errors';
 import { sendEnvelope } from './errors';
 
+// paths that belong to the server (or to operators' tools), never to the web app's pages
+const reserved = /^\/(api|metrics|healthz|readyz|mqtt|\.well-known)(\/|$)/;
+// a browser asking for a page says text/html (or anything); a scraper or an API client does not
+const acceptsHtml = (accept: string | undefined) => !accept || /text\/html|\*\/\*/.test(accept);
+
 /**
- * Serves the built web app with an SPA fallback: any GET outside /api that is not a file answers
- * index.html, and the app shows its own not-found page. Unknown /api paths get a 404 envelope.
+ * Serves the built web app with an SPA fallback: any GET for a page (accepting HTML, outside
+ * /api and the server's own paths such as /metrics) that is not a file answers index.html, and the app
+ * shows its own not-found page. Other unknown paths get a 404 envelope.
  */
 export const webPlugin = fp(
   async (app: FastifyInstance, options: { dist: string }) => {
@@ -32,7 +38,12 @@ export const webPlugin = fp(
     app.setNotFoundHandler((request, reply) => {
       if (app.methodNotAllowed(request, reply)) return reply;
       const url = request.url.split('?')[0] ?? '/';
-      if (url === '/api' || url.startsWith('/api/') || !hasWeb || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      if (
+        reserved.test(url) ||
+        !hasWeb ||
+        (request.method !== 'GET' && request.method !== 'HEAD') ||
+        !acceptsHtml(request.headers.accept)
+      ) {
         return sendEnvelope(reply, request, new AppError('routeNotFound'));
       }
       if (path.extname(url) && !url.endsWith('.html')) {

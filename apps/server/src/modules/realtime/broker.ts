@@ -319,9 +319,13 @@ async function createRedisBackplane(watch: RedisWatch, namespace: string, log: F
   const prefix = `${namespace}mqtt:`;
   const { default: mqemitterRedis } = await import('mqemitter-redis');
   const { default: RedisPersistence } = await import('aedes-persistence-redis/asyncPersistence.js');
-  // the watch's clients: an outage is logged once for all of them; subscriptions wait for Redis, publishes fail fast
+  // the watch's clients: an outage is logged once for all of them; subscriptions wait for Redis
   const waiting = { enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined };
-  const mq = mqemitterRedis(prefixedChannels(watch.client('broker-publish'), watch.client('broker-subscribe', waiting), prefix) as never);
+  // publishes and persistence queue while connecting (start-up), bounded by a command timeout
+  const queued = { enableOfflineQueue: true, commandTimeout: 5000 };
+  const mq = mqemitterRedis(
+    prefixedChannels(watch.client('broker-publish', queued), watch.client('broker-subscribe', waiting), prefix) as never,
+  );
   // the emitter re-emits its clients' errors: without a listener it would throw and end the process
   (mq as unknown as { state: EventEmitter }).state.on('error', (error: Error) => log.debug({ err: error }, 'mqtt backplane (redis) error'));
   // aedes 1.2 pipes the retained-message stream; this persistence answers an async iterator

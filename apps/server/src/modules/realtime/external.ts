@@ -28,9 +28,23 @@ export class ExternalPublisher {
       reconnectPeriod: 2000,
       queueQoSZero: false,
     });
-    client.on('error', (error) => this.log.warn({ err: error }, 'external mqtt broker error'));
-    client.on('offline', () => this.log.warn('external mqtt broker unreachable; live delivery is delayed'));
-    client.on('connect', () => this.log.info('connected to the external mqtt broker'));
+    // one line when the broker goes away, one when it is back with the failed attempts between, not one per retry
+    let away = false;
+    let failures = 0;
+    client.on('error', (error) => {
+      failures += 1;
+      if (!away) this.log.warn({ err: error }, 'external mqtt broker error');
+      away = true;
+    });
+    client.on('offline', () => {
+      if (!away) this.log.warn('external mqtt broker unreachable; live delivery is delayed');
+      away = true;
+    });
+    client.on('connect', () => {
+      this.log.info({ failedAttempts: failures }, 'connected to the external mqtt broker');
+      away = false;
+      failures = 0;
+    });
     this.client = client;
   }
 

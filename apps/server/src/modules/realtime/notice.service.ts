@@ -8,7 +8,7 @@ import type {
 } from '@atrium/contracts/realtime';
 import { and, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Tx } from '../../db/client';
+import { oneAtATime, type Tx } from '../../db/client';
 import { accounts, depts, notices, notifications, roles, tenantUsers, userRoles } from '../../db/schema';
 import { AppError } from '../../errors';
 import { type NotificationRow, storeNotifications } from './notification.repository';
@@ -131,7 +131,7 @@ export async function listNotices(tx: Tx, tenantId: number, query: NoticeListQue
     query.type ? eq(notices.type, query.type) : undefined,
     query.scope ? eq(notices.scope, query.scope) : undefined,
   );
-  const [rows, [total]] = await Promise.all([
+  const [rows, [total]] = await oneAtATime([
     tx
       .select()
       .from(notices)

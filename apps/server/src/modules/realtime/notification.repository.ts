@@ -8,7 +8,7 @@ import {
 } from '@atrium/contracts/realtime';
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Tx } from '../../db/client';
+import { oneAtATime, type Tx } from '../../db/client';
 import { notifications, tenantUsers } from '../../db/schema';
 
 export type NotificationRow = typeof notifications.$inferSelect;
@@ -89,7 +89,7 @@ export async function listNotifications(tx: Tx, owner: Owner, query: Notificatio
   if (query.type) filters.push(eq(notifications.type, query.type));
   if (query.read !== undefined) filters.push(eq(notifications.read, query.read));
   const where = and(mine(owner), ...filters);
-  const [rows, [total], unread] = await Promise.all([
+  const [rows, [total], unread] = await oneAtATime([
     tx
       .select()
       .from(notifications)
@@ -98,7 +98,7 @@ export async function listNotifications(tx: Tx, owner: Owner, query: Notificatio
       .limit(query.pageSize)
       .offset((query.pageNum - 1) * query.pageSize),
     tx.select({ n: count() }).from(notifications).where(where),
-    unreadCounts(tx, owner),
+    () => unreadCounts(tx, owner),
   ]);
   return { list: rows.map(toNotification), total: total?.n ?? 0, pageNum: query.pageNum, pageSize: query.pageSize, unread };
 }

@@ -4,6 +4,7 @@ import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { contains, orderOf, pageOffset } from '../../../crud/query';
 import { listTotal } from '../../../crud/totals';
+import { oneAtATime } from '../../../db/client';
 import { accounts, loginLogs, operLogs, sessions } from '../../../db/schema';
 
 const iso = (d: Date) => d.toISOString();
@@ -57,7 +58,7 @@ export const loginLogRepository = {
       q.createTimeTo ? lte(loginLogs.createTime, q.createTimeTo) : undefined,
     );
     const page = pageOffset(q);
-    const [rows, [total]] = await Promise.all([
+    const [rows, [total]] = await oneAtATime([
       ctx.tx
         .select({
           id: loginLogs.id,
@@ -93,7 +94,7 @@ export const sessionRepository = {
       contains(sessions.ip, q.ip),
     );
     const page = pageOffset(q);
-    const [rows, [total]] = await Promise.all([
+    const [rows, [total]] = await oneAtATime([
       ctx.tx
         .select({
           id: sessions.id,

@@ -4,6 +4,7 @@ import { invalidField, refused } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { contains, isoDates, orderOf, pageOffset } from '../../../crud/query';
+import { oneAtATime } from '../../../db/client';
 import { depts, tenantUsers } from '../../../db/schema';
 import { roleGuard } from '../role/role.guard';
 
@@ -59,7 +60,7 @@ export const deptRepository = {
   async list(ctx: Ctx, q: DeptQuery) {
     const where = allOf(inTenant(ctx), contains(depts.name, q.name), q.status ? eq(depts.status, q.status) : undefined);
     const page = pageOffset(q);
-    const [rows, [total]] = await Promise.all([
+    const [rows, [total]] = await oneAtATime([
       ctx.tx
         .select()
         .from(depts)

@@ -5,6 +5,7 @@ import { conflict, invalidField, refused, rethrowUnique } from '../../../crud/co
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { contains, isoDates, orderOf, pageOffset } from '../../../crud/query';
+import { oneAtATime } from '../../../db/client';
 import { menus } from '../../../db/schema';
 
 type MenuQuery = ListQueryOf<typeof menuResource>;
@@ -95,7 +96,7 @@ export const menuRepository = {
       q.status ? eq(menus.status, q.status) : undefined,
     );
     const page = pageOffset(q);
-    const [rows, [total]] = await Promise.all([
+    const [rows, [total]] = await oneAtATime([
       ctx.tx
         .select()
         .from(menus)

@@ -4,6 +4,7 @@ import { conflict, refused, rethrowUnique } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { contains, isoDates, orderOf, pageOffset } from '../../../crud/query';
+import { oneAtATime } from '../../../db/client';
 import { posts, userPosts } from '../../../db/schema';
 
 type PostQuery = ListQueryOf<typeof postResource>;
@@ -30,7 +31,7 @@ export const postRepository = {
       contains(posts.name, q.name),
       q.status ? eq(posts.status, q.status) : undefined,
     );
-    const [rows, [total]] = await Promise.all([
+    const [rows, [total]] = await oneAtATime([
       ctx.tx
         .select()
         .from(posts)

@@ -4,6 +4,7 @@ import { conflict, invalidField, refused, rethrowUnique } from '../../../crud/co
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { contains, isoDates, orderOf, pageOffset } from '../../../crud/query';
+import { oneAtATime } from '../../../db/client';
 import { depts, menus, roleDepts, roleMenus, roles, userRoles } from '../../../db/schema';
 
 type RoleQuery = ListQueryOf<typeof roleResource>;
@@ -66,7 +67,7 @@ export const roleRepository = {
       q.status ? eq(roles.status, q.status) : undefined,
     );
     const page = pageOffset(q);
-    const [rows, [total]] = await Promise.all([
+    const [rows, [total]] = await oneAtATime([
       ctx.tx
         .select()
         .from(roles)
@@ -86,7 +87,7 @@ export const roleRepository = {
       .where(and(inTenant(ctx), eq(roles.id, id)));
     if (!row) return null;
     const tenantId = ctx.caller.tenantId;
-    const [menuRows, deptRows] = await Promise.all([
+    const [menuRows, deptRows] = await oneAtATime([
       ctx.tx
         .select({ id: roleMenus.menuId })
         .from(roleMenus)

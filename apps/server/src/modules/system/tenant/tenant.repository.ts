@@ -5,7 +5,7 @@ import { conflict, refused } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { contains, isoDates, orderOf, pageOffset } from '../../../crud/query';
-import type { Tx } from '../../../db/client';
+import { oneAtATime, type Tx } from '../../../db/client';
 import { accounts, memberships, menus, roleMenus, roles, tenants, tenantUsers, userRoles } from '../../../db/schema';
 import { hashPassword } from '../../auth/password';
 
@@ -38,7 +38,7 @@ export const tenantRepository = {
       q.status ? eq(tenants.status, q.status) : undefined,
     );
     const page = pageOffset(q);
-    const [rows, [total]] = await Promise.all([
+    const [rows, [total]] = await oneAtATime([
       ctx.tx
         .select()
         .from(tenants)
