@@ -1,27 +1,13 @@
 import { realtimeSubscription } from '@atrium/contracts/realtime';
-import { Redis } from 'ioredis';
 import type { MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { openDatabase } from '../src/db/client';
 import { seed } from '../src/seed';
-import { createTestDatabase, engines, testConfig } from './helper';
+import { createTestDatabase, engines, redisReachable, redisTestUrl, testConfig } from './helper';
 import { brokerUrl, closed, collect, connect, type SignedIn, signIn } from './realtime-helpers';
 
-const REDIS_URL = process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
+const REDIS_URL = redisTestUrl;
 
 const redisUp = await redisReachable();
 if (!redisUp) console.warn(`Redis at ${REDIS_URL} is unreachable: the two-instance broker test is skipped`);
