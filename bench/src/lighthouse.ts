@@ -21,6 +21,8 @@ export async function lighthouseLogin(baseUrl: string) {
     const metric = (id: string) => audits[id]?.displayValue ?? '?';
     console.log('\nLighthouse, login page (mobile, simulated throttling):');
     console.log(`  performance score ${score}`);
+    // Lighthouse's own CPU speed probe: low figures mean a loaded or slow machine, and a score to distrust
+    console.log(`  benchmark index ${Math.round(result.lhr.environment.benchmarkIndex)} (CPU speed as Lighthouse measured it)`);
     const metrics: [string, string][] = [
       ['first-contentful-paint', 'First Contentful Paint'],
       ['largest-contentful-paint', 'Largest Contentful Paint'],

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app';
@@ -26,8 +27,41 @@ async function postgresReachable(): Promise<boolean> {
   }
 }
 
-/** PGlite always; PostgreSQL too when one answers. API suites run once per engine. */
-export const engines: Engine[] = (await postgresReachable()) ? ['pglite', 'postgres'] : ['pglite'];
+/**
+ * Outside CI a missing PostgreSQL or Redis skips the suites that need it; with CI set it fails them,
+ * so a CI run cannot pass without testing the production engines.
+ */
+export function unreachable(service: string, url: string): false {
+  const ci = process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
+  if (ci)
+    throw new Error(
+      `${service} at ${url} is unreachable, and CI is set: start it (or point ${service === 'Redis' ? 'REDIS_URL_TEST' : 'DATABASE_URL_TEST'} at one)`,
+    );
+  return false;
+}
+
+/** PGlite always; PostgreSQL too when one answers (ATRIUM_TEST_ENGINES=pglite leaves it out). API suites run once per engine. */
+export const engines: Engine[] =
+  (await postgresReachable()) || (process.env.ATRIUM_TEST_ENGINES !== 'pglite' && unreachable('PostgreSQL', postgresAdminUrl))
+    ? ['pglite', 'postgres']
+    : ['pglite'];
+
+/** The Redis server tests use: REDIS_URL_TEST or the local default. */
+export const redisTestUrl = process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379';
+
+/** Whether Redis answers (with CI set, an unreachable Redis fails the suite instead). */
+export async function redisReachable(): Promise<boolean> {
+  const client = new Redis(redisTestUrl, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    if ((await client.ping()) === 'PONG') return true;
+  } catch {
+  } finally {
+    client.disconnect();
+  }
+  return unreachable('Redis', redisTestUrl);
+}
 
 export type TestDatabase = { options: DatabaseOptions; ownerUrl?: string; drop(): Promise<void> };
 

@@ -1,25 +1,11 @@
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { openDatabase } from '../src/db/client';
 import { SESSION_TTL_MS } from '../src/modules/auth/session.service';
 import { seed } from '../src/seed';
-import { createTestDatabase, engines, type TestDatabase, testConfig } from './helper';
+import { createTestDatabase, engines, redisReachable, redisTestUrl, type TestDatabase, testConfig } from './helper';
 
-const redisUrl = process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
+const redisUrl = redisTestUrl;
 
 // two server instances need a shared PostgreSQL (PGlite is one process's)
 const variants = engines.includes('postgres')

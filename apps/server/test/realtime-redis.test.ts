@@ -5,23 +5,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { openDatabase } from '../src/db/client';
 import { seed } from '../src/seed';
-import { createTestDatabase, engines, testConfig } from './helper';
+import { createTestDatabase, engines, redisReachable, redisTestUrl, testConfig } from './helper';
 import { brokerUrl, closed, collect, connect, type SignedIn, signIn } from './realtime-helpers';
 
-const REDIS_URL = process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
+const REDIS_URL = redisTestUrl;
 
 const redisUp = await redisReachable();
 if (!redisUp) console.warn(`Redis at ${REDIS_URL} is unreachable: the two-instance broker test is skipped`);
@@ -84,6 +71,33 @@ describe.skipIf(!redisUp).each(engines)('two instances sharing Redis on %s', (en
     // one notification, stored once, whichever instance it went through
     const box = await a.inject({ method: 'GET', url: '/api/system/notification', headers: user.auth });
     expect(box.json().data.list.filter((n: { title: string }) => n.title === 'Across instances')).toHaveLength(1);
+  });
+
+  it('keeps broker traffic in Redis under REDIS_PREFIX, so deployments sharing a Redis stay apart', async () => {
+    const onA = await connect(brokerUrl(a.realtime.port), user.accountId, user.token);
+    open.push(onA);
+    const inbox = collect(onA);
+    await onA.subscribeAsync(realtimeSubscription(user.clientKey), { qos: 2 });
+    // every channel published on this Redis while the notice goes out
+    const watcher = new Redis(REDIS_URL);
+    const channels: string[] = [];
+    watcher.on('pmessage', (_pattern, channel) => channels.push(channel));
+    await watcher.psubscribe('*');
+    try {
+      const response = await b.inject({
+        method: 'POST',
+        url: '/api/system/notice',
+        headers: admin.auth,
+        payload: { title: 'Namespaced', scope: 'users', targetIds: [user.userId] },
+      });
+      expect(response.json().code).toBe(200);
+      await inbox.waitFor(1);
+    } finally {
+      await watcher.quit();
+    }
+    const ours = channels.filter((channel) => channel.includes(user.clientKey));
+    expect(ours.length).toBeGreaterThan(0);
+    for (const channel of ours) expect(channel.startsWith(`${a.config.REDIS_PREFIX}mqtt:`)).toBe(true);
   });
 
   it('disconnects a client on instance A when its session ends through instance B', async () => {
