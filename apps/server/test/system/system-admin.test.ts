@@ -99,7 +99,7 @@ describe.each(engines)('tenants, audit, sessions and Excel on %s', (engine) => {
     const exported = await ctx.app.inject({
       method: 'GET',
       url: '/api/system/user/export?accountId=acme',
-      headers: { authorization: `Bearer ${acme.token}` },
+      headers: { authorization: `Bearer ${acme.token}`, 'accept-language': 'en-US' },
     });
     expect(exported.statusCode).toBe(200);
     expect(exported.headers['content-type']).toContain(XLSX);
@@ -120,17 +120,17 @@ describe.each(engines)('tenants, audit, sessions and Excel on %s', (engine) => {
     const imported = await ctx.app.inject({
       method: 'POST',
       url: '/api/system/user/import',
-      headers: { authorization: `Bearer ${acme.token}`, 'content-type': XLSX },
+      headers: { authorization: `Bearer ${acme.token}`, 'content-type': XLSX, 'accept-language': 'en-US' },
       payload: file,
     });
     expect(imported.statusCode).toBe(200);
     const result = imported.json().data;
     expect(result.created).toBe(1);
     expect(result.errors.map((e: { row: number; field: string }) => [e.row, e.field])).toEqual([
-      [3, 'name'],
-      [4, 'email'],
-      [5, 'phone'],
-      [6, 'deptName'],
+      [3, 'Name'],
+      [4, 'Email'],
+      [5, 'Phone'],
+      [6, 'Department'],
     ]);
     expect((await acme.get('/api/system/user/user?accountId=imp.one')).body.data.total).toBe(1);
     const garbage = await ctx.app.inject({

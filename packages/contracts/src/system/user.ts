@@ -95,8 +95,13 @@ export const userResource = defineResource({
 
 export const resetPasswordSchema = z.object({ password: passwordSchema });
 export const assignRolesSchema = z.object({ roleIds: idListSchema });
-/** One rejected row of an Excel import: its sheet row number and what was wrong, by field. */
-export const importRowErrorSchema = z.object({ row: z.number().int(), field: z.string(), message: z.string() });
+/** One problem of a rejected Excel import row: its sheet row number, the field by its column header, the rule and what was wrong. */
+export const importRowErrorSchema = z.object({
+  row: z.number().int(),
+  field: z.string(),
+  rule: z.string().optional(),
+  message: z.string(),
+});
 export const importResultSchema = z.object({ created: z.number().int(), failed: z.number().int(), errors: z.array(importRowErrorSchema) });
 
 export type User = z.infer<typeof userSchema>;

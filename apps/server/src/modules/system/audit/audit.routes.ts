@@ -32,30 +32,30 @@ export async function auditRoutes(app: FastifyInstance) {
       },
     );
   registerExport(app, operLogResource, operLogRepository.list, [
-    { header: 'ID', key: 'id', width: 10 },
-    { header: 'Time', key: 'createTime', width: 24 },
-    { header: 'Operator', key: 'operator' },
-    { header: 'Module', key: 'module' },
-    { header: 'Action', key: 'action' },
-    { header: 'Target', key: 'target', width: 30 },
-    { header: 'Method', key: 'method', width: 10 },
-    { header: 'URL', key: 'url', width: 40 },
-    { header: 'IP', key: 'ip' },
-    { header: 'Result', key: 'result', width: 10 },
-    { header: 'Error', key: 'errorMessage', width: 40 },
-    { header: 'Duration (ms)', key: 'durationMs', width: 14 },
-    { header: 'Summary', key: 'summary', width: 60, value: (r) => (r.summary ? JSON.stringify(r.summary) : null) },
+    { header: 'ID', zh: '编号', key: 'id', width: 10 },
+    { header: 'Time', zh: '时间', key: 'createTime', width: 24, time: true },
+    { header: 'Operator', zh: '操作人', key: 'operator' },
+    { header: 'Module', zh: '模块', key: 'module' },
+    { header: 'Action', zh: '操作', key: 'action' },
+    { header: 'Target', zh: '对象', key: 'target', width: 30 },
+    { header: 'Method', zh: '请求方式', key: 'method', width: 10 },
+    { header: 'URL', zh: '请求地址', key: 'url', width: 40 },
+    { header: 'IP', zh: 'IP', key: 'ip' },
+    { header: 'Result', zh: '结果', key: 'result', width: 10 },
+    { header: 'Error', zh: '错误', key: 'errorMessage', width: 40 },
+    { header: 'Duration (ms)', zh: '耗时（毫秒）', key: 'durationMs', width: 14 },
+    { header: 'Summary', zh: '摘要', key: 'summary', width: 60, value: (r) => (r.summary ? JSON.stringify(r.summary) : null) },
   ]);
 
   registerResource(app, loginLogResource, loginLogRepository);
   registerExport(app, loginLogResource, loginLogRepository.list, [
-    { header: 'ID', key: 'id', width: 10 },
-    { header: 'Time', key: 'createTime', width: 24 },
-    { header: 'Account', key: 'account' },
-    { header: 'Result', key: 'result', width: 12 },
-    { header: 'Reason', key: 'reason', width: 24 },
-    { header: 'IP', key: 'ip' },
-    { header: 'User agent', key: 'userAgent', width: 50 },
+    { header: 'ID', zh: '编号', key: 'id', width: 10 },
+    { header: 'Time', zh: '时间', key: 'createTime', width: 24, time: true },
+    { header: 'Account', zh: '账号', key: 'account' },
+    { header: 'Result', zh: '结果', key: 'result', width: 12 },
+    { header: 'Reason', zh: '原因', key: 'reason', width: 24 },
+    { header: 'IP', zh: 'IP', key: 'ip' },
+    { header: 'User agent', zh: '浏览器', key: 'userAgent', width: 50 },
   ]);
 
   registerResource(app, sessionResource, sessionRepository);

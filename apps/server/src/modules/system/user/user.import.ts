@@ -1,66 +1,106 @@
+import { Readable } from 'node:stream';
 import { type CreateUserInput, createUserSchema, type ImportResult } from '@atrium/contracts';
 import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Ctx } from '../../../crud/context';
-import type { ExcelColumn } from '../../../crud/excel';
+import { type Bilingual, type ExcelColumn, headerOf } from '../../../crud/excel';
 import { depts } from '../../../db/schema';
 import { AppError } from '../../../errors';
 import type { UserRecord } from './user.repository';
 import { userService } from './user.service';
+import { checkZipSizes } from './zip-guard';
 
-/** The user sheet: what export writes and import reads (by header), so an export is its own template. */
+const statusLabels: Record<string, Bilingual> = { '0': { en: 'Normal', zh: '正常' }, '1': { en: 'Disabled', zh: '停用' } };
+const sexLabels: Record<string, Bilingual> = {
+  '0': { en: 'Male', zh: '男' },
+  '1': { en: 'Female', zh: '女' },
+  '2': { en: 'Unknown', zh: '未知' },
+};
+const userTypeLabels: Record<string, Bilingual> = {
+  '00': { en: 'Super admin', zh: '超级管理员' },
+  '01': { en: 'System user', zh: '系统用户' },
+  '02': { en: 'Ordinary user', zh: '普通用户' },
+};
+
+/** The user sheet: what export writes and import reads (by header, in either language), so an export is its own template. */
 export const userColumns: ExcelColumn<UserRecord>[] = [
-  { header: 'User number', key: 'accountId' },
-  { header: 'Name', key: 'name' },
-  { header: 'Nickname', key: 'nickname' },
-  { header: 'Phone', key: 'phone' },
-  { header: 'Email', key: 'email', width: 28 },
-  { header: 'Sex', key: 'sex', width: 8 },
-  { header: 'Department', key: 'deptName', width: 20 },
-  { header: 'Status', key: 'status', width: 8 },
-  { header: 'ID number', key: 'idNumber', width: 20 },
-  { header: 'Address', key: 'address', width: 30 },
-  { header: 'Remark', key: 'remark', width: 30 },
-  { header: 'Created', key: 'createTime', width: 24 },
+  { header: 'User number', zh: '用户编号', key: 'accountId' },
+  { header: 'Name', zh: '姓名', key: 'name' },
+  { header: 'Nickname', zh: '昵称', key: 'nickname' },
+  { header: 'Phone', zh: '手机号', key: 'phone' },
+  { header: 'Email', zh: '邮箱', key: 'email', width: 28 },
+  { header: 'Sex', zh: '性别', key: 'sex', width: 8, labels: sexLabels },
+  { header: 'User type', zh: '用户类型', key: 'userType', width: 14, labels: userTypeLabels },
+  { header: 'Department', zh: '部门', key: 'deptName', width: 20 },
+  { header: 'Status', zh: '状态', key: 'status', width: 8, labels: statusLabels },
+  { header: 'ID number', zh: '证件号', key: 'idNumber', width: 20 },
+  { header: 'Address', zh: '地址', key: 'address', width: 30 },
+  { header: 'Remark', zh: '备注', key: 'remark', width: 30 },
+  { header: 'Created', zh: '创建时间', key: 'createTime', width: 24, time: true },
 ];
 
-const MAX_ROWS = 5000;
+export const MAX_ROWS = 5000;
+/** An import stops with what it has done after this long (the rest of the sheet is reported as not read). */
+export const IMPORT_TIME_MS = 60_000;
 
 const cellText = (value: ExcelJS.CellValue): string | undefined => {
   if (value === null || value === undefined) return undefined;
+  if (typeof value === 'object' && 'richText' in value)
+    return (
+      value.richText
+        .map((r) => r.text)
+        .join('')
+        .trim() || undefined
+    );
   if (typeof value === 'object' && 'text' in value) return String(value.text).trim() || undefined;
   if (typeof value === 'object' && 'result' in value) return value.result === undefined ? undefined : String(value.result).trim();
   if (value instanceof Date) return value.toISOString();
   return String(value).trim() || undefined;
 };
 
+const fileError = (rule: string, message: string) => new AppError('validation', { fields: [{ field: 'file', rule, message }] });
+
+/** A word of either language ('停用', 'Disabled') or the code itself back to the code. */
+function codeOf(labels: Record<string, Bilingual> | undefined, text: string | undefined): string | undefined {
+  if (!labels || text === undefined) return text;
+  const lowered = text.toLowerCase();
+  for (const [code, label] of Object.entries(labels)) {
+    if (code === text || label.en.toLowerCase() === lowered || label.zh === text) return code;
+  }
+  return text;
+}
+
+/** Every row of the first sheet, streamed: the sheet is never inflated whole into memory. */
+async function* sheetRows(file: Buffer): AsyncGenerator<{ number: number; values: ExcelJS.CellValue[] }> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(file), {
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    worksheets: 'emit',
+    entries: 'emit',
+  });
+  for await (const sheet of reader) {
+    for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
+      yield { number: row.number, values: row.values as ExcelJS.CellValue[] };
+    }
+    return;
+  }
+}
+
 /**
  * Creates a user per sheet row. Each row is validated with the same contract as the form and written
- * in its own savepoint, so a bad row is reported (row number, field, message) and the good ones stay.
+ * in its own savepoint, so a bad row is reported (row, field by its header, rule, message — every
+ * problem of the row) and the good ones stay. The zip's declared sizes are checked before anything is
+ * inflated; rows are streamed and counted; a database failure is logged, never shown.
  */
-export async function importUsers(ctx: Ctx, file: Buffer): Promise<ImportResult> {
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(file as unknown as ArrayBuffer);
-  } catch {
-    throw new AppError('validation', { fields: [{ field: 'file', rule: 'format', message: 'not an .xlsx workbook' }] });
-  }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) throw new AppError('validation', { fields: [{ field: 'file', rule: 'format', message: 'the workbook has no sheet' }] });
-  const headers = new Map<number, string>();
-  sheet.getRow(1).eachCell((cell, col) => {
-    const text = cellText(cell.value);
-    const column = userColumns.find((c) => c.header.toLowerCase() === text?.toLowerCase() || c.key === text);
-    if (column) headers.set(col, column.key);
-  });
-  if (![...headers.values()].includes('accountId')) {
-    throw new AppError('validation', {
-      fields: [{ field: 'file', rule: 'header', message: 'the first row must hold the column headers (User number, Name…)' }],
-    });
-  }
-  if (sheet.rowCount - 1 > MAX_ROWS)
-    throw new AppError('validation', { fields: [{ field: 'file', rule: 'max', message: `at most ${MAX_ROWS} rows` }] });
-
+export async function importUsers(ctx: Ctx, file: Buffer, now: () => number = Date.now): Promise<ImportResult> {
+  checkZipSizes(file);
+  const lang = ctx.request.lang;
+  const deadline = now() + IMPORT_TIME_MS;
+  const label = (key: string) => {
+    const column = userColumns.find((c) => c.key === key);
+    return column ? headerOf(column, lang) : key;
+  };
   const deptIds = new Map(
     (
       await ctx.tx
@@ -70,33 +110,78 @@ export async function importUsers(ctx: Ctx, file: Buffer): Promise<ImportResult>
     ).map((d) => [d.name, d.id]),
   );
   const result: ImportResult = { created: 0, failed: 0, errors: [] };
-  for (let r = 2; r <= sheet.rowCount; r++) {
-    const row = sheet.getRow(r);
-    const raw: Record<string, string | undefined> = {};
-    for (const [col, key] of headers) raw[key] = cellText(row.getCell(col).value);
-    if (Object.values(raw).every((v) => v === undefined)) continue;
-    const fail = (field: string, message: string) => {
-      result.failed++;
-      result.errors.push({ row: r, field, message });
-    };
-    const deptId = raw.deptName ? deptIds.get(raw.deptName) : undefined;
-    if (raw.deptName && deptId === undefined) {
-      fail('deptName', 'no such department');
-      continue;
+  const headers = new Map<number, string>();
+  let seen = 0;
+  const rows = sheetRows(file);
+  try {
+    for await (const row of rows) {
+      if (row.number === 1) {
+        row.values.forEach((value, col) => {
+          const text = cellText(value)?.toLowerCase();
+          const column = userColumns.find(
+            (c) => c.header.toLowerCase() === text || c.zh === cellText(value) || c.key.toLowerCase() === text,
+          );
+          if (column) headers.set(col, column.key);
+        });
+        if (![...headers.values()].includes('accountId')) {
+          throw fileError('header', 'the first row must hold the column headers (User number / 用户编号, Name / 姓名…)');
+        }
+        continue;
+      }
+      if (!headers.size) throw fileError('header', 'the first row must hold the column headers');
+      if (++seen > MAX_ROWS) throw fileError('max', `at most ${MAX_ROWS} rows`);
+      if (now() > deadline) throw fileError('timeout', `the import took too long; ${result.created} rows were created`);
+      await importRow(ctx, row, headers, deptIds, label, result);
     }
-    const parsed = createUserSchema.safeParse({ ...raw, deptName: undefined, createTime: undefined, deptId });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      fail(String(issue.path[0] ?? 'row'), issue.message);
-      continue;
-    }
-    try {
-      await ctx.tx.transaction((savepoint) => userService.create({ ...ctx, tx: savepoint }, parsed.data as CreateUserInput));
-      result.created++;
-    } catch (error) {
-      const fields = error instanceof AppError ? (error.data?.fields as { field: string; message: string }[] | undefined) : undefined;
-      fail(fields?.[0]?.field ?? 'row', fields?.[0]?.message ?? (error as Error).message);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    ctx.request.log.warn({ err: error }, 'unreadable import workbook');
+    throw fileError('format', 'not an .xlsx workbook');
+  }
+  if (!headers.size) throw fileError('format', 'the workbook has no sheet with a header row');
+  return result;
+}
+
+async function importRow(
+  ctx: Ctx,
+  row: { number: number; values: ExcelJS.CellValue[] },
+  headers: Map<number, string>,
+  deptIds: Map<string, number>,
+  label: (key: string) => string,
+  result: ImportResult,
+) {
+  const raw: Record<string, string | undefined> = {};
+  for (const [col, key] of headers) {
+    const column = userColumns.find((c) => c.key === key);
+    raw[key] = codeOf(column?.labels, cellText(row.values[col]));
+  }
+  if (Object.values(raw).every((v) => v === undefined)) return;
+  const errors: ImportResult['errors'] = [];
+  const fail = (key: string, rule: string, message: string) => errors.push({ row: row.number, field: label(key), rule, message });
+  const deptId = raw.deptName ? deptIds.get(raw.deptName) : undefined;
+  if (raw.deptName && deptId === undefined) fail('deptName', 'exists', 'no such department');
+  const parsed = createUserSchema.safeParse({ ...raw, deptName: undefined, createTime: undefined, deptId });
+  if (!parsed.success) for (const issue of parsed.error.issues) fail(String(issue.path[0] ?? 'row'), issue.code, issue.message);
+  if (errors.length || !parsed.success) {
+    result.failed++;
+    result.errors.push(...errors);
+    return;
+  }
+  try {
+    await ctx.tx.transaction((savepoint) => userService.create({ ...ctx, tx: savepoint }, parsed.data as CreateUserInput));
+    result.created++;
+  } catch (error) {
+    result.failed++;
+    const fields =
+      error instanceof AppError ? (error.data?.fields as { field: string; rule?: string; message: string }[] | undefined) : undefined;
+    if (fields?.length) {
+      for (const f of fields) result.errors.push({ row: row.number, field: label(f.field), rule: f.rule ?? 'invalid', message: f.message });
+    } else if (error instanceof AppError) {
+      result.errors.push({ row: row.number, field: label('row'), rule: 'refused', message: error.message });
+    } else {
+      // the statement and its parameters stay in the server log
+      ctx.request.log.error({ err: error, row: row.number }, 'import row not saved');
+      result.errors.push({ row: row.number, field: label('row'), rule: 'saveFailed', message: 'the row could not be saved' });
     }
   }
-  return result;
 }
