@@ -27,7 +27,8 @@ async function switchTenant(page: Page, name: string) {
     .filter({ hasText: '切换租户' })
     .getByRole('button', { name: `切换 ${name}` })
     .click();
-  await expect(userMenu).toContainText(name);
+  // a switch signs in again (new token, user info, menu): slow on a busy machine
+  await expect(userMenu).toContainText(name, { timeout: 30_000 });
 }
 
 test('a tenant switch never shows the previous tenant’s rows', async ({ page }) => {
