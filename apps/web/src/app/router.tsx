@@ -5,6 +5,7 @@ import { afterLoginPath, guardLoader } from './guard';
 import { safeComponent } from './lazy';
 import { pages } from './pages';
 import { leafRoutes, REDIRECT_NAME, type RouteHandle, STAGING_PATH } from './routes';
+import { isLeaving } from './session';
 
 const comingSoon = () => import('../components/ComingSoon').then((m) => m.ComingSoon);
 
