@@ -26,7 +26,7 @@ test.describe('sign-in screens', () => {
     await page.goto('/');
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('heading', { name: '登录 Atrium' })).toBeVisible();
-    await expect(page.getByLabel('账号')).toBeVisible();
+    await expect(page.getByLabel('账号', { exact: true })).toBeVisible();
     await expect(page.getByLabel('密码', { exact: true })).toBeVisible();
     await expect(page.getByLabel('验证码')).toHaveCount(0);
     await expect(page.getByText('记住账号')).toBeVisible();
@@ -37,9 +37,9 @@ test.describe('sign-in screens', () => {
     // required fields are checked before anything is sent
     await page.getByRole('button', { name: /登\s*录/ }).click();
     await expect(page.getByText('账号不能为空')).toBeVisible();
-    await expect(page.getByLabel('账号')).toBeFocused();
+    await expect(page.getByLabel('账号', { exact: true })).toBeFocused();
 
-    await page.getByLabel('账号').fill('admin');
+    await page.getByLabel('账号', { exact: true }).fill('admin');
     await page.getByLabel('密码', { exact: true }).fill('wrong-password-1!');
     await page.getByLabel('密码', { exact: true }).press('Enter');
     await expect(page.getByRole('alert').filter({ hasText: /错误|失败|锁定/ })).toBeVisible();
@@ -66,13 +66,14 @@ test.describe('sign-in screens', () => {
     await page.locator('input[type="password"]').nth(0).fill('Shell#Test-2026');
     await page.locator('input[type="password"]').nth(1).fill('Shell#Test-2026');
     await page.getByRole('button', { name: '注册' }).click();
-    await expect(page.locator('#main-content')).toBeVisible();
+    // creating a tenant and hashing a password: slow on a busy machine
+    await expect(page.locator('#main-content')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole('button', { name: '用户菜单' })).toContainText(`Shell Test ${suffix}`);
   });
 
   test('sign-in works with the keyboard alone', async ({ page }) => {
     await page.goto('/login');
-    await expect(page.getByLabel('账号')).toBeFocused();
+    await expect(page.getByLabel('账号', { exact: true })).toBeFocused();
     await page.keyboard.type(demoAccounts.user.account);
     await page.keyboard.press('Tab');
     await page.keyboard.type(demoAccounts.user.password);
@@ -99,7 +100,7 @@ test.describe('signed in', () => {
   test('the redirect target and its query survive sign-in', async ({ page }) => {
     await page.goto('/system/user?pageNum=2');
     await expect(page).toHaveURL(/\/login\?redirect=%2Fsystem%2Fuser&pageNum=2$/);
-    await page.getByLabel('账号').fill(demoAccounts.admin.account);
+    await page.getByLabel('账号', { exact: true }).fill(demoAccounts.admin.account);
     await page.getByLabel('密码', { exact: true }).fill(demoAccounts.admin.password);
     await page.getByRole('button', { name: /登\s*录/ }).click();
     await expect(page).toHaveURL(/\/system\/user\?pageNum=2$/);

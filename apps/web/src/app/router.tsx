@@ -1,9 +1,11 @@
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, type LoaderFunctionArgs, Navigate, type RouteObject, redirect } from 'react-router';
+import { getToken } from '../api/storage';
 import { RouteError } from '../components/RouteError';
-import { guardLoader } from './guard';
+import { afterLoginPath, guardLoader } from './guard';
 import { safeComponent } from './lazy';
 import { pages } from './pages';
 import { leafRoutes, REDIRECT_NAME, type RouteHandle, STAGING_PATH } from './routes';
+import { isLeaving } from './session';
 
 const comingSoon = () => import('../components/ComingSoon').then((m) => m.ComingSoon);
 
@@ -22,15 +24,28 @@ const parentRedirects: RouteObject[] = [...new Set(leafRoutes.map((r) => r.paren
     return first ? [{ path: parent.path, element: <Navigate to={first.path} replace /> }] : [];
   });
 
+// shown while a lazy route loads on a cold start (react-router warns without one)
+const boot = <div className="app-boot" />;
+
+// signed in already: the sign-in page goes on to the app
+const signedInRedirect = ({ request }: LoaderFunctionArgs) => (getToken() ? redirect(afterLoginPath(new URL(request.url).search)) : null);
+
 export const router = createBrowserRouter([
   { path: '/', element: <Navigate to="/login" replace /> },
-  { path: '/login', lazy: () => safeComponent(() => import('../modules/auth/login/LoginPage').then((m) => m.LoginPage)) },
+  {
+    path: '/login',
+    loader: signedInRedirect,
+    hydrateFallbackElement: boot,
+    lazy: () => safeComponent(() => import('../modules/auth/login/LoginPage').then((m) => m.LoginPage)),
+  },
   {
     path: '/register',
+    hydrateFallbackElement: boot,
     lazy: () => safeComponent(() => import('../modules/auth/register/RegisterPage').then((m) => m.RegisterPage)),
   },
   {
     path: '/findPassword',
+    hydrateFallbackElement: boot,
     lazy: () => safeComponent(() => import('../modules/auth/find-password/FindPasswordPage').then((m) => m.FindPasswordPage)),
   },
   {
@@ -40,7 +55,7 @@ export const router = createBrowserRouter([
     shouldRevalidate: () => true,
     errorElement: <RouteError />,
     // the first signed-in load waits for user info and menu; the progress bar shows it
-    hydrateFallbackElement: <div className="app-boot" />,
+    hydrateFallbackElement: boot,
     lazy: () => safeComponent(() => import('../shell/layout/AppLayout').then((m) => m.AppLayout)),
     children: [
       {
@@ -54,6 +69,7 @@ export const router = createBrowserRouter([
   },
   {
     path: '*',
+    hydrateFallbackElement: boot,
     lazy: () => safeComponent(() => import('../modules/exception/NotFoundPage').then((m) => m.NotFoundPage)),
   },
 ]);

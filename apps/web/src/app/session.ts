@@ -78,6 +78,14 @@ export async function loadSession(menuFromServer: boolean): Promise<void> {
   if (menuFromServer) await loadServerMenu();
 }
 
+// set while signing out: the sign-in page is opened before the token is dropped, and must not send
+// the user straight back into the app
+let leaving = false;
+export const startLeaving = () => {
+  leaving = true;
+};
+export const isLeaving = () => leaving;
+
 /** Spec 4: always, even when the server call fails, forget the user, token, route listeners and menu. */
 export async function logout(): Promise<void> {
   try {
@@ -92,6 +100,7 @@ export async function logout(): Promise<void> {
 export function clearLocalSession(): void {
   useSession.getState().reset();
   clearToken();
+  leaving = false;
   clearSignedIn();
   removeRouteListener();
   for (const reset of resetters) reset();

@@ -253,6 +253,8 @@ export const enUS: Record<MessageKey, string> = {
   'staging.intro': "This is your staging area: start today's work from the shortcuts below.",
   'staging.tenant': 'Tenant',
   'staging.role': 'Role',
+  'staging.role.admin': 'Administrator',
+  'staging.role.user': 'User',
   'staging.account': 'Account',
   'staging.shortcuts': 'Shortcuts',
   'staging.noShortcuts': 'No pages available',

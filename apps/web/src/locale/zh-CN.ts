@@ -252,6 +252,8 @@ export const zhCN = {
   'staging.intro': '这里是您的工作台：从下面的入口开始今天的工作。',
   'staging.tenant': '租户',
   'staging.role': '角色',
+  'staging.role.admin': '管理员',
+  'staging.role.user': '普通用户',
   'staging.account': '账号',
   'staging.shortcuts': '快捷入口',
   'staging.noShortcuts': '暂无可访问的页面',

@@ -1,4 +1,4 @@
-import { Button, Result } from '@arco-design/web-react';
+import { Button, Result, Space } from '@arco-design/web-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { STAGING_PATH } from '../../app/routes';
@@ -31,14 +31,15 @@ export function GonePage() {
         status="404"
         title={t('exception.404.title')}
         subTitle={t('exception.404.subtitle')}
-        extra={[
-          <Button key="retry" onClick={() => navigate(0)}>
-            {t('exception.retry')}
-          </Button>,
-          <Button key="back" type="primary" onClick={() => navigate(-1)}>
-            {t('exception.back')}
-          </Button>,
-        ]}
+        extra={
+          // Space keeps the two buttons apart (an array of buttons touched)
+          <Space size={12}>
+            <Button onClick={() => navigate(0)}>{t('exception.retry')}</Button>
+            <Button type="primary" onClick={() => navigate(-1)}>
+              {t('exception.back')}
+            </Button>
+          </Space>
+        }
       />
     </div>
   );

@@ -33,7 +33,8 @@ export function StagingPage() {
           column={{ xs: 1, sm: 3 }}
           data={[
             { label: t('staging.tenant'), value: userInfo ? `${userInfo.tenantName} (${userInfo.tenantCode})` : '' },
-            { label: t('staging.role'), value: role },
+            // the role's name, not its code (admin → 管理员); an unknown code shows as it is
+            { label: t('staging.role'), value: role ? t(`staging.role.${role}`, { defaultValue: role }) : '' },
             { label: t('staging.account'), value: userInfo?.accountId ?? '' },
           ]}
         />

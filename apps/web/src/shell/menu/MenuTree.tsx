@@ -52,7 +52,7 @@ export function MenuTree({ mode = 'vertical', collapsed, ariaLabel, onNavigate }
           title={
             <>
               <MenuIcon name={node.meta.icon} />
-              {label(node)}
+              <span title={label(node)}>{label(node)}</span>
             </>
           }
         >
@@ -61,7 +61,8 @@ export function MenuTree({ mode = 'vertical', collapsed, ariaLabel, onNavigate }
       ) : (
         <Menu.Item key={node.name}>
           {level === 0 ? <MenuIcon name={node.meta.icon} /> : null}
-          {label(node)}
+          {/* an English label cut at the menu's width reads whole on hover */}
+          <span title={label(node)}>{label(node)}</span>
         </Menu.Item>
       ),
     );

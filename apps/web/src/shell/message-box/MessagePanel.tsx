@@ -14,9 +14,11 @@ export function MessagePanel({ onLeave }: { onLeave: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const allPath = findLeafByName(ALL_NOTIFICATIONS_ROUTE)?.path;
-  const [type, setType] = useState<NotificationType>('message');
+  // opens on the first tab with unread items (the badge counts them all), until the user picks one
+  const [chosen, setType] = useState<NotificationType | null>(null);
   const [pageSize, setPageSize] = useState(STEP);
   const unread = useUnreadCounts();
+  const type = chosen ?? notificationTypes.find((key) => (unread.data?.[key] ?? 0) > 0) ?? 'message';
   const list = useNotifications({ type, pageNum: 1, pageSize }, true);
   const markAll = useMarkAllRead();
 

@@ -3,7 +3,7 @@ import { IconExport, IconSettings, IconSwap, IconUser, IconUserGroup } from '@ar
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { logout, useSession } from '../../app/session';
+import { logout, startLeaving, useSession } from '../../app/session';
 
 // the tenant list (modal, list, pagination) downloads when first asked for
 const TenantSwitchModal = lazy(() => import('./TenantSwitchModal').then((m) => ({ default: m.TenantSwitchModal })));
@@ -23,6 +23,7 @@ export function UserMenu() {
     else if (key === 'switchTenant') setTenantOpen(true);
     else if (key === 'logout') {
       // leave first: pages still mounted would refetch without a token once it is cleared
+      startLeaving();
       navigate('/login', { replace: true });
       await logout();
     }

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { authApi } from '../../../api/auth';
 import { ApiError } from '../../../api/http';
-import { setToken } from '../../../api/storage';
+import { markSignedIn, setToken } from '../../../api/storage';
 import { afterLoginPath } from '../../../app/guard';
 import { loadSession } from '../../../app/session';
 import { useSettings } from '../../../app/settings';
@@ -43,6 +43,7 @@ export function RegisterPage() {
       });
       if (result?.token) {
         setToken(result.token);
+        markSignedIn();
         await loadSession(useSettings.getState().menuFromServer);
         Message.success(t('register.welcome'));
         navigate(afterLoginPath(''), { replace: true });

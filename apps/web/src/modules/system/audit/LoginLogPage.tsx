@@ -1,10 +1,14 @@
 import { Tag } from '@arco-design/web-react';
 import { type LoginLog, loginLogResource } from '@atrium/contracts/system/audit';
+import i18next from 'i18next';
 import { ExportButton } from '../../../crud/ExportButton';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
 import '../shared/locale-admin';
 import { formatDateTimeSeconds } from '../../../locale/datetime';
+
+// codes the server writes read in the UI language; an unknown one shows as it is
+const known = (key: string, raw: string) => (i18next.exists(key) ? i18next.t(key) : raw);
 
 const columns: ColumnDef<LoginLog>[] = [
   { key: 'createTime', title: 'system.loginlog.time', render: (r) => formatDateTimeSeconds(r.createTime) },
@@ -12,9 +16,17 @@ const columns: ColumnDef<LoginLog>[] = [
   {
     key: 'result',
     title: 'system.loginlog.result',
-    render: (r) => <Tag color={r.result === 'success' ? 'green' : r.result === 'logout' ? 'gray' : 'red'}>{r.result}</Tag>,
+    render: (r) => (
+      <Tag color={r.result === 'success' ? 'green' : r.result === 'logout' ? 'gray' : 'red'}>
+        {known(`system.loginlog.result.${r.result}`, r.result)}
+      </Tag>
+    ),
   },
-  { key: 'reason', title: 'system.loginlog.reason' },
+  {
+    key: 'reason',
+    title: 'system.loginlog.reason',
+    render: (r) => (r.reason ? known(`system.loginlog.reason.${r.reason}`, r.reason) : ''),
+  },
   { key: 'ip', title: 'system.operlog.ip' },
   { key: 'userAgent', title: 'system.loginlog.userAgent', hidden: true },
 ];

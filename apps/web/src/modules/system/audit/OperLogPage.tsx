@@ -38,7 +38,11 @@ export function OperLogPage() {
     { key: 'createTime', title: 'system.operlog.time', render: (r) => formatDateTimeSeconds(r.createTime) },
     { key: 'operator', title: 'system.operlog.operator' },
     { key: 'module', title: 'system.operlog.module', render: (r) => t(moduleLabel(r.module)) },
-    { key: 'action', title: 'system.operlog.action' },
+    {
+      key: 'action',
+      title: 'system.operlog.action',
+      render: (r) => (i18next.exists(`system.operlog.action.${r.action}`) ? t(`system.operlog.action.${r.action}`) : r.action),
+    },
     { key: 'target', title: 'system.operlog.target' },
     {
       key: 'result',
