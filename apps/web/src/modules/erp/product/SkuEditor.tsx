@@ -38,7 +38,7 @@ export function SpecsEditor({ value, onChange }: { value?: unknown; onChange: (v
             onChange={(name) => set(i, { name })}
             aria-label={t('erp.product.specName')}
           />
-          <div style={{ width: 300 }}>
+          <div style={{ width: 300 }} data-testid="spec-values">
             <TagsInput
               value={spec.values}
               onChange={(values) => set(i, { values: values as string[] })}

@@ -15,7 +15,7 @@ export function LinesEditor({ value, onChange }: { value?: unknown; onChange: (v
       {lines.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity beyond their place
         <Space key={i} style={{ width: '100%' }}>
-          <div style={{ width: 320 }}>
+          <div style={{ width: 320 }} data-testid="sale-line-sku">
             <SkuSelect value={line.skuId} onChange={(v) => set(i, { skuId: v as number })} />
           </div>
           <InputNumber
