@@ -1,6 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../src/db/client';
-import { depts, notices, notifications, posts } from '../src/db/schema';
+import {
+  depts,
+  erpActivities,
+  erpActivitySkus,
+  erpCategories,
+  erpMembers,
+  erpProducts,
+  erpSaleItems,
+  erpSales,
+  erpSkus,
+  erpSpecs,
+  erpSuppliers,
+  erpWarehouses,
+  notices,
+  notifications,
+  posts,
+} from '../src/db/schema';
 import { crossTenantMatrix, idRoutes } from './cross-tenant';
 import { buildTestApp, engines } from './helper';
 
@@ -25,7 +41,44 @@ async function seedVictimRows(ctx: Ctx) {
     await tx
       .insert(notifications)
       .values({ tenantId, accountRef: Number(admin?.id), type: 'notice', title: 'Matrix notice', noticeId: notice?.id });
+    await seedVictimErp(tx, tenantId);
   });
+}
+
+/** One row of every ERP entity, so each ERP id route has a victim row and a sample body. */
+async function seedVictimErp(tx: Parameters<Parameters<typeof withTenant>[2]>[0], tenantId: number) {
+  const [w] = await tx.insert(erpWarehouses).values({ tenantId, name: 'Matrix', code: 'matrix' }).returning({ id: erpWarehouses.id });
+  await tx.insert(erpSpecs).values({ tenantId, name: 'Matrix', values: ['a', 'b'] });
+  await tx.insert(erpSuppliers).values({ tenantId, name: 'Matrix' });
+  const [c] = await tx.insert(erpCategories).values({ tenantId, name: 'Matrix', code: 'matrix' }).returning({ id: erpCategories.id });
+  const [m] = await tx.insert(erpMembers).values({ tenantId, name: 'Matrix', mobile: '13900000000' }).returning({ id: erpMembers.id });
+  const [p] = await tx
+    .insert(erpProducts)
+    .values({ tenantId, name: 'Matrix', code: 'matrix', categoryId: c?.id })
+    .returning({ id: erpProducts.id });
+  const [sku] = await tx
+    .insert(erpSkus)
+    .values({ tenantId, productId: Number(p?.id), price: 100 })
+    .returning({ id: erpSkus.id });
+  const [sale] = await tx
+    .insert(erpSales)
+    .values({ tenantId, orderNo: 'SO20260101000001', warehouseId: Number(w?.id), memberId: m?.id })
+    .returning({ id: erpSales.id });
+  await tx
+    .insert(erpSaleItems)
+    .values({ tenantId, saleId: Number(sale?.id), skuId: Number(sku?.id), quantity: 1, unitPrice: 100, amount: 100 });
+  const [a] = await tx
+    .insert(erpActivities)
+    .values({
+      tenantId,
+      name: 'Matrix',
+      type: 'discount',
+      discountPercent: 90,
+      startTime: new Date(),
+      endTime: new Date(Date.now() + 86_400_000),
+    })
+    .returning({ id: erpActivities.id });
+  await tx.insert(erpActivitySkus).values({ tenantId, activityId: Number(a?.id), skuId: Number(sku?.id) });
 }
 
 // bodies the matrix cannot copy from a GET of the same resource
@@ -36,6 +89,13 @@ const bodies = {
   'PUT /api/system/role/:id/status': { status: '1' },
   'PUT /api/system/dept/:id/status': { status: '1' },
   'PUT /api/system/post/:id/status': { status: '1' },
+  'PUT /api/erp/warehouse/:id/status': { status: '1' },
+  'PUT /api/erp/spec/:id/status': { status: '1' },
+  'PUT /api/erp/supplier/:id/status': { status: '1' },
+  'PUT /api/erp/category/:id/status': { status: '1' },
+  'PUT /api/erp/member/:id/status': { status: '1' },
+  'PUT /api/erp/product/:id/status': { status: '1' },
+  'PUT /api/erp/activity/:id/status': { status: 'Y' },
 };
 
 describe.each(engines)('cross-tenant matrix on %s', (engine) => {

@@ -1,5 +1,7 @@
 export * from './auth';
+export * from './entity';
 export * from './envelope';
+export * from './erp';
 export * from './errors';
 export * from './permissions';
 export * from './resource';

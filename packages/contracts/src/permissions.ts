@@ -1,3 +1,5 @@
+import { erpPermissionCatalogue } from './erp/manifest';
+
 /**
  * Permission strings, `domain:entity:action`. Menu-catalogue buttons carry them, roles grant them,
  * every API route declares the one it needs. A new entity adds its line here.
@@ -20,8 +22,8 @@ export const permissionCatalogue = {
 type Catalogue = typeof permissionCatalogue;
 export type Permission = { [K in keyof Catalogue]: `${K}:${Catalogue[K][number]}` }[keyof Catalogue];
 
-export const allPermissions: Permission[] = Object.entries(permissionCatalogue).flatMap(([prefix, actions]) =>
-  actions.map((action) => `${prefix}:${action}` as Permission),
+export const allPermissions: Permission[] = Object.entries({ ...permissionCatalogue, ...erpPermissionCatalogue }).flatMap(
+  ([prefix, actions]) => actions.map((action) => `${prefix}:${action}` as Permission),
 );
 
 /** Granted to everyone: what a super admin holds in every tenant. */

@@ -1,4 +1,5 @@
 import type { RouteMeta } from './auth';
+import { erpCatalogueRoutes } from './erp/manifest';
 
 /**
  * The route catalogue (spec section 2): one definition that seeds the server's menu catalogue and gives
@@ -188,31 +189,8 @@ export const routeCatalogue: CatalogueRoute[] = [
     name: 'erp',
     path: '/erp',
     meta: { locale: 'menu.erp', requiresAuth: true, roles: any, icon: 'IconStorage', order: 7 },
-    children: [
-      { name: 'erpWarehouses', path: '/erp/warehouses', meta: { locale: 'menu.erp.warehouses', requiresAuth: true, roles: any } },
-      { name: 'erpSpecs', path: '/erp/specs', meta: { locale: 'menu.erp.specs', requiresAuth: true, roles: any } },
-      {
-        name: 'productCategories',
-        path: '/erp/product-categories',
-        meta: { locale: 'menu.erp.productCategories', requiresAuth: true, roles: any },
-      },
-      { name: 'erpSupplier', path: '/erp/supplier', meta: { locale: 'menu.erp.supplier', requiresAuth: true, roles: any } },
-      { name: 'erpProducts', path: '/erp/products', meta: { locale: 'menu.erp.products', requiresAuth: true, roles: any } },
-      {
-        name: 'erpProductsDetail',
-        path: '/erp/products/detail/:id',
-        meta: { locale: 'menu.erp.productsDetail', requiresAuth: true, roles: any, hideInMenu: true, activeMenu: 'erpProducts' },
-      },
-      { name: 'mallPrinter', path: '/erp/printer', meta: { locale: 'menu.erp.printer', requiresAuth: true, roles: any } },
-      { name: 'systemUserMember', path: '/erp/member', meta: { locale: 'menu.erp.member', requiresAuth: true, roles: any } },
-      {
-        name: 'userDetailMember',
-        path: '/erp/member/detail/:id',
-        meta: { locale: 'menu.erp.memberDetail', requiresAuth: true, roles: any, hideInMenu: true, activeMenu: 'systemUserMember' },
-      },
-      { name: 'erpSale', path: '/erp/sale', meta: { locale: 'menu.erp.sale', requiresAuth: true, roles: any } },
-      { name: 'erpActivity', path: '/erp/activity', meta: { locale: 'menu.erp.activity', requiresAuth: true, roles: any } },
-    ],
+    // derived from the ERP entity manifests (packages/contracts/src/erp/manifest.ts)
+    children: erpCatalogueRoutes(),
   },
   {
     name: 'mall',

@@ -103,7 +103,8 @@ export function registerResource<R extends Resource>(
       async (request) => {
         const query = request.query as z.output<R['listQuery']> & { pageNum: number; pageSize: number };
         const { pageNum: _n, pageSize: _s, sort: _o, ...filters } = query as typeof query & { sort?: unknown };
-        const totals = { cache: app.totals, resource: resource.name, filters: JSON.stringify(filters) };
+        // keyed by domain too: erp:category and mall:category keep their own totals
+        const totals = { cache: app.totals, resource: `${resource.domain}:${resource.name}`, filters: JSON.stringify(filters) };
         const page = await inTenant(request, (ctx) => handlers.list(ctx, query), { totals });
         return ok({ ...page, pageNum: query.pageNum, pageSize: query.pageSize });
       },

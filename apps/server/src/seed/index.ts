@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { tenants } from '../db/schema';
+import { seedDemoErp } from './erp';
 import { seedDemoIdentity, seedFirstAdmin, seedMenus } from './identity';
 import { seedDemoOrganisation } from './system';
 
@@ -26,6 +27,10 @@ export async function seed(database: Database, config: Config): Promise<void> {
     .onConflictDoNothing({ target: tenants.code });
   await seedDemoIdentity(database);
   await seedDemoOrganisation(
+    database,
+    demoTenants.map((t) => t.code),
+  );
+  await seedDemoErp(
     database,
     demoTenants.map((t) => t.code),
   );

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { erpPages } from '../modules/erp/page-map';
 
 export type PageLoader = () => Promise<ComponentType>;
 
@@ -27,4 +28,5 @@ export const pages: Record<string, PageLoader> = {
   systemSession: () => import('../modules/system/audit/SessionPage').then((m) => m.SessionPage),
   systemNotice: () => import('../modules/realtime/NoticePage').then((m) => m.NoticePage),
   Notification: () => import('../modules/realtime/NotificationPage').then((m) => m.NotificationPage),
+  ...erpPages,
 };

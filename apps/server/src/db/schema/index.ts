@@ -1,3 +1,4 @@
+export * from './erp';
 export * from './identity';
 export * from './state';
 export * from './system';

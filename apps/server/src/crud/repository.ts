@@ -1,0 +1,154 @@
+import type { Resource } from '@atrium/contracts';
+import { and, count, eq, getTableColumns, ne, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { conflict, refused, rethrowUnique } from './conflict';
+import type { Ctx } from './context';
+import { allOf } from './data-scope';
+import { contains, isoDates, orderOf, pageOffset, startsWith } from './query';
+import type { ResourceHandlers } from './register-resource';
+import { listTotal } from './totals';
+
+type Row = Record<string, unknown>;
+type Match = 'contains' | 'prefix' | 'eq' | ((value: never) => SQL | undefined);
+
+/** What a generic repository needs beyond the contract and the table; every part is optional. */
+export type RepositoryOptions<Item> = {
+  /** how a list filter matches; by default a text filter is `contains` on the column of its name, anything else `eq` */
+  filters?: Record<string, Match>;
+  /** unique fields checked before writing (409 naming the field): field → unique index name */
+  unique?: Record<string, string>;
+  /** rows elsewhere that keep a row from being deleted (409 `inUse`) */
+  references?: { column: AnyPgColumn; tenant: AnyPgColumn; what: string }[];
+  /** rows every query sees (data scope, soft delete) */
+  scope?: (ctx: Ctx) => SQL | undefined;
+  /** checks and side effects before an insert or update (a cycle, the one default row) */
+  beforeWrite?: (ctx: Ctx, input: Row, id?: number) => Promise<void>;
+  /** the row as the contract's item (default: without tenant_id, dates as ISO strings) */
+  toItem?: (row: Row, ctx: Ctx) => Item | Promise<Item>;
+};
+
+const isTextFilter = (schema: unknown) => schema instanceof z.ZodPipe;
+
+/**
+ * The conventional handlers of an entity from its contract and its table: tenant filter, filters,
+ * allow-listed sort, paging with the kept totals, uniqueness and "in use" as 409s naming the field.
+ * Override any handler by spreading: `{ ...tableRepository(resource, table), create: … }`.
+ */
+export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
+  resource: R,
+  table: PgTable,
+  options: RepositoryOptions<Item> = {},
+): Required<ResourceHandlers<Item, z.output<R['create']>, z.output<R['update']>, z.output<R['listQuery']>>> {
+  const columns = getTableColumns(table) as unknown as Record<string, AnyPgColumn>;
+  const { tenantId, id } = columns as { tenantId: AnyPgColumn; id: AnyPgColumn };
+  const sortColumns = Object.fromEntries(resource.sortable.map((c) => [c, columns[c] as AnyPgColumn]));
+  const filterShape = resource.filters.shape as Record<string, unknown>;
+  const writable = Object.keys(resource.create.shape).filter((k) => k in columns);
+  const mine = (ctx: Ctx) => allOf(eq(tenantId, ctx.caller.tenantId), options.scope?.(ctx));
+  const toItem = async (row: Row, ctx: Ctx): Promise<Item> => {
+    if (options.toItem) return options.toItem(row, ctx);
+    const { tenantId: _t, ...rest } = isoDates(row);
+    return rest as Item;
+  };
+
+  const filterOf = (key: string, value: unknown): SQL | undefined => {
+    if (value === undefined || value === null || value === '') return undefined;
+    const match = options.filters?.[key] ?? (isTextFilter(filterShape[key]) ? 'contains' : 'eq');
+    if (typeof match === 'function') return match(value as never);
+    const column = columns[key];
+    if (!column) throw new Error(`${resource.name}: filter ${key} has no column and no match function`);
+    if (match === 'contains') return contains(column, String(value));
+    if (match === 'prefix') return startsWith(column, String(value));
+    return eq(column, value);
+  };
+
+  const valuesOf = (input: Row) => Object.fromEntries(writable.map((k) => [k, input[k] === undefined ? null : input[k]]));
+
+  async function assertUnique(ctx: Ctx, input: Row, exceptId?: number) {
+    for (const field of Object.keys(options.unique ?? {})) {
+      const column = columns[field] as AnyPgColumn;
+      if (input[field] === undefined || input[field] === null) continue;
+      const [taken] = await ctx.tx
+        .select({ id })
+        .from(table)
+        .where(and(eq(tenantId, ctx.caller.tenantId), eq(column, input[field]), exceptId ? ne(id, exceptId) : undefined))
+        .limit(1);
+      if (taken) throw conflict(field);
+    }
+  }
+  const constraints = Object.fromEntries(Object.entries(options.unique ?? {}).map(([field, name]) => [name, field]));
+  const one = (ctx: Ctx, rowId: number) => and(mine(ctx), eq(id, rowId));
+
+  return {
+    async list(ctx, query) {
+      const q = query as Row & { pageNum: number; pageSize: number; sort: { column: string; direction: 'asc' | 'desc' } };
+      const where = allOf(mine(ctx), ...Object.keys(filterShape).map((k) => filterOf(k, q[k])));
+      const [rows, total] = await Promise.all([
+        ctx.tx
+          .select()
+          .from(table)
+          .where(where)
+          .orderBy(...orderOf(q.sort, sortColumns, id))
+          .limit(pageOffset(q).limit)
+          .offset(pageOffset(q).offset),
+        listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(table).where(where))[0]?.n ?? 0),
+      ]);
+      return { list: await Promise.all((rows as Row[]).map((r) => toItem(r, ctx))), total };
+    },
+
+    async get(ctx, rowId) {
+      const [row] = await ctx.tx.select().from(table).where(one(ctx, rowId));
+      return row ? toItem(row as Row, ctx) : null;
+    },
+
+    async create(ctx, input) {
+      const values = input as Row;
+      await assertUnique(ctx, values);
+      await options.beforeWrite?.(ctx, values);
+      const by = ctx.caller.accountId;
+      const audit = 'createBy' in columns ? { createBy: by, updateBy: by } : {};
+      const [row] = await ctx.tx
+        .insert(table)
+        .values({ ...valuesOf(values), ...audit, tenantId: ctx.caller.tenantId })
+        .returning()
+        .catch((e) => rethrowUnique(e, constraints));
+      return toItem(row as Row, ctx);
+    },
+
+    async update(ctx, rowId, input) {
+      const values = input as Row;
+      await assertUnique(ctx, values, rowId);
+      await options.beforeWrite?.(ctx, values, rowId);
+      const audit = 'updateBy' in columns ? { updateBy: ctx.caller.accountId, updateTime: new Date() } : {};
+      const [row] = await ctx.tx
+        .update(table)
+        .set({ ...valuesOf(values), ...audit })
+        .where(one(ctx, rowId))
+        .returning()
+        .catch((e) => rethrowUnique(e, constraints));
+      return toItem(row as Row, ctx);
+    },
+
+    async setStatus(ctx, rowId, status) {
+      const audit = 'updateBy' in columns ? { updateBy: ctx.caller.accountId, updateTime: new Date() } : {};
+      const [row] = await ctx.tx
+        .update(table)
+        .set({ status, ...audit })
+        .where(one(ctx, rowId))
+        .returning();
+      return toItem(row as Row, ctx);
+    },
+
+    async remove(ctx, rowId) {
+      for (const ref of options.references ?? []) {
+        const [used] = await ctx.tx
+          .select({ n: count() })
+          .from(ref.column.table)
+          .where(and(eq(ref.tenant, ctx.caller.tenantId), eq(ref.column, rowId)));
+        if ((used?.n ?? 0) > 0) throw refused('id', 'inUse', `referenced by ${ref.what}`);
+      }
+      await ctx.tx.delete(table).where(one(ctx, rowId));
+    },
+  };
+}

@@ -1,0 +1,270 @@
+import type { CreateProductInput, ListQueryOf, Product, productResource, Sku } from '@atrium/contracts';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { conflict, invalidField, refused, rethrowUnique } from '../../../crud/conflict';
+import type { Ctx } from '../../../crud/context';
+import { allOf } from '../../../crud/data-scope';
+import { contains, orderOf, pageOffset } from '../../../crud/query';
+import { listTotal } from '../../../crud/totals';
+import { erpCategories, erpProducts, erpSaleItems, erpSkus, erpStock, erpStockLedger } from '../../../db/schema';
+
+type ProductQuery = ListQueryOf<typeof productResource>;
+type ProductRow = typeof erpProducts.$inferSelect;
+type SkuRow = typeof erpSkus.$inferSelect;
+
+const sortColumns = { code: erpProducts.code, name: erpProducts.name, createTime: erpProducts.createTime };
+const specKeyOf = (values: string[]) => values.join('\u0001');
+const toSku = (s: SkuRow): Sku => ({
+  id: s.id,
+  productId: s.productId,
+  specValues: s.specValues,
+  barcode: s.barcode,
+  price: s.price,
+  costPrice: s.costPrice,
+  marketPrice: s.marketPrice,
+  weight: s.weight,
+});
+
+/** Every SKU's spec values must be one combination of the product's specs, each combination once. */
+function checkSkus(input: CreateProductInput) {
+  const keys = new Set<string>();
+  if (!input.specs.length && input.skus.length !== 1) throw invalidField('skus', 'single', 'a product without specs has exactly one SKU');
+  input.skus.forEach((sku, i) => {
+    if (sku.specValues.length !== input.specs.length) {
+      throw invalidField(`skus.${i}.specValues`, 'combination', 'one value for each spec, in order');
+    }
+    sku.specValues.forEach((v, j) => {
+      if (!input.specs[j]?.values.includes(v))
+        throw invalidField(`skus.${i}.specValues`, 'combination', `${v} is not a value of ${input.specs[j]?.name}`);
+    });
+    const key = specKeyOf(sku.specValues);
+    if (keys.has(key)) throw invalidField(`skus.${i}.specValues`, 'unique', 'the same combination twice');
+    keys.add(key);
+  });
+}
+
+async function assertCodeFree(ctx: Ctx, code: string, exceptId?: number) {
+  const [taken] = await ctx.tx
+    .select({ id: erpProducts.id })
+    .from(erpProducts)
+    .where(
+      and(
+        eq(erpProducts.tenantId, ctx.caller.tenantId),
+        eq(erpProducts.code, code),
+        exceptId ? sql`${erpProducts.id} <> ${exceptId}` : undefined,
+      ),
+    )
+    .limit(1);
+  if (taken) throw conflict('code');
+}
+
+async function assertCategory(ctx: Ctx, categoryId: number | null | undefined) {
+  if (!categoryId) return;
+  const [row] = await ctx.tx
+    .select({ id: erpCategories.id })
+    .from(erpCategories)
+    .where(and(eq(erpCategories.tenantId, ctx.caller.tenantId), eq(erpCategories.id, categoryId)));
+  if (!row) throw invalidField('categoryId', 'exists', 'no such category');
+}
+
+/** SKU ids among `ids` that stock, the ledger or a sales line refers to: those are soft-deleted. */
+async function referencedSkus(ctx: Ctx, ids: number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const t = ctx.caller.tenantId;
+  const result = (await ctx.tx.execute(sql`select sku_id from ${erpStock} where tenant_id = ${t} and sku_id in ${ids}
+      union select sku_id from ${erpStockLedger} where tenant_id = ${t} and sku_id in ${ids}
+      union select sku_id from ${erpSaleItems} where tenant_id = ${t} and sku_id in ${ids}`)) as unknown as {
+    rows: { sku_id: string | number }[];
+  };
+  return new Set(result.rows.map((r) => Number(r.sku_id)));
+}
+
+async function toProduct(ctx: Ctx, row: ProductRow, skus?: SkuRow[]): Promise<Product> {
+  const t = ctx.caller.tenantId;
+  const live =
+    skus ??
+    (await ctx.tx
+      .select()
+      .from(erpSkus)
+      .where(and(eq(erpSkus.tenantId, t), eq(erpSkus.productId, row.id), eq(erpSkus.deleted, false)))
+      .orderBy(erpSkus.id));
+  const [category] = row.categoryId
+    ? await ctx.tx
+        .select({ name: erpCategories.name })
+        .from(erpCategories)
+        .where(and(eq(erpCategories.tenantId, t), eq(erpCategories.id, row.categoryId)))
+    : [];
+  const [stock] = live.length
+    ? await ctx.tx
+        .select({ n: sql<string>`coalesce(sum(${erpStock.quantity}), 0)` })
+        .from(erpStock)
+        .where(
+          and(
+            eq(erpStock.tenantId, t),
+            inArray(
+              erpStock.skuId,
+              live.map((s) => s.id),
+            ),
+          ),
+        )
+    : [];
+  const { tenantId: _t, createTime, updateTime, ...rest } = row;
+  return {
+    ...rest,
+    status: rest.status as Product['status'],
+    categoryName: category?.name ?? null,
+    skus: live.map(toSku),
+    minPrice: live.length ? Math.min(...live.map((s) => s.price)) : 0,
+    stock: Number(stock?.n ?? 0),
+    createTime: createTime.toISOString(),
+    updateTime: updateTime.toISOString(),
+  };
+}
+
+const productValues = (input: CreateProductInput) => ({
+  name: input.name,
+  code: input.code,
+  categoryId: input.categoryId ?? null,
+  unit: input.unit ?? null,
+  images: input.images,
+  description: input.description ?? null,
+  specs: input.specs,
+  status: input.status,
+});
+const skuValues = (sku: CreateProductInput['skus'][number]) => ({
+  specValues: sku.specValues,
+  specKey: specKeyOf(sku.specValues),
+  barcode: sku.barcode ?? null,
+  price: sku.price,
+  costPrice: sku.costPrice,
+  marketPrice: sku.marketPrice,
+  weight: sku.weight,
+});
+
+/** Products (SPU) with their SKUs; money in fen. A referenced SKU is soft-deleted, never removed. */
+export const productRepository = {
+  async list(ctx: Ctx, q: ProductQuery) {
+    const t = ctx.caller.tenantId;
+    const where = allOf(
+      eq(erpProducts.tenantId, t),
+      contains(erpProducts.name, q.name),
+      contains(erpProducts.code, q.code),
+      q.categoryId ? eq(erpProducts.categoryId, q.categoryId) : undefined,
+      q.status ? eq(erpProducts.status, q.status) : undefined,
+    );
+    const [rows, total] = await Promise.all([
+      ctx.tx
+        .select()
+        .from(erpProducts)
+        .where(where)
+        .orderBy(...orderOf(q.sort, sortColumns, erpProducts.id))
+        .limit(pageOffset(q).limit)
+        .offset(pageOffset(q).offset),
+      listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpProducts).where(where))[0]?.n ?? 0),
+    ]);
+    const list: Product[] = [];
+    for (const row of rows) list.push(await toProduct(ctx, row));
+    return { list, total };
+  },
+
+  async get(ctx: Ctx, id: number) {
+    const [row] = await ctx.tx
+      .select()
+      .from(erpProducts)
+      .where(and(eq(erpProducts.tenantId, ctx.caller.tenantId), eq(erpProducts.id, id)));
+    return row ? toProduct(ctx, row) : null;
+  },
+
+  async create(ctx: Ctx, input: CreateProductInput) {
+    checkSkus(input);
+    await assertCodeFree(ctx, input.code);
+    await assertCategory(ctx, input.categoryId);
+    const t = ctx.caller.tenantId;
+    const by = ctx.caller.accountId;
+    const [row] = await ctx.tx
+      .insert(erpProducts)
+      .values({ ...productValues(input), tenantId: t, createBy: by, updateBy: by })
+      .returning()
+      .catch((e) => rethrowUnique(e, { erp_products_code_key: 'code' }));
+    const skus = await ctx.tx
+      .insert(erpSkus)
+      .values(input.skus.map((s) => ({ ...skuValues(s), tenantId: t, productId: row!.id, createBy: by, updateBy: by })))
+      .returning();
+    return toProduct(ctx, row!, skus);
+  },
+
+  async update(ctx: Ctx, id: number, input: CreateProductInput) {
+    checkSkus(input);
+    await assertCodeFree(ctx, input.code, id);
+    await assertCategory(ctx, input.categoryId);
+    const t = ctx.caller.tenantId;
+    const by = ctx.caller.accountId;
+    const [row] = await ctx.tx
+      .update(erpProducts)
+      .set({ ...productValues(input), updateBy: by, updateTime: new Date() })
+      .where(and(eq(erpProducts.tenantId, t), eq(erpProducts.id, id)))
+      .returning()
+      .catch((e) => rethrowUnique(e, { erp_products_code_key: 'code' }));
+    const existing = await ctx.tx
+      .select()
+      .from(erpSkus)
+      .where(and(eq(erpSkus.tenantId, t), eq(erpSkus.productId, id), eq(erpSkus.deleted, false)));
+    const kept = new Set(input.skus.flatMap((s) => (s.id ? [s.id] : [])));
+    for (const skuId of kept) {
+      if (!existing.some((e) => e.id === skuId)) throw invalidField('skus', 'exists', `SKU ${skuId} is not one of this product's`);
+    }
+    // gone first, so a new SKU may take a removed one's combination
+    const gone = existing.filter((e) => !kept.has(e.id)).map((e) => e.id);
+    const referenced = await referencedSkus(ctx, gone);
+    const soft = gone.filter((g) => referenced.has(g));
+    const hard = gone.filter((g) => !referenced.has(g));
+    if (soft.length)
+      await ctx.tx
+        .update(erpSkus)
+        .set({ deleted: true, updateBy: by, updateTime: new Date() })
+        .where(and(eq(erpSkus.tenantId, t), inArray(erpSkus.id, soft)));
+    if (hard.length) await ctx.tx.delete(erpSkus).where(and(eq(erpSkus.tenantId, t), inArray(erpSkus.id, hard)));
+    for (const sku of input.skus.filter((s) => s.id)) {
+      await ctx.tx
+        .update(erpSkus)
+        .set({ ...skuValues(sku), updateBy: by, updateTime: new Date() })
+        .where(and(eq(erpSkus.tenantId, t), eq(erpSkus.id, sku.id!)))
+        .catch((e) => rethrowUnique(e, { erp_skus_spec_key: 'skus' }));
+    }
+    const added = input.skus.filter((s) => !s.id);
+    if (added.length) {
+      await ctx.tx
+        .insert(erpSkus)
+        .values(added.map((s) => ({ ...skuValues(s), tenantId: t, productId: id, createBy: by, updateBy: by })))
+        .catch((e) => rethrowUnique(e, { erp_skus_spec_key: 'skus' }));
+    }
+    return toProduct(ctx, row!);
+  },
+
+  async setStatus(ctx: Ctx, id: number, status: '0' | '1') {
+    const [row] = await ctx.tx
+      .update(erpProducts)
+      .set({ status, updateBy: ctx.caller.accountId, updateTime: new Date() })
+      .where(and(eq(erpProducts.tenantId, ctx.caller.tenantId), eq(erpProducts.id, id)))
+      .returning();
+    return toProduct(ctx, row!);
+  },
+
+  async remove(ctx: Ctx, id: number) {
+    const t = ctx.caller.tenantId;
+    const skus = await ctx.tx
+      .select({ id: erpSkus.id })
+      .from(erpSkus)
+      .where(and(eq(erpSkus.tenantId, t), eq(erpSkus.productId, id)));
+    if (
+      (
+        await referencedSkus(
+          ctx,
+          skus.map((s) => s.id),
+        )
+      ).size
+    )
+      throw refused('id', 'inUse', 'the product has stock, ledger or sales');
+    await ctx.tx.delete(erpSkus).where(and(eq(erpSkus.tenantId, t), eq(erpSkus.productId, id)));
+    await ctx.tx.delete(erpProducts).where(and(eq(erpProducts.tenantId, t), eq(erpProducts.id, id)));
+  },
+};

@@ -1,0 +1,58 @@
+import { pageOf, productEntity, productResource, skuOptionSchema, skuQuerySchema } from '@atrium/contracts';
+import { and, count, eq, or } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { allOf } from '../../../crud/data-scope';
+import { registerEntity } from '../../../crud/entity';
+import { contains, pageOffset } from '../../../crud/query';
+import { typedRoute } from '../../../crud/typed-route';
+import { erpProducts, erpSkus } from '../../../db/schema';
+import { productRepository } from './product.repository';
+
+export async function productRoutes(app: FastifyInstance) {
+  registerEntity(app, productEntity, productRepository);
+
+  // live SKUs with their product, for pickers (sales lines, activities)
+  typedRoute(
+    app,
+    productResource,
+    { method: 'GET', url: '/erp/sku', action: 'list', query: skuQuerySchema, response: pageOf(skuOptionSchema) },
+    async (ctx, { query }) => {
+      const where = allOf(
+        eq(erpSkus.tenantId, ctx.caller.tenantId),
+        eq(erpSkus.deleted, false),
+        query.productId ? eq(erpSkus.productId, query.productId) : undefined,
+        query.keyword
+          ? or(
+              contains(erpProducts.name, query.keyword),
+              contains(erpProducts.code, query.keyword),
+              contains(erpSkus.barcode, query.keyword),
+            )
+          : undefined,
+      );
+      const on = and(eq(erpProducts.tenantId, erpSkus.tenantId), eq(erpProducts.id, erpSkus.productId));
+      const [rows, [total]] = await Promise.all([
+        ctx.tx
+          .select({
+            id: erpSkus.id,
+            productId: erpSkus.productId,
+            specValues: erpSkus.specValues,
+            barcode: erpSkus.barcode,
+            price: erpSkus.price,
+            costPrice: erpSkus.costPrice,
+            marketPrice: erpSkus.marketPrice,
+            weight: erpSkus.weight,
+            productName: erpProducts.name,
+            productCode: erpProducts.code,
+          })
+          .from(erpSkus)
+          .innerJoin(erpProducts, on)
+          .where(where)
+          .orderBy(erpSkus.id)
+          .limit(pageOffset(query).limit)
+          .offset(pageOffset(query).offset),
+        ctx.tx.select({ n: count() }).from(erpSkus).innerJoin(erpProducts, on).where(where),
+      ]);
+      return { list: rows, total: total?.n ?? 0, pageNum: query.pageNum, pageSize: query.pageSize };
+    },
+  );
+}

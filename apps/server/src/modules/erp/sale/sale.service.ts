@@ -1,0 +1,247 @@
+import {
+  type CreateSaleInput,
+  type ListQueryOf,
+  type Sale,
+  type SaleStatus,
+  type SaleTransition,
+  type saleResource,
+  saleTransitions,
+} from '@atrium/contracts';
+import { and, count, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { invalidField, refused } from '../../../crud/conflict';
+import type { Ctx } from '../../../crud/context';
+import { allOf } from '../../../crud/data-scope';
+import { orderOf, pageOffset, startsWith } from '../../../crud/query';
+import { listTotal } from '../../../crud/totals';
+import { erpMemberPoints, erpMembers, erpProducts, erpSaleItems, erpSales, erpSkus, erpWarehouses } from '../../../db/schema';
+import { moveStock } from '../stock/stock.service';
+import { nextDocNo } from './doc-number';
+import { priceLines } from './pricing';
+
+type SaleQuery = ListQueryOf<typeof saleResource>;
+const sortColumns = { orderNo: erpSales.orderNo, totalAmount: erpSales.totalAmount, createTime: erpSales.createTime };
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function head(ctx: Ctx) {
+  const t = ctx.caller.tenantId;
+  return ctx.tx
+    .select({ sale: erpSales, memberName: erpMembers.name, warehouseName: erpWarehouses.name })
+    .from(erpSales)
+    .innerJoin(erpWarehouses, and(eq(erpWarehouses.tenantId, erpSales.tenantId), eq(erpWarehouses.id, erpSales.warehouseId)))
+    .leftJoin(erpMembers, and(eq(erpMembers.tenantId, erpSales.tenantId), eq(erpMembers.id, erpSales.memberId)))
+    .$dynamic()
+    .where(eq(erpSales.tenantId, t));
+}
+type Head = { sale: typeof erpSales.$inferSelect; memberName: string | null; warehouseName: string };
+
+function toSale(h: Head, items: Sale['items']): Sale {
+  const { tenantId: _t, shipTime: _s, completeTime: _c, ...s } = h.sale;
+  return {
+    ...s,
+    status: s.status as SaleStatus,
+    memberName: h.memberName,
+    warehouseName: h.warehouseName,
+    items,
+    confirmTime: iso(s.confirmTime),
+    cancelTime: iso(s.cancelTime),
+    createTime: s.createTime.toISOString(),
+    updateTime: s.updateTime.toISOString(),
+  };
+}
+
+async function itemsOf(ctx: Ctx, saleId: number): Promise<Sale['items']> {
+  const t = ctx.caller.tenantId;
+  return ctx.tx
+    .select({
+      id: erpSaleItems.id,
+      skuId: erpSaleItems.skuId,
+      productName: erpProducts.name,
+      specValues: erpSkus.specValues,
+      quantity: erpSaleItems.quantity,
+      unitPrice: erpSaleItems.unitPrice,
+      discount: erpSaleItems.discount,
+      amount: erpSaleItems.amount,
+    })
+    .from(erpSaleItems)
+    .innerJoin(erpSkus, and(eq(erpSkus.tenantId, erpSaleItems.tenantId), eq(erpSkus.id, erpSaleItems.skuId)))
+    .innerJoin(erpProducts, and(eq(erpProducts.tenantId, erpSkus.tenantId), eq(erpProducts.id, erpSkus.productId)))
+    .where(and(eq(erpSaleItems.tenantId, t), eq(erpSaleItems.saleId, saleId)))
+    .orderBy(erpSaleItems.id);
+}
+
+async function assertRefs(ctx: Ctx, input: CreateSaleInput) {
+  const t = ctx.caller.tenantId;
+  const [w] = await ctx.tx
+    .select({ id: erpWarehouses.id, status: erpWarehouses.status })
+    .from(erpWarehouses)
+    .where(and(eq(erpWarehouses.tenantId, t), eq(erpWarehouses.id, input.warehouseId)));
+  if (!w) throw invalidField('warehouseId', 'exists', 'no such warehouse');
+  if (input.memberId) {
+    const [m] = await ctx.tx
+      .select({ id: erpMembers.id })
+      .from(erpMembers)
+      .where(and(eq(erpMembers.tenantId, t), eq(erpMembers.id, input.memberId)));
+    if (!m) throw invalidField('memberId', 'exists', 'no such member');
+  }
+}
+
+async function writeLines(ctx: Ctx, saleId: number, input: CreateSaleInput) {
+  const priced = await priceLines(ctx, input.items);
+  const t = ctx.caller.tenantId;
+  await ctx.tx.delete(erpSaleItems).where(and(eq(erpSaleItems.tenantId, t), eq(erpSaleItems.saleId, saleId)));
+  await ctx.tx.insert(erpSaleItems).values(priced.lines.map((l) => ({ ...l, tenantId: t, saleId })));
+  return priced;
+}
+
+/** Moves the stock of every line of an order, in SKU order (so concurrent orders lock rows alike). */
+async function moveLines(ctx: Ctx, sale: typeof erpSales.$inferSelect, sign: -1 | 1, kind: 'sale' | 'cancel') {
+  const items = await ctx.tx
+    .select({ skuId: erpSaleItems.skuId, quantity: erpSaleItems.quantity })
+    .from(erpSaleItems)
+    .where(and(eq(erpSaleItems.tenantId, ctx.caller.tenantId), eq(erpSaleItems.saleId, sale.id)));
+  const perSku = new Map<number, number>();
+  for (const i of items) perSku.set(i.skuId, (perSku.get(i.skuId) ?? 0) + i.quantity);
+  for (const [skuId, quantity] of [...perSku].sort((a, b) => a[0] - b[0])) {
+    await moveStock(ctx, { skuId, warehouseId: sale.warehouseId, delta: sign * quantity, kind, refNo: sale.orderNo });
+  }
+}
+
+/** Compare-and-set: the order moves only from one of `from`; null when it was in another state. */
+async function cas(ctx: Ctx, id: number, from: readonly SaleStatus[], to: SaleStatus, set: Partial<typeof erpSales.$inferInsert>) {
+  const [row] = await ctx.tx
+    .update(erpSales)
+    .set({ ...set, status: to, updateBy: ctx.caller.accountId, updateTime: new Date() })
+    .where(and(eq(erpSales.tenantId, ctx.caller.tenantId), eq(erpSales.id, id), inArray(erpSales.status, [...from])))
+    .returning();
+  return row ?? null;
+}
+const notFrom = (transition: string) => refused('status', 'transition', `the order cannot ${transition} from its current state`);
+
+/** Sales orders: the worked example of a complex entity (lines, state machine, stock moves, document numbers). */
+export const saleService = {
+  async list(ctx: Ctx, q: SaleQuery) {
+    const where = allOf(
+      eq(erpSales.tenantId, ctx.caller.tenantId),
+      startsWith(erpSales.orderNo, q.orderNo?.toUpperCase(), { caseless: false }),
+      q.status ? eq(erpSales.status, q.status) : undefined,
+      q.memberId ? eq(erpSales.memberId, q.memberId) : undefined,
+      q.warehouseId ? eq(erpSales.warehouseId, q.warehouseId) : undefined,
+      q.from ? gte(erpSales.createTime, q.from) : undefined,
+      q.to ? lt(erpSales.createTime, q.to) : undefined,
+    );
+    const [rows, total] = await Promise.all([
+      head(ctx)
+        .where(where)
+        .orderBy(...orderOf(q.sort, sortColumns, erpSales.id))
+        .limit(pageOffset(q).limit)
+        .offset(pageOffset(q).offset),
+      listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpSales).where(where))[0]?.n ?? 0),
+    ]);
+    // list rows carry no lines; GET /{id} has them
+    return { list: rows.map((r) => toSale(r, [])), total };
+  },
+
+  async get(ctx: Ctx, id: number) {
+    const [row] = await head(ctx).where(and(eq(erpSales.tenantId, ctx.caller.tenantId), eq(erpSales.id, id)));
+    return row ? toSale(row, await itemsOf(ctx, id)) : null;
+  },
+
+  async create(ctx: Ctx, input: CreateSaleInput) {
+    await assertRefs(ctx, input);
+    const by = ctx.caller.accountId;
+    const orderNo = await nextDocNo(ctx, 'SO');
+    const [row] = await ctx.tx
+      .insert(erpSales)
+      .values({
+        tenantId: ctx.caller.tenantId,
+        orderNo,
+        warehouseId: input.warehouseId,
+        memberId: input.memberId ?? null,
+        remark: input.remark ?? null,
+        createBy: by,
+        updateBy: by,
+      })
+      .returning();
+    const priced = await writeLines(ctx, row!.id, input);
+    await ctx.tx
+      .update(erpSales)
+      .set({
+        goodsAmount: priced.goodsAmount,
+        discountAmount: priced.discountAmount,
+        totalAmount: priced.totalAmount,
+        totalQuantity: priced.totalQuantity,
+      })
+      .where(and(eq(erpSales.tenantId, ctx.caller.tenantId), eq(erpSales.id, row!.id)));
+    return (await saleService.get(ctx, row!.id)) as Sale;
+  },
+
+  /** Lines are editable only in draft (compare-and-set on the state). */
+  async update(ctx: Ctx, id: number, input: CreateSaleInput) {
+    await assertRefs(ctx, input);
+    const row = await cas(ctx, id, ['draft'], 'draft', {
+      warehouseId: input.warehouseId,
+      memberId: input.memberId ?? null,
+      remark: input.remark ?? null,
+    });
+    if (!row) throw refused('status', 'draftOnly', 'only a draft order can be edited');
+    const priced = await writeLines(ctx, id, input);
+    await ctx.tx
+      .update(erpSales)
+      .set({
+        goodsAmount: priced.goodsAmount,
+        discountAmount: priced.discountAmount,
+        totalAmount: priced.totalAmount,
+        totalQuantity: priced.totalQuantity,
+      })
+      .where(and(eq(erpSales.tenantId, ctx.caller.tenantId), eq(erpSales.id, id)));
+    return (await saleService.get(ctx, id)) as Sale;
+  },
+
+  async remove(ctx: Ctx, id: number) {
+    const [row] = await ctx.tx
+      .delete(erpSales)
+      .where(and(eq(erpSales.tenantId, ctx.caller.tenantId), eq(erpSales.id, id), inArray(erpSales.status, ['draft', 'cancelled'])))
+      .returning({ id: erpSales.id });
+    if (!row) throw refused('status', 'inUse', 'only draft or cancelled orders can be deleted');
+  },
+
+  /**
+   * One transition in the caller's transaction. Confirm takes the stock of every line (all or none:
+   * any line short rolls the whole transaction back); cancel of a confirmed order returns it, once —
+   * the state change is the compare-and-set that decides it.
+   */
+  async transition(ctx: Ctx, id: number, transition: SaleTransition): Promise<Sale> {
+    const now = new Date();
+    if (transition === 'cancel') {
+      // lock first: the state both compare-and-sets read is then the latest committed one
+      await ctx.tx.execute(sql`select id from erp_sales where tenant_id = ${ctx.caller.tenantId} and id = ${id} for update`);
+      const wasConfirmed = await cas(ctx, id, ['confirmed'], 'cancelled', { cancelTime: now });
+      if (wasConfirmed) await moveLines(ctx, wasConfirmed, 1, 'cancel');
+      else if (!(await cas(ctx, id, ['draft'], 'cancelled', { cancelTime: now }))) throw notFrom(transition);
+    } else {
+      const { from, to } = saleTransitions[transition];
+      const stamp = { confirm: { confirmTime: now }, ship: { shipTime: now }, complete: { completeTime: now } }[transition];
+      const row = await cas(ctx, id, from, to, stamp);
+      if (!row) throw notFrom(transition);
+      if (transition === 'confirm') await moveLines(ctx, row, -1, 'sale');
+      if (transition === 'complete' && row.memberId) await awardPoints(ctx, row);
+    }
+    return (await saleService.get(ctx, id)) as Sale;
+  },
+};
+
+/** A completed order earns its member one point per yuan paid. */
+async function awardPoints(ctx: Ctx, sale: typeof erpSales.$inferSelect) {
+  const points = Math.floor(sale.totalAmount / 100);
+  if (points <= 0 || !sale.memberId) return;
+  const t = ctx.caller.tenantId;
+  const [m] = await ctx.tx
+    .update(erpMembers)
+    .set({ points: sql`${erpMembers.points} + ${points}` })
+    .where(and(eq(erpMembers.tenantId, t), eq(erpMembers.id, sale.memberId)))
+    .returning({ points: erpMembers.points });
+  if (m)
+    await ctx.tx
+      .insert(erpMemberPoints)
+      .values({ tenantId: t, memberId: sale.memberId, delta: points, balance: m.points, reason: 'sale', refNo: sale.orderNo });
+}

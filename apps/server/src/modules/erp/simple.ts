@@ -1,0 +1,87 @@
+import { categoryEntity, memberEntity, specEntity, supplierEntity, warehouseEntity } from '@atrium/contracts';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { invalidField } from '../../crud/conflict';
+import type { Ctx } from '../../crud/context';
+import { registerEntity } from '../../crud/entity';
+import { isoDates } from '../../crud/query';
+import { tableRepository } from '../../crud/repository';
+import { erpCategories, erpMembers, erpProducts, erpSales, erpSpecs, erpStock, erpSuppliers, erpWarehouses } from '../../db/schema';
+
+/** One default warehouse per tenant: making one the default takes the flag from the others. */
+async function oneDefault(ctx: Ctx, input: Record<string, unknown>, id?: number) {
+  if (!input.isDefault) return;
+  await ctx.tx
+    .update(erpWarehouses)
+    .set({ isDefault: false })
+    .where(
+      and(eq(erpWarehouses.tenantId, ctx.caller.tenantId), eq(erpWarehouses.isDefault, true), id ? ne(erpWarehouses.id, id) : undefined),
+    );
+}
+
+/** A category's parent must exist in the tenant and must not be the category itself or below it. */
+async function parentInTree(ctx: Ctx, input: Record<string, unknown>, id?: number) {
+  const parentId = input.parentId as number | null | undefined;
+  if (!parentId) return;
+  const result = await ctx.tx.execute(sql`with recursive up as (
+      select id, parent_id from ${erpCategories} where tenant_id = ${ctx.caller.tenantId} and id = ${parentId}
+      union all
+      select c.id, c.parent_id from ${erpCategories} c join up on c.id = up.parent_id and c.tenant_id = ${ctx.caller.tenantId})
+    select id from up`);
+  const chain = (result as unknown as { rows: { id: number | string }[] }).rows.map((r) => Number(r.id));
+  if (!chain.length) throw invalidField('parentId', 'exists', 'no such category');
+  if (id && chain.includes(id)) throw invalidField('parentId', 'cycle', 'a category cannot sit below itself');
+}
+
+async function withParentName(row: Record<string, unknown>, ctx: Ctx) {
+  const { tenantId: _t, ...rest } = isoDates(row);
+  let parentName: string | null = null;
+  if (rest.parentId) {
+    const [parent] = await ctx.tx
+      .select({ name: erpCategories.name })
+      .from(erpCategories)
+      .where(and(eq(erpCategories.tenantId, ctx.caller.tenantId), eq(erpCategories.id, rest.parentId as number)));
+    parentName = parent?.name ?? null;
+  }
+  return { ...rest, parentName };
+}
+
+/** The simple ERP entities: contract + table + these few lines each. */
+export async function simpleErpRoutes(app: FastifyInstance) {
+  registerEntity(
+    app,
+    warehouseEntity,
+    tableRepository(warehouseEntity.resource, erpWarehouses, {
+      unique: { code: 'erp_warehouses_code_key' },
+      references: [
+        { column: erpStock.warehouseId, tenant: erpStock.tenantId, what: 'stock' },
+        { column: erpSales.warehouseId, tenant: erpSales.tenantId, what: 'sales orders' },
+      ],
+      beforeWrite: oneDefault,
+    }),
+  );
+  registerEntity(app, specEntity, tableRepository(specEntity.resource, erpSpecs, { unique: { name: 'erp_specs_name_key' } }));
+  registerEntity(app, supplierEntity, tableRepository(supplierEntity.resource, erpSuppliers));
+  registerEntity(
+    app,
+    categoryEntity,
+    tableRepository(categoryEntity.resource, erpCategories, {
+      unique: { code: 'erp_categories_code_key' },
+      references: [
+        { column: erpCategories.parentId, tenant: erpCategories.tenantId, what: 'child categories' },
+        { column: erpProducts.categoryId, tenant: erpProducts.tenantId, what: 'products' },
+      ],
+      beforeWrite: parentInTree,
+      toItem: withParentName,
+    }),
+  );
+  registerEntity(
+    app,
+    memberEntity,
+    tableRepository(memberEntity.resource, erpMembers, {
+      unique: { mobile: 'erp_members_mobile_key' },
+      filters: { mobile: 'prefix' },
+      references: [{ column: erpSales.memberId, tenant: erpSales.tenantId, what: 'sales orders' }],
+    }),
+  );
+}

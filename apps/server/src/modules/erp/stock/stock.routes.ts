@@ -1,0 +1,113 @@
+import {
+  ledgerQuerySchema,
+  ledgerRowSchema,
+  pageOf,
+  productResource,
+  stockAdjustSchema,
+  stockBalanceSchema,
+  stockQuerySchema,
+  stockRowSchema,
+} from '@atrium/contracts';
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../../crud/context';
+import { allOf } from '../../../crud/data-scope';
+import { pageOffset } from '../../../crud/query';
+import { typedRoute } from '../../../crud/typed-route';
+import { erpProducts, erpSkus, erpStock, erpStockLedger, erpWarehouses } from '../../../db/schema';
+import { assertStockTarget, moveStock } from './stock.service';
+
+type Filter = { skuId?: number; warehouseId?: number; productId?: number };
+const whereOf = (ctx: Ctx, t: typeof erpStock | typeof erpStockLedger, q: Filter): SQL | undefined =>
+  allOf(
+    eq(t.tenantId, ctx.caller.tenantId),
+    q.skuId ? eq(t.skuId, q.skuId) : undefined,
+    q.warehouseId ? eq(t.warehouseId, q.warehouseId) : undefined,
+    q.productId ? eq(erpSkus.productId, q.productId) : undefined,
+  );
+const joins = (t: typeof erpStock | typeof erpStockLedger) => ({
+  sku: and(eq(erpSkus.tenantId, t.tenantId), eq(erpSkus.id, t.skuId)),
+  warehouse: and(eq(erpWarehouses.tenantId, t.tenantId), eq(erpWarehouses.id, t.warehouseId)),
+});
+
+/** Stock balances, the ledger and adjustments; the product permissions guard them (`erp:product:adjust` for writes). */
+export async function stockRoutes(app: FastifyInstance) {
+  typedRoute(
+    app,
+    productResource,
+    { method: 'POST', url: '/erp/stock/adjust', action: 'adjust', body: stockAdjustSchema, response: stockBalanceSchema, write: true },
+    async (ctx, { body }) => {
+      await assertStockTarget(ctx, body.skuId, body.warehouseId);
+      const quantity = await moveStock(ctx, { ...body, kind: 'adjust' });
+      return { skuId: body.skuId, warehouseId: body.warehouseId, quantity };
+    },
+  );
+
+  typedRoute(
+    app,
+    productResource,
+    { method: 'GET', url: '/erp/stock', action: 'query', query: stockQuerySchema, response: pageOf(stockRowSchema) },
+    async (ctx, { query }) => {
+      const j = joins(erpStock);
+      const where = whereOf(ctx, erpStock, query);
+      const [rows, [total]] = await Promise.all([
+        ctx.tx
+          .select({
+            skuId: erpStock.skuId,
+            warehouseId: erpStock.warehouseId,
+            quantity: erpStock.quantity,
+            warehouseName: erpWarehouses.name,
+            productName: erpProducts.name,
+            specValues: erpSkus.specValues,
+          })
+          .from(erpStock)
+          .innerJoin(erpSkus, j.sku)
+          .innerJoin(erpWarehouses, j.warehouse)
+          .innerJoin(erpProducts, and(eq(erpProducts.tenantId, erpSkus.tenantId), eq(erpProducts.id, erpSkus.productId)))
+          .where(where)
+          .orderBy(erpStock.skuId, erpStock.warehouseId)
+          .limit(pageOffset(query).limit)
+          .offset(pageOffset(query).offset),
+        ctx.tx.select({ n: count() }).from(erpStock).innerJoin(erpSkus, j.sku).where(where),
+      ]);
+      return { list: rows, total: total?.n ?? 0, pageNum: query.pageNum, pageSize: query.pageSize };
+    },
+  );
+
+  typedRoute(
+    app,
+    productResource,
+    { method: 'GET', url: '/erp/stock/ledger', action: 'query', query: ledgerQuerySchema, response: pageOf(ledgerRowSchema) },
+    async (ctx, { query }) => {
+      const j = joins(erpStockLedger);
+      const where = whereOf(ctx, erpStockLedger, query);
+      const [rows, [total]] = await Promise.all([
+        ctx.tx
+          .select({
+            id: erpStockLedger.id,
+            skuId: erpStockLedger.skuId,
+            warehouseId: erpStockLedger.warehouseId,
+            warehouseName: erpWarehouses.name,
+            specValues: erpSkus.specValues,
+            delta: erpStockLedger.delta,
+            balance: erpStockLedger.balance,
+            kind: erpStockLedger.kind,
+            refNo: erpStockLedger.refNo,
+            remark: erpStockLedger.remark,
+            operator: erpStockLedger.operator,
+            createTime: erpStockLedger.createTime,
+          })
+          .from(erpStockLedger)
+          .innerJoin(erpSkus, j.sku)
+          .innerJoin(erpWarehouses, j.warehouse)
+          .where(where)
+          .orderBy(desc(erpStockLedger.id))
+          .limit(pageOffset(query).limit)
+          .offset(pageOffset(query).offset),
+        ctx.tx.select({ n: count() }).from(erpStockLedger).innerJoin(erpSkus, j.sku).where(where),
+      ]);
+      const list = rows.map((r) => ({ ...r, kind: r.kind as 'adjust' | 'sale' | 'cancel', createTime: r.createTime.toISOString() }));
+      return { list, total: total?.n ?? 0, pageNum: query.pageNum, pageSize: query.pageSize };
+    },
+  );
+}

@@ -1,0 +1,77 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { invalidField, refused } from '../../../crud/conflict';
+import type { Ctx } from '../../../crud/context';
+import type { Tx } from '../../../db/client';
+import { erpSettings, erpSkus, erpStockLedger, erpWarehouses } from '../../../db/schema';
+
+export type StockMove = {
+  skuId: number;
+  warehouseId: number;
+  delta: number;
+  kind: 'adjust' | 'sale' | 'cancel';
+  refNo?: string | null;
+  remark?: string | null;
+};
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+async function allowsNegative(tx: Tx, tenantId: number): Promise<boolean> {
+  const [row] = await tx.select({ allow: erpSettings.allowNegativeStock }).from(erpSettings).where(eq(erpSettings.tenantId, tenantId));
+  return row?.allow ?? false;
+}
+
+/**
+ * Moves stock by a signed delta and appends the ledger row, in the caller's transaction.
+ * A decrement is one guarded `UPDATE … WHERE quantity >= n RETURNING quantity` (no earlier read), an
+ * increment an upsert; the ledger's balance is the `RETURNING` value. Not enough stock → 409 naming the SKU.
+ */
+export async function moveStock(ctx: Ctx, move: StockMove, negativeAllowed?: boolean): Promise<number> {
+  const { tx, caller } = ctx;
+  const tenantId = caller.tenantId;
+  let balance: number | undefined;
+  if (move.delta < 0 && !(negativeAllowed ?? (await allowsNegative(tx, tenantId)))) {
+    const n = -move.delta;
+    const [row] = rowsOf<{ quantity: string | number }>(
+      await tx.execute(sql`update erp_stock set quantity = quantity - ${n}, update_time = now()
+        where tenant_id = ${tenantId} and sku_id = ${move.skuId} and warehouse_id = ${move.warehouseId} and quantity >= ${n}
+        returning quantity`),
+    );
+    if (!row) throw refused(`skuId`, 'insufficientStock', `not enough stock of SKU ${move.skuId}`);
+    balance = Number(row.quantity);
+  } else {
+    const [row] = rowsOf<{ quantity: string | number }>(
+      await tx.execute(sql`insert into erp_stock (tenant_id, sku_id, warehouse_id, quantity)
+        values (${tenantId}, ${move.skuId}, ${move.warehouseId}, ${move.delta})
+        on conflict (tenant_id, sku_id, warehouse_id) do update set quantity = erp_stock.quantity + excluded.quantity, update_time = now()
+        returning quantity`),
+    );
+    balance = Number(row?.quantity);
+  }
+  await tx.insert(erpStockLedger).values({
+    tenantId,
+    skuId: move.skuId,
+    warehouseId: move.warehouseId,
+    delta: move.delta,
+    balance,
+    kind: move.kind,
+    refNo: move.refNo ?? null,
+    remark: move.remark ?? null,
+    operator: caller.accountId,
+  });
+  return balance;
+}
+
+/** The SKU (live) and warehouse exist in the caller's tenant, else a 400 naming the field. */
+export async function assertStockTarget(ctx: Ctx, skuId: number, warehouseId: number) {
+  const tenantId = ctx.caller.tenantId;
+  const [sku] = await ctx.tx
+    .select({ id: erpSkus.id })
+    .from(erpSkus)
+    .where(and(eq(erpSkus.tenantId, tenantId), eq(erpSkus.id, skuId), eq(erpSkus.deleted, false)));
+  if (!sku) throw invalidField('skuId', 'exists', 'no such SKU');
+  const [warehouse] = await ctx.tx
+    .select({ id: erpWarehouses.id })
+    .from(erpWarehouses)
+    .where(and(eq(erpWarehouses.tenantId, tenantId), eq(erpWarehouses.id, warehouseId)));
+  if (!warehouse) throw invalidField('warehouseId', 'exists', 'no such warehouse');
+}

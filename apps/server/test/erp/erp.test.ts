@@ -1,0 +1,274 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, engines } from '../helper';
+import { type Caller, fieldsOf, signIn } from '../system/api';
+
+type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
+
+let seq = 0;
+const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${seq++}`;
+
+async function product(api: Caller, price = 1000) {
+  const res = await api.post('/api/erp/product', { name: 'Tea', code: unique('P'), skus: [{ price }] });
+  expect(res.status).toBe(200);
+  return { id: res.body.data.id as number, skuId: res.body.data.skus[0].id as number };
+}
+async function warehouse(api: Caller) {
+  const res = await api.post('/api/erp/warehouse', { name: 'Main', code: unique('W') });
+  expect(res.status).toBe(200);
+  return res.body.data.id as number;
+}
+const ledgerOf = async (api: Caller, skuId: number, warehouseId: number) =>
+  (await api.get(`/api/erp/stock/ledger?skuId=${skuId}&warehouseId=${warehouseId}&pageSize=200`)).body.data.list as {
+    delta: number;
+    balance: number;
+    kind: string;
+  }[];
+const stockOf = async (api: Caller, skuId: number, warehouseId: number) =>
+  ((await api.get(`/api/erp/stock?skuId=${skuId}&warehouseId=${warehouseId}`)).body.data.list[0]?.quantity as number | undefined) ?? 0;
+
+describe.each(engines)('ERP on %s', (engine) => {
+  let ctx: Ctx;
+  let api: Caller;
+
+  beforeAll(async () => {
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+    api = await signIn(ctx, 'acme', 'Acme@123456');
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('creates a warehouse from name and code, and refuses a taken code naming it', async () => {
+    const code = unique('W');
+    const first = await api.post('/api/erp/warehouse', { name: 'North', code });
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ name: 'North', code, isDefault: false, status: '0' });
+    const again = await api.post('/api/erp/warehouse', { name: 'Other', code });
+    expect(again.status).toBe(409);
+    expect(fieldsOf(again.body)).toEqual(['code']);
+    const list = await api.get(`/api/erp/warehouse?code=${code}`);
+    expect(list.body.data).toMatchObject({ total: 1, pageNum: 1, pageSize: 20 });
+  });
+
+  it('keeps one default warehouse per tenant', async () => {
+    const a = await api.post('/api/erp/warehouse', { name: 'A', code: unique('W'), isDefault: true });
+    const b = await api.post('/api/erp/warehouse', { name: 'B', code: unique('W'), isDefault: true });
+    expect((await api.get(`/api/erp/warehouse/${a.body.data.id}`)).body.data.isDefault).toBe(false);
+    expect((await api.get(`/api/erp/warehouse/${b.body.data.id}`)).body.data.isDefault).toBe(true);
+  });
+
+  it('creates a product from name, code and one price; a non-integer price is a 400', async () => {
+    const res = await api.post('/api/erp/product', { name: 'Green tea', code: unique('P'), skus: [{ price: 1290 }] });
+    expect(res.status).toBe(200);
+    expect(res.body.data.skus).toEqual([expect.objectContaining({ id: expect.any(Number), price: 1290, specValues: [] })]);
+    const bad = await api.post('/api/erp/product', { name: 'Green tea', code: unique('P'), skus: [{ price: 12.9 }] });
+    expect(bad.status).toBe(400);
+    expect(fieldsOf(bad.body)).toContain('skus.0.price');
+    const two = await api.post('/api/erp/product', { name: 'x', code: unique('P'), skus: [{ price: 1 }, { price: 2 }] });
+    expect(two.status).toBe(400);
+  });
+
+  it('combines two specs into SKUs and soft-deletes a SKU that stock refers to', async () => {
+    const specs = [
+      { name: 'Colour', values: ['Red', 'Blue'] },
+      { name: 'Size', values: ['S', 'L'] },
+    ];
+    const skus = specs[0]!.values.flatMap((c) => specs[1]!.values.map((s) => ({ specValues: [c, s], price: 500 })));
+    const created = await api.post('/api/erp/product', { name: 'Cup', code: unique('P'), specs, skus });
+    expect(created.status).toBe(200);
+    expect(created.body.data.skus).toHaveLength(4);
+    const w = await warehouse(api);
+    const [first, ...rest] = created.body.data.skus as { id: number; specValues: string[]; price: number }[];
+    expect((await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId: first!.id, delta: 3 })).status).toBe(200);
+    const kept = rest.map((s) => ({ id: s.id, specValues: s.specValues, price: s.price }));
+    const updated = await api.put(`/api/erp/product/${created.body.data.id}`, {
+      name: 'Cup',
+      code: created.body.data.code,
+      specs,
+      skus: kept,
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data.skus).toHaveLength(3);
+    // the ledger still names the soft-deleted SKU
+    expect((await ledgerOf(api, first!.id, w)).map((l) => l.balance)).toEqual([3]);
+    const wrong = await api.post('/api/erp/product', {
+      name: 'Cup',
+      code: unique('P'),
+      specs,
+      skus: [{ specValues: ['Green', 'S'], price: 1 }],
+    });
+    expect(wrong.status).toBe(400);
+  });
+
+  it('adjusts stock by deltas: the balance comes back, below zero is a 409, a fraction a 400', async () => {
+    const { skuId } = await product(api);
+    const w = await warehouse(api);
+    const up = await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: 5, remark: 'count' });
+    expect(up.body.data).toEqual({ skuId, warehouseId: w, quantity: 5 });
+    expect((await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: -6 })).status).toBe(409);
+    const frac = await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: 1.5 });
+    expect(frac.status).toBe(400);
+    expect(fieldsOf(frac.body)).toEqual(['delta']);
+    expect((await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: -2 })).body.data.quantity).toBe(3);
+    const ledger = await ledgerOf(api, skuId, w);
+    expect(ledger.map((l) => [l.delta, l.balance, l.kind])).toEqual([
+      [-2, 3, 'adjust'],
+      [5, 5, 'adjust'],
+    ]);
+  });
+
+  it('sells 5 units to exactly 5 of 50 racing confirmations; the ledger counts down 5,4,3,2,1,0', async () => {
+    const { skuId } = await product(api);
+    const w = await warehouse(api);
+    await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: 5 });
+    const orders = await Promise.all(
+      Array.from({ length: 50 }, () => api.post('/api/erp/sale', { warehouseId: w, items: [{ skuId, quantity: 1 }] })),
+    );
+    const numbers = orders.map((o) => o.body.data.orderNo as string);
+    expect(new Set(numbers).size).toBe(50);
+    expect(numbers.every((n) => /^SO\d{8}\d{6}$/.test(n))).toBe(true);
+    expect(orders.every((o) => o.body.data.status === 'draft' && o.body.data.totalAmount === 1000)).toBe(true);
+    const confirms = await Promise.all(orders.map((o) => api.put(`/api/erp/sale/${o.body.data.id}/confirm`, {})));
+    expect(confirms.filter((c) => c.status === 200)).toHaveLength(5);
+    expect(confirms.filter((c) => c.status === 409)).toHaveLength(45);
+    expect(await stockOf(api, skuId, w)).toBe(0);
+    const balances = (await ledgerOf(api, skuId, w)).map((l) => l.balance).reverse();
+    expect(balances).toEqual([5, 4, 3, 2, 1, 0]);
+  });
+
+  it('confirms all lines or none, and a cancel returns the stock exactly once', async () => {
+    const a = await product(api);
+    const b = await product(api, 250);
+    const w = await warehouse(api);
+    await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId: a.skuId, delta: 10 });
+    await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId: b.skuId, delta: 1 });
+    const short = await api.post('/api/erp/sale', {
+      warehouseId: w,
+      items: [
+        { skuId: a.skuId, quantity: 2 },
+        { skuId: b.skuId, quantity: 2 },
+      ],
+    });
+    expect((await api.put(`/api/erp/sale/${short.body.data.id}/confirm`, {})).status).toBe(409);
+    expect(await stockOf(api, a.skuId, w)).toBe(10);
+    const order = await api.post('/api/erp/sale', { warehouseId: w, items: [{ skuId: a.skuId, quantity: 3, unitPrice: 1 }] });
+    expect(order.body.data.totalAmount).toBe(3000);
+    expect((await api.put(`/api/erp/sale/${order.body.data.id}/ship`, {})).status).toBe(409);
+    expect((await api.put(`/api/erp/sale/${order.body.data.id}/confirm`, {})).body.data.status).toBe('confirmed');
+    expect(await stockOf(api, a.skuId, w)).toBe(7);
+    expect(
+      (await api.put(`/api/erp/sale/${order.body.data.id}`, { warehouseId: w, items: [{ skuId: a.skuId, quantity: 1 }] })).status,
+    ).toBe(409);
+    const cancels = await Promise.all([1, 2, 3].map(() => api.put(`/api/erp/sale/${order.body.data.id}/cancel`, {})));
+    expect(cancels.map((c) => c.status).sort()).toEqual([200, 409, 409]);
+    expect(await stockOf(api, a.skuId, w)).toBe(10);
+    const done = await api.post('/api/erp/sale', { warehouseId: w, items: [{ skuId: a.skuId, quantity: 1 }] });
+    for (const step of ['confirm', 'ship', 'complete'])
+      expect((await api.put(`/api/erp/sale/${done.body.data.id}/${step}`, {})).status).toBe(200);
+    expect((await api.put(`/api/erp/sale/${done.body.data.id}/cancel`, {})).status).toBe(409);
+    const log = await api.get('/api/system/operlog?pageSize=50');
+    expect(JSON.stringify(log.body.data.list)).toContain('erp:sale');
+  });
+
+  it('prices orders from activities; enabling an overlapping activity on a shared SKU is a 409 naming it', async () => {
+    const { skuId } = await product(api, 1000);
+    const w = await warehouse(api);
+    const now = Date.now();
+    const window = { startTime: new Date(now - 3600_000).toISOString(), endTime: new Date(now + 3600_000).toISOString() };
+    const first = await api.post('/api/erp/activity', {
+      name: 'Spring',
+      type: 'discount',
+      discountPercent: 90,
+      skuIds: [skuId],
+      ...window,
+    });
+    expect(first.status).toBe(200);
+    expect(first.body.data.status).toBe('N');
+    expect((await api.put(`/api/erp/activity/${first.body.data.id}/status`, { status: 'Y' })).status).toBe(200);
+    const sale = await api.post('/api/erp/sale', { warehouseId: w, items: [{ skuId, quantity: 2 }] });
+    expect(sale.body.data).toMatchObject({ goodsAmount: 2000, discountAmount: 200, totalAmount: 1800 });
+    const second = await api.post('/api/erp/activity', {
+      name: 'Rival',
+      type: 'discount',
+      discountPercent: 80,
+      skuIds: [skuId],
+      ...window,
+    });
+    const clash = await api.put(`/api/erp/activity/${second.body.data.id}/status`, { status: 'Y' });
+    expect(clash.status).toBe(409);
+    expect(clash.body.data.fields[0].message).toContain('Spring');
+    const later = { startTime: new Date(now + 7200_000).toISOString(), endTime: new Date(now + 9000_000).toISOString() };
+    const third = await api.post('/api/erp/activity', { name: 'Summer', type: 'discount', discountPercent: 80, skuIds: [skuId], ...later });
+    expect((await api.put(`/api/erp/activity/${third.body.data.id}/status`, { status: 'Y' })).status).toBe(200);
+    const bad = await api.post('/api/erp/activity', { name: 'x', type: 'discount', skuIds: [skuId], ...window });
+    expect(fieldsOf(bad.body)).toContain('discountPercent');
+  });
+
+  it('refuses to delete a category with children or products; members have unique mobiles', async () => {
+    const parent = await api.post('/api/erp/category', { name: 'Tea', code: unique('C') });
+    const child = await api.post('/api/erp/category', { name: 'Green', code: unique('C'), parentId: parent.body.data.id });
+    expect(child.body.data.parentName).toBe('Tea');
+    expect(
+      (
+        await api.put(`/api/erp/category/${parent.body.data.id}`, {
+          name: 'Tea',
+          code: parent.body.data.code,
+          parentId: child.body.data.id,
+        })
+      ).status,
+    ).toBe(400);
+    expect((await api.del(`/api/erp/category/${parent.body.data.id}`)).status).toBe(409);
+    await api.post('/api/erp/product', { name: 'Longjing', code: unique('P'), categoryId: child.body.data.id, skus: [{ price: 1 }] });
+    expect((await api.del(`/api/erp/category/${child.body.data.id}`)).status).toBe(409);
+    const mobile = `139${String(Date.now()).slice(-8)}`;
+    expect((await api.post('/api/erp/member', { name: 'Li', mobile })).status).toBe(200);
+    const dup = await api.post('/api/erp/member', { name: 'Wang', mobile });
+    expect(dup.status).toBe(409);
+    expect(fieldsOf(dup.body)).toEqual(['mobile']);
+  });
+
+  it('never shows or moves the ERP rows of another tenant (ids are per table; the cross-tenant matrix checks every route)', async () => {
+    const w = await warehouse(api);
+    const { skuId } = await product(api);
+    const sale = await api.post('/api/erp/sale', { warehouseId: w, items: [{ skuId, quantity: 1 }] });
+    const other = await signIn(ctx, 'admin', 'Admin@123456');
+    const seen = await other.get(`/api/erp/sale/${sale.body.data.id}`);
+    expect(seen.status === 404 || seen.body.data.orderNo !== sale.body.data.orderNo).toBe(true);
+    await other.put(`/api/erp/sale/${sale.body.data.id}/cancel`, {});
+    expect((await api.get(`/api/erp/sale/${sale.body.data.id}`)).body.data.status).toBe('draft');
+    expect(
+      (await other.get('/api/erp/stock/ledger?pageSize=200')).body.data.list.some(
+        (l: { refNo: string }) => l.refNo === sale.body.data.orderNo,
+      ),
+    ).toBe(false);
+    expect((await other.get('/api/erp/warehouse/987654321')).status).toBe(404);
+  });
+
+  it('keeps every stock row equal to the sum of its ledger and never below zero (property)', async () => {
+    const { skuId } = await product(api, 100);
+    const w = await warehouse(api);
+    const step = fc.oneof(
+      fc.record({ op: fc.constant('adjust' as const), delta: fc.integer({ min: -5, max: 8 }).filter((d) => d !== 0) }),
+      fc.record({ op: fc.constant('sell' as const), quantity: fc.integer({ min: 1, max: 4 }), cancel: fc.boolean() }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
+        for (const s of steps) {
+          if (s.op === 'adjust') await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: s.delta });
+          else {
+            const order = await api.post('/api/erp/sale', { warehouseId: w, items: [{ skuId, quantity: s.quantity }] });
+            const confirm = await api.put(`/api/erp/sale/${order.body.data.id}/confirm`, {});
+            if (s.cancel && confirm.status === 200) await api.put(`/api/erp/sale/${order.body.data.id}/cancel`, {});
+          }
+        }
+        const ledger = await ledgerOf(api, skuId, w);
+        const stock = await stockOf(api, skuId, w);
+        expect(stock).toBeGreaterThanOrEqual(0);
+        expect(ledger.reduce((sum, l) => sum + l.delta, 0)).toBe(stock);
+        expect(ledger.every((l) => l.balance >= 0)).toBe(true);
+      }),
+      { numRuns: 15 },
+    );
+  });
+});

@@ -1,0 +1,82 @@
+import { Card, Space, Table, Tabs, Tag } from '@arco-design/web-react';
+import type { Member, MemberPoints } from '@atrium/contracts/erp/member';
+import { memberResource } from '@atrium/contracts/erp/member';
+import type { Sale } from '@atrium/contracts/erp/sale';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { http } from '../../../api';
+import { ResourceDetail } from '../../../crud/ResourceDetail';
+import { resourceKeys } from '../../../crud/resource-api';
+import '../locale';
+import { yuan } from '../shared/widgets';
+
+type Paged<T> = { list: T[]; total: number };
+
+/** Member detail: profile, the member's orders and points history. */
+export function MemberDetailPage() {
+  const { t } = useTranslation();
+  const { id } = useParams();
+  const orders = useQuery({
+    queryKey: [...resourceKeys({ domain: 'erp', name: 'sale' }).extra('member'), id],
+    queryFn: () => http.get<Paged<Sale>>('/api/erp/sale', { params: { memberId: id, pageSize: 50 } }),
+  });
+  const points = useQuery({
+    queryKey: [...resourceKeys(memberResource).extra('points'), id],
+    queryFn: () => http.get<Paged<MemberPoints>>(`/api/erp/member/${id}/points`, { params: { pageSize: 50 } }),
+  });
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} size="medium">
+      <ResourceDetail<Member>
+        resource={memberResource}
+        id={id}
+        title={(m) => `${m.name} (${m.mobile})`}
+        fields={[
+          { key: 'mobile', label: 'erp.member.mobile' },
+          { key: 'sex', label: 'erp.member.sex', render: (m) => t(`erp.member.sex.${m.sex}`) },
+          { key: 'birthday', label: 'erp.member.birthday' },
+          { key: 'level', label: 'erp.member.level' },
+          { key: 'points', label: 'erp.member.points' },
+          { key: 'balance', label: 'erp.member.balance', render: (m) => yuan(m.balance) },
+          { key: 'tags', label: 'erp.member.tags', render: (m) => m.tags.map((tag) => <Tag key={tag}>{tag}</Tag>) },
+          { key: 'status', label: 'crud.status', render: (m) => t(`status.${m.status}`) },
+        ]}
+      />
+      <Card>
+        <Tabs defaultActiveTab="orders">
+          <Tabs.TabPane key="orders" title={t('erp.member.orders')}>
+            <Table
+              rowKey="id"
+              size="small"
+              loading={orders.isLoading}
+              data={orders.data?.list ?? []}
+              pagination={false}
+              columns={[
+                { title: t('erp.sale.orderNo'), dataIndex: 'orderNo' },
+                { title: t('erp.sale.status'), render: (_: unknown, s: Sale) => t(`erp.sale.status.${s.status}`) },
+                { title: t('erp.sale.totalAmount'), render: (_: unknown, s: Sale) => yuan(s.totalAmount) },
+                { title: t('crud.createTime'), render: (_: unknown, s: Sale) => new Date(s.createTime).toLocaleString() },
+              ]}
+            />
+          </Tabs.TabPane>
+          <Tabs.TabPane key="points" title={t('erp.member.pointsHistory')}>
+            <Table
+              rowKey="id"
+              size="small"
+              loading={points.isLoading}
+              data={points.data?.list ?? []}
+              pagination={false}
+              columns={[
+                { title: t('erp.ledger.time'), render: (_: unknown, p: MemberPoints) => new Date(p.createTime).toLocaleString() },
+                { title: t('erp.ledger.delta'), dataIndex: 'delta' },
+                { title: t('erp.ledger.balance'), dataIndex: 'balance' },
+                { title: t('erp.member.reason'), render: (_: unknown, p: MemberPoints) => t(`erp.member.reason.${p.reason}`) },
+                { title: t('erp.ledger.refNo'), dataIndex: 'refNo' },
+              ]}
+            />
+          </Tabs.TabPane>
+        </Tabs>
+      </Card>
+    </Space>
+  );
+}

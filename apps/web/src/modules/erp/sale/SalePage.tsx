@@ -1,0 +1,109 @@
+import { Button, Message, Modal, Popconfirm, Tag } from '@arco-design/web-react';
+import { type Sale, type SaleTransition, saleEntity, saleTransitions } from '@atrium/contracts/erp/sale';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { http } from '../../../api';
+import { useCan } from '../../../components/permission';
+import { ExportButton } from '../../../crud/ExportButton';
+import { ResourcePage } from '../../../crud/ResourcePage';
+import { resourceApi, resourceKeys } from '../../../crud/resource-api';
+import type { FieldDef } from '../../../crud/types';
+import '../locale';
+import { columnsOf, searchOf } from '../shared/fields';
+import { SourceSelect } from '../shared/widgets';
+import { LinesEditor } from './LinesEditor';
+import { SaleLines } from './SaleLines';
+
+const resource = saleEntity.resource;
+const fields = saleEntity.fields ?? [];
+const statusColour: Record<string, string> = {
+  draft: 'gray',
+  confirmed: 'arcoblue',
+  shipped: 'orange',
+  completed: 'green',
+  cancelled: 'red',
+};
+const form: FieldDef[] = [
+  { field: 'warehouseId', label: 'erp.sale.warehouse', type: 'custom', render: (p) => <SourceSelect source="/erp/warehouse" {...p} /> },
+  { field: 'memberId', label: 'erp.sale.member', type: 'custom', render: (p) => <SourceSelect source="/erp/member" {...p} /> },
+  { field: 'items', label: 'erp.sale.items', type: 'custom', wide: true, render: (p) => <LinesEditor {...p} /> },
+  { field: 'remark', label: 'crud.remark', type: 'textarea' },
+];
+
+/** Sales orders: list, create/edit in draft, the lines, and one button per allowed transition. */
+export function SalePage() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const client = useQueryClient();
+  const [shown, setShown] = useState<Sale>();
+  const move = useMutation({
+    mutationFn: ({ id, transition }: { id: number; transition: SaleTransition }) => http.put<Sale>(`/api/erp/sale/${id}/${transition}`, {}),
+    onSuccess: (sale, { transition }) => {
+      Message.success(t('erp.sale.done', { action: t(`erp.sale.${transition}`) }));
+      if (shown) setShown(sale);
+      return client.invalidateQueries({ queryKey: resourceKeys(resource).all });
+    },
+  });
+  const columns = columnsOf<Sale>(fields, t, false).map((c) =>
+    c.key === 'status' ? { ...c, render: (s: Sale) => <Tag color={statusColour[s.status]}>{t(`erp.sale.status.${s.status}`)}</Tag> } : c,
+  );
+  const transitions = (sale: Sale) =>
+    (Object.keys(saleTransitions) as SaleTransition[])
+      .filter((tr) => (saleTransitions[tr].from as readonly string[]).includes(sale.status) && can(resource.permission(tr)))
+      .map((tr) => (
+        <Popconfirm
+          key={tr}
+          title={t('erp.sale.confirmPrompt', { orderNo: sale.orderNo, action: t(`erp.sale.${tr}`) })}
+          onOk={() => move.mutateAsync({ id: sale.id, transition: tr })}
+        >
+          <Button type="text" size="mini" status={tr === 'cancel' ? 'danger' : undefined} data-testid={`sale-${tr}`}>
+            {t(`erp.sale.${tr}`)}
+          </Button>
+        </Popconfirm>
+      ));
+  return (
+    <>
+      <ResourcePage<Sale>
+        resource={resource}
+        columns={columns}
+        search={searchOf(fields)}
+        form={form}
+        nameOf={(s) => s.orderNo}
+        createDefaults={{ items: [{ quantity: 1 }] }}
+        toForm={async (s) => {
+          const full = await resourceApi<Sale>(resource).get(s.id);
+          return {
+            warehouseId: full.warehouseId,
+            memberId: full.memberId,
+            remark: full.remark,
+            items: full.items.map((i) => ({ skuId: i.skuId, quantity: i.quantity })),
+          };
+        }}
+        toolbar={(params) => <ExportButton resource={resource} params={params} />}
+        rowActions={(sale) => (
+          <>
+            <Button type="text" size="mini" onClick={async () => setShown(await resourceApi<Sale>(resource).get(sale.id))}>
+              {t('crud.detail')}
+            </Button>
+            {transitions(sale)}
+          </>
+        )}
+      />
+      <Modal
+        visible={Boolean(shown)}
+        title={shown?.orderNo}
+        footer={shown ? <>{transitions(shown)}</> : null}
+        onCancel={() => setShown(undefined)}
+        style={{ width: 720 }}
+      >
+        {shown && (
+          <>
+            <Tag color={statusColour[shown.status]}>{t(`erp.sale.status.${shown.status}`)}</Tag>
+            <SaleLines sale={shown} />
+          </>
+        )}
+      </Modal>
+    </>
+  );
+}

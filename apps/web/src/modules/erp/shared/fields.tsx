@@ -1,0 +1,70 @@
+import type { FieldMeta } from '@atrium/contracts/entity';
+import type { TFunction } from 'i18next';
+import type { ColumnDef, FieldDef } from '../../../crud/types';
+import { DateInput, MoneyInput, SourceSelect, TagsInput, yuan } from './widgets';
+
+/** The list cell of a field, from its widget. */
+export function cellOf(meta: FieldMeta, value: unknown, t: TFunction): string {
+  if (value === null || value === undefined || value === '') return '—';
+  switch (meta.widget) {
+    case 'money':
+      return `¥${yuan(value as number)}`;
+    case 'datetime':
+      return new Date(value as string).toLocaleString();
+    case 'switch':
+      return t(value ? 'erp.yes' : 'erp.no');
+    case 'tags':
+      return (value as string[]).join(', ');
+    case 'select':
+    case 'radio': {
+      const option = meta.options?.find((o) => o.value === value);
+      return option ? t(option.label) : String(value);
+    }
+    default:
+      return String(value);
+  }
+}
+
+/** The generic page's columns: every field with `column` not false (status is the machinery's own switch). */
+export function columnsOf<Item>(fields: readonly FieldMeta[], t: TFunction, hasStatus: boolean): ColumnDef<Item>[] {
+  return fields
+    .filter((f) => f.column !== false && !(hasStatus && f.field === 'status'))
+    .map((f) => ({
+      key: f.field,
+      title: f.label,
+      hidden: typeof f.column === 'object' && f.column.hidden,
+      width: typeof f.column === 'object' ? f.column.width : undefined,
+      render: (item: Item) => cellOf(f, (item as Record<string, unknown>)[f.field], t),
+    }));
+}
+
+/** The input of a field in the drawer or the search form. */
+export function fieldDefOf(f: FieldMeta, search = false): FieldDef {
+  const base = { field: f.field, label: f.label, wide: f.wide };
+  const custom = (render: FieldDef['render']): FieldDef => ({ ...base, type: 'custom', render });
+  if (f.source) return custom(({ value, onChange }) => <SourceSelect source={f.source as string} value={value} onChange={onChange} />);
+  switch (f.widget) {
+    case 'money':
+      return custom(({ value, onChange }) => <MoneyInput value={value} onChange={onChange} />);
+    case 'tags':
+      return custom(({ value, onChange }) => <TagsInput value={value} onChange={onChange} />);
+    case 'date':
+      return custom(({ value, onChange }) => <DateInput value={value} onChange={onChange} />);
+    case 'datetime':
+      return custom(({ value, onChange }) => <DateInput time value={value} onChange={onChange} />);
+    case 'select':
+    case 'radio':
+      return { ...base, type: f.widget, options: f.options?.map((o) => ({ ...o })) };
+    case 'number':
+      return { ...base, type: search ? 'text' : 'number' };
+    case 'switch':
+      return { ...base, type: 'switch' };
+    case 'textarea':
+      return { ...base, type: 'textarea' };
+    default:
+      return { ...base, match: f.search === 'prefix' ? 'prefix' : undefined };
+  }
+}
+
+export const searchOf = (fields: readonly FieldMeta[]) => fields.filter((f) => f.search).map((f) => fieldDefOf(f, true));
+export const formOf = (fields: readonly FieldMeta[]) => fields.filter((f) => f.form !== false).map((f) => fieldDefOf(f));

@@ -1,0 +1,120 @@
+import { DatePicker, Input, InputNumber, Select } from '@arco-design/web-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { http } from '../../../api';
+
+/** Fen (integer, as the API has it) shown and typed as yuan. */
+export const yuan = (fen: number | null | undefined) => (fen === null || fen === undefined ? '—' : (fen / 100).toFixed(2));
+
+export function MoneyInput({ value, onChange, placeholder }: { value?: unknown; onChange: (v: unknown) => void; placeholder?: string }) {
+  return (
+    <InputNumber
+      value={typeof value === 'number' ? value / 100 : undefined}
+      onChange={(v) => onChange(v === undefined || v === null ? undefined : Math.round(Number(v) * 100))}
+      precision={2}
+      min={0}
+      prefix="¥"
+      placeholder={placeholder}
+      style={{ width: '100%' }}
+    />
+  );
+}
+
+/** A list of short strings typed one by one (spec values, tags). */
+export function TagsInput({ value, onChange, placeholder }: { value?: unknown; onChange: (v: unknown) => void; placeholder?: string }) {
+  return (
+    <Select
+      mode="multiple"
+      allowCreate
+      value={Array.isArray(value) ? (value as string[]) : []}
+      onChange={(v) => onChange(v)}
+      placeholder={placeholder}
+      notFoundContent={null}
+    />
+  );
+}
+
+export function DateInput({ value, onChange, time }: { value?: unknown; onChange: (v: unknown) => void; time?: boolean }) {
+  const v = typeof value === 'string' && value ? value : undefined;
+  return time ? (
+    <DatePicker
+      showTime
+      value={v ? new Date(v) : undefined}
+      onChange={(s) => onChange(s ? new Date(s).toISOString() : undefined)}
+      style={{ width: '100%' }}
+    />
+  ) : (
+    <DatePicker value={v} onChange={(s) => onChange(s || undefined)} style={{ width: '100%' }} />
+  );
+}
+
+/** Options from a list API (`/erp/warehouse`): its rows' id and name. */
+export function useSourceOptions(source: string | undefined) {
+  const query = useQuery({
+    enabled: Boolean(source),
+    queryKey: ['erp', 'options', source],
+    queryFn: () => http.get<{ list: { id: number; name: string; code?: string }[] }>(`/api${source}`, { params: { pageSize: 200 } }),
+  });
+  return (query.data?.list ?? []).map((r) => ({ label: r.name, value: r.id }));
+}
+
+export function SourceSelect({
+  source,
+  value,
+  onChange,
+  placeholder,
+}: {
+  source: string;
+  value?: unknown;
+  onChange: (v: unknown) => void;
+  placeholder?: string;
+}) {
+  const options = useSourceOptions(source);
+  return (
+    <Select
+      value={value as number | undefined}
+      onChange={(v) => onChange(v ?? null)}
+      options={options}
+      placeholder={placeholder}
+      allowClear
+      showSearch
+      filterOption={(input, option) =>
+        String((option.props as { children?: unknown }).children ?? '')
+          .toLowerCase()
+          .includes(input.toLowerCase())
+      }
+    />
+  );
+}
+
+type SkuOption = { id: number; productName: string; productCode: string; specValues: string[]; price: number };
+export const skuLabel = (s: Pick<SkuOption, 'productName' | 'specValues'>) => [s.productName, ...s.specValues].join(' / ');
+
+/** Picks live SKUs by product name, code or barcode. */
+export function SkuSelect({ value, onChange, multiple }: { value?: unknown; onChange: (v: unknown) => void; multiple?: boolean }) {
+  const { t } = useTranslation();
+  const [keyword, setKeyword] = useState('');
+  const query = useQuery({
+    queryKey: ['erp', 'sku', keyword],
+    queryFn: () => http.get<{ list: SkuOption[] }>('/api/erp/sku', { params: { keyword: keyword || undefined, pageSize: 50 } }),
+  });
+  const options = (query.data?.list ?? []).map((s) => ({ label: `${skuLabel(s)} · ¥${yuan(s.price)}`, value: s.id }));
+  return (
+    <Select
+      mode={multiple ? 'multiple' : undefined}
+      value={value as number | number[] | undefined}
+      onChange={onChange}
+      options={options}
+      showSearch
+      filterOption={false}
+      onSearch={setKeyword}
+      placeholder={t('erp.sku.pick')}
+      allowClear
+    />
+  );
+}
+
+export function TextInput({ value, onChange }: { value?: unknown; onChange: (v: unknown) => void }) {
+  return <Input value={value as string} onChange={onChange} />;
+}

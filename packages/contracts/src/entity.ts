@@ -1,0 +1,56 @@
+import type { RouteMeta } from './auth';
+import type { Resource } from './resource';
+
+/** How a field is edited and shown; `money` is integer fen in the API, yuan on screen. */
+export type Widget = 'text' | 'textarea' | 'number' | 'money' | 'select' | 'radio' | 'switch' | 'date' | 'datetime' | 'tags';
+
+/**
+ * One field of an entity as the generic page renders it: the list column, the search form and the
+ * drawer form all come from this list. `label` is an i18n key; option labels are i18n keys too.
+ */
+export type FieldMeta = {
+  field: string;
+  label: string;
+  widget?: Widget;
+  options?: readonly { label: string; value: string | number }[];
+  /** a list column (default true); `hidden` starts it hidden in the column settings */
+  column?: boolean | { width?: number; hidden?: boolean };
+  /** a search field; `prefix` when the server matches from the start */
+  search?: boolean | 'prefix';
+  /** in the create/edit drawer (default true) */
+  form?: boolean;
+  /** full width in the drawer */
+  wide?: boolean;
+  /** select options from a list API (`/erp/warehouse`): its rows' `id` and `name` */
+  source?: string;
+};
+
+/**
+ * One entity's manifest: its contract, its page route, its permissions and its fields. The route
+ * catalogue, the permission catalogue, the server registration and the web page map are derived from
+ * the manifests of a domain, and a test checks that they agree.
+ */
+export type EntityManifest = {
+  resource: Resource;
+  /** the catalogue route (menu entry) of the entity's page; `detail` for its hidden detail page */
+  route: { name: string; path: string; locale: string; meta?: Partial<RouteMeta> };
+  detail?: { name: string; path: string; locale: string };
+  /** actions beyond the resource's conventional ones (confirm, adjust…), each a permission */
+  extraActions?: readonly string[];
+  /** present: the generic page renders the entity; absent: a custom page does */
+  fields?: readonly FieldMeta[];
+  /** values a new row starts with in the generic drawer */
+  createDefaults?: Record<string, unknown>;
+};
+
+/** Every permission string a manifest needs: the resource's actions plus its extra ones. */
+export function manifestPermissions(m: EntityManifest): string[] {
+  return [...new Set([...m.resource.actions, ...(m.extraActions ?? [])])].map((a) => m.resource.permission(a));
+}
+
+/** Every i18n key a manifest's page uses: the menu entries and the field labels and options. */
+export function manifestLocaleKeys(m: EntityManifest): string[] {
+  const keys = [m.route.locale, ...(m.detail ? [m.detail.locale] : [])];
+  for (const f of m.fields ?? []) keys.push(f.label, ...(f.options ?? []).map((o) => o.label));
+  return [...new Set(keys)];
+}

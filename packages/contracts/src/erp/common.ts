@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { statusSchema } from '../auth';
+import { statusOptionsMeta } from './options';
+
+export { auditFields, codeSchema, optionalEmail, optionalPhone, optionalText } from '../system/common';
+
+/** Money: integer fen (minor units) in the API and the database; never a float. */
+export const moneySchema = z.number().int().min(0).max(100_000_000_000);
+/** A row id sent in a body. */
+export const refId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+export const sortSchemaField = z.number().int().min(0).max(9999);
+export const nameSchema = (max = 50) => z.string().trim().min(1).max(max);
+/** Optional id filter from a query string. */
+export const idFilter = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional();
+
+export const erpStatus = { status: statusSchema };
+export const statusField = { field: 'status', label: 'crud.status', widget: 'radio', options: statusOptionsMeta, search: true } as const;
+export const remarkField = { field: 'remark', label: 'crud.remark', widget: 'textarea', column: { hidden: true }, wide: true } as const;
+export const createTimeField = { field: 'createTime', label: 'crud.createTime', widget: 'datetime', form: false } as const;

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { EntityManifest } from '../entity';
+import { defineResource, textFilter } from '../resource';
+import { auditFields, createTimeField, erpStatus, nameSchema, optionalText, remarkField, sortSchemaField, statusField } from './common';
+
+/** A spec (颜色) and its ordered values (红, 蓝); products combine spec values into SKUs. */
+export const specSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  values: z.array(z.string()),
+  sort: z.number().int(),
+  ...erpStatus,
+  remark: z.string().nullable(),
+  ...auditFields,
+});
+const specValue = z.string().trim().min(1).max(30);
+export const createSpecSchema = z.object({
+  name: nameSchema(30),
+  values: z
+    .array(specValue)
+    .min(1)
+    .max(50)
+    .refine((v) => new Set(v).size === v.length, 'values must be distinct'),
+  sort: sortSchemaField.default(0),
+  status: erpStatus.status.default('0'),
+  remark: optionalText(500),
+});
+
+export const specResource = defineResource({
+  name: 'spec',
+  domain: 'erp',
+  basePath: '/erp/spec',
+  item: specSchema,
+  create: createSpecSchema,
+  update: createSpecSchema,
+  filters: z.object({ name: textFilter(30), status: erpStatus.status.optional() }),
+  sortable: ['sort', 'name', 'createTime'],
+  defaultSort: { column: 'sort', direction: 'asc' },
+  actions: ['list', 'query', 'create', 'update', 'status', 'delete', 'export'],
+});
+export type Spec = z.infer<typeof specSchema>;
+
+export const specEntity: EntityManifest = {
+  resource: specResource,
+  route: { name: 'erpSpecs', path: '/erp/specs', locale: 'menu.erp.specs' },
+  fields: [
+    { field: 'name', label: 'erp.spec.name', search: true },
+    { field: 'values', label: 'erp.spec.values', widget: 'tags', wide: true },
+    { field: 'sort', label: 'erp.sort', widget: 'number' },
+    statusField,
+    remarkField,
+    createTimeField,
+  ],
+  createDefaults: { status: '0', sort: 0, values: [] },
+};

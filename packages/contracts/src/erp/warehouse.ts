@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import type { EntityManifest } from '../entity';
+import { defineResource, textFilter } from '../resource';
+import {
+  auditFields,
+  codeSchema,
+  createTimeField,
+  erpStatus,
+  nameSchema,
+  optionalPhone,
+  optionalText,
+  remarkField,
+  sortSchemaField,
+  statusField,
+} from './common';
+
+export const warehouseSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  code: z.string(),
+  address: z.string().nullable(),
+  principal: z.string().nullable(),
+  phone: z.string().nullable(),
+  isDefault: z.boolean(),
+  sort: z.number().int(),
+  ...erpStatus,
+  remark: z.string().nullable(),
+  ...auditFields,
+});
+export const createWarehouseSchema = z.object({
+  name: nameSchema(50),
+  code: codeSchema(32),
+  address: optionalText(200),
+  principal: optionalText(30),
+  phone: optionalPhone(),
+  isDefault: z.boolean().default(false),
+  sort: sortSchemaField.default(0),
+  status: erpStatus.status.default('0'),
+  remark: optionalText(500),
+});
+
+export const warehouseResource = defineResource({
+  name: 'warehouse',
+  domain: 'erp',
+  basePath: '/erp/warehouse',
+  item: warehouseSchema,
+  create: createWarehouseSchema,
+  update: createWarehouseSchema,
+  filters: z.object({ name: textFilter(50), code: textFilter(32), status: erpStatus.status.optional() }),
+  sortable: ['sort', 'code', 'name', 'createTime'],
+  defaultSort: { column: 'sort', direction: 'asc' },
+  actions: ['list', 'query', 'create', 'update', 'status', 'delete', 'export'],
+});
+export type Warehouse = z.infer<typeof warehouseSchema>;
+
+export const warehouseEntity: EntityManifest = {
+  resource: warehouseResource,
+  route: { name: 'erpWarehouses', path: '/erp/warehouses', locale: 'menu.erp.warehouses' },
+  fields: [
+    { field: 'name', label: 'erp.warehouse.name', search: true },
+    { field: 'code', label: 'erp.warehouse.code', search: true },
+    { field: 'address', label: 'erp.warehouse.address', wide: true },
+    { field: 'principal', label: 'erp.warehouse.principal' },
+    { field: 'phone', label: 'erp.warehouse.phone' },
+    { field: 'isDefault', label: 'erp.warehouse.isDefault', widget: 'switch' },
+    { field: 'sort', label: 'erp.sort', widget: 'number' },
+    statusField,
+    remarkField,
+    createTimeField,
+  ],
+  createDefaults: { status: '0', sort: 0, isDefault: false },
+};
