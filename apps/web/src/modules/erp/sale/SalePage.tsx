@@ -93,7 +93,7 @@ export function SalePage() {
       <Modal
         visible={Boolean(shown)}
         title={shown?.orderNo}
-        footer={shown ? <>{transitions(shown)}</> : null}
+        footer={shown ? transitions(shown) : null}
         onCancel={() => setShown(undefined)}
         style={{ width: 720 }}
       >
