@@ -18,6 +18,7 @@ import { openapiPlugin } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { realtimePlugin } from './plugins/realtime';
 import { trackRoutes } from './plugins/route-registry';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { storePlugin } from './plugins/store';
 import { webPlugin } from './plugins/web';
 
@@ -56,6 +57,7 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
   });
 
   await app.register(errorsPlugin);
+  await app.register(securityHeadersPlugin);
   await app.register(inputPlugin);
   await app.register(databasePlugin, { database });
   await app.register(openapiPlugin);
