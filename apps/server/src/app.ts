@@ -21,6 +21,7 @@ import { rateLimitPlugin } from './plugins/rate-limit';
 import { realtimePlugin } from './plugins/realtime';
 import { redisPlugin } from './plugins/redis';
 import { trackRoutes } from './plugins/route-registry';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { storePlugin } from './plugins/store';
 import { timeoutPlugin } from './plugins/timeout';
 import { webPlugin } from './plugins/web';
@@ -69,6 +70,7 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
     // text only: an .xlsx is a zip, compressing it again makes it bigger
     customTypes: /^(?:text\/|application\/(?:json|javascript|xml)\b|[^;]*\+(?:json|xml)\b)/,
   });
+  await app.register(securityHeadersPlugin);
   await app.register(inputPlugin);
   await app.register(databasePlugin, { database });
   await app.register(openapiPlugin);

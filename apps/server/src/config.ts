@@ -46,6 +46,10 @@ export const configSchema = z.object({
   // what browsers connect to when it is not this host's MQTT_WS_PORT (a TLS proxy, an external broker)
   MQTT_PUBLIC_URL: url(['ws:', 'wss:']),
   CAPTCHA: onOff('on'),
+  // Strict-Transport-Security: only when every client reaches the server over TLS (a proxy in front)
+  HSTS: onOff('off'),
+  // the OpenAPI page and document at /api/docs
+  API_DOCS: onOff('on'),
   REGISTRATION: onOff('on'),
   SMTP_URL: url(['smtp:', 'smtps:']),
   LOGIN_RATE_LIMIT: z

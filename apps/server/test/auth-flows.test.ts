@@ -204,8 +204,26 @@ describe.each(engines)('register and find password on %s', (engine) => {
     });
     expect(tooLate.body.code).toBe(1006);
 
+    // twenty guesses at once (from as many addresses): one guarded UPDATE per attempt, so only five are checked
     await call(ctx, 'POST', '/api/system/user/password/reset-code', { body: { email: 'ops@acme.example' } });
-    const second = codeIn(await mailbox.next(before + 2));
+    const raced = codeIn(await mailbox.next(before + 2));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(ctx, 'POST', '/api/system/user/password/reset', {
+          ip: `10.77.0.${i + 1}`,
+          body: {
+            email: 'ops@acme.example',
+            resetCode: String((Number(raced) + 1 + i) % 1_000_000).padStart(6, '0'),
+            password: 'N3w#Password!',
+          },
+        }),
+      ),
+    );
+    const [attempts] = await ctx.database.query<{ n: number }>('select attempts::int as n from password_resets order by id desc limit 1');
+    expect(attempts?.n).toBe(5);
+
+    await call(ctx, 'POST', '/api/system/user/password/reset-code', { body: { email: 'ops@acme.example' } });
+    const second = codeIn(await mailbox.next(before + 3));
     ctx.clock.advance(16 * 60_000);
     const expired = await call(ctx, 'POST', '/api/system/user/password/reset', {
       body: { email: 'ops@acme.example', resetCode: second, password: 'N3w#Password!' },

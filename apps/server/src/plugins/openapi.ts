@@ -9,7 +9,7 @@ const catalogue = Object.values(errorCatalogue)
   .map((e) => `| ${e.code} | ${e.status} | ${e.en} | ${e.zh} |`)
   .join('\n');
 
-/** OpenAPI generated from the routes' zod schemas: JSON at /api/docs/json, UI at /api/docs. */
+/** OpenAPI generated from the routes' zod schemas: JSON at /api/docs/json, UI at /api/docs (API_DOCS=on). */
 export const openapiPlugin = fp(
   async (app: FastifyInstance) => {
     await app.register(swagger, {
@@ -26,7 +26,8 @@ export const openapiPlugin = fp(
       },
       transform: jsonSchemaTransform,
     });
-    await app.register(swaggerUi, { routePrefix: '/api/docs' });
+    // API_DOCS=off: the document stays available to the process (tests, tooling) but is not served
+    if (app.config.API_DOCS) await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
   },
   { name: 'openapi' },
 );

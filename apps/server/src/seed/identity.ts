@@ -195,8 +195,13 @@ export async function ensureAccount(database: Database, seed: AccountSeed): Prom
   return (row as { id: number }).id;
 }
 
-/** What the demo role `user` is granted: the non-admin pages and read-only system lists. */
+// spec section 2 opens these to any role (what they may do there stays with server permissions)
+const openToAnyRole = ['release', 'erp', 'mall', 'arcoWebsite', 'faq'];
+const namesUnder = (routes: CatalogueRoute[]): string[] => routes.flatMap((r) => [r.name, ...namesUnder(r.children ?? [])]);
+
+/** What the demo role `user` is granted: the non-admin pages, read-only system lists, ERP, mall, release and the links. */
 export const userRoleGrants = [
+  ...namesUnder(routeCatalogue.filter((r) => openToAnyRole.includes(r.name))),
   'staging',
   'Staging',
   'dashboard',

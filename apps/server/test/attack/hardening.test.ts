@@ -2,6 +2,7 @@ import { desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../src/db/client';
 import { operLogs } from '../../src/db/schema';
+import { TAKEN_PROBES } from '../../src/modules/system/user/user.routes';
 import { buildTestApp, engines } from '../helper';
 import { type Caller, fieldsOf, signIn } from '../system/api';
 
@@ -35,6 +36,32 @@ describe.each(engines)('disabled means disabled, and bad input never reaches the
     await signIn(ctx, 'soon.off', PASSWORD);
     await admin.del(`/api/system/user/info/${u.id}`);
     expect((await login('soon.off')).statusCode).toBe(401);
+  });
+
+  it('shows the demo user the ERP, mall and release menus and the two external links', async () => {
+    const user = await signIn(ctx, 'user', 'User@123456');
+    const names: string[] = [];
+    const walk = (routes: { name: string; children?: unknown[] }[]) => {
+      for (const r of routes) {
+        names.push(r.name);
+        walk((r.children ?? []) as typeof routes);
+      }
+    };
+    walk((await user.post('/api/system/user/menu', {})).body.data);
+    expect(names).toEqual(
+      expect.arrayContaining(['erp', 'erpProducts', 'mall', 'mallGoods', 'release', 'releaseProject', 'arcoWebsite', 'faq']),
+    );
+    // what they may do there is still the server's decision
+    expect((await user.post('/api/system/post', { code: 'p', name: 'p' })).status).toBe(403);
+  });
+
+  it('rate-limits the 409s that tell a caller which account numbers exist in any tenant', async () => {
+    const probe = await signIn(ctx, 'acme', 'Acme@123456');
+    const statuses: number[] = [];
+    for (let i = 0; i <= TAKEN_PROBES.limit; i++)
+      statuses.push((await probe.post('/api/system/user/info', { accountId: 'admin', name: 'Probe' })).status);
+    expect(statuses.slice(0, TAKEN_PROBES.limit).every((s) => s === 409)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
   });
 
   it('answers a NUL character anywhere with 400 naming the field, and logs the refused write', async () => {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { registerInputSchema, resetCodeInputSchema, resetPasswordInputSchema } from '@atrium/contracts';
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { accounts, memberships, passwordResets, tenants, tenantUsers, userRoles } from '../../db/schema';
@@ -165,14 +165,14 @@ export async function resetPassword(app: FastifyInstance, input: z.output<typeof
     .orderBy(desc(passwordResets.id))
     .limit(1);
   const given = Buffer.from(sha256(input.resetCode.trim()));
-  if (!row || row.attempts >= RESET_MAX_ATTEMPTS || !timingSafeEqual(Buffer.from(row.codeHash), given)) {
-    if (row)
-      await app.database.db
-        .update(passwordResets)
-        .set({ attempts: sql`${passwordResets.attempts} + 1` })
-        .where(eq(passwordResets.id, row.id));
-    throw new AppError('resetCodeInvalid');
-  }
+  if (!row) throw new AppError('resetCodeInvalid');
+  // one guarded statement takes an attempt: concurrent guesses cannot all be checked against the code
+  const [attempt] = await app.database.db
+    .update(passwordResets)
+    .set({ attempts: sql`${passwordResets.attempts} + 1` })
+    .where(and(eq(passwordResets.id, row.id), lt(passwordResets.attempts, RESET_MAX_ATTEMPTS), isNull(passwordResets.usedAt)))
+    .returning({ id: passwordResets.id });
+  if (!attempt || !timingSafeEqual(Buffer.from(row.codeHash), given)) throw new AppError('resetCodeInvalid');
   const [spent] = await app.database.db
     .update(passwordResets)
     .set({ usedAt: now })

@@ -21,6 +21,7 @@ import { userService } from './user.service';
 /** Users: the spec's exact calls through the machinery, plus reset password and role assignment. */
 export async function userRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  limitTakenProbes(app);
   registerResource(app, userResource, userService);
   registerExport(app, userResource, userService.list, userColumns);
 
@@ -76,4 +77,25 @@ export async function userRoutes(app: FastifyInstance) {
       return ok(after);
     },
   );
+}
+
+/** 409 answers naming a taken account number, phone or e-mail, per caller and window, before 429. */
+export const TAKEN_PROBES = { limit: 20, windowMs: 10 * 60 * 1000 };
+
+/**
+ * Accounts are global, so a 409 on the user form tells the caller that an account number, phone or
+ * e-mail exists in some tenant: the price of one account across tenants. Counted per caller after the
+ * answer (outside the tenant transaction), so the form cannot be used to enumerate them.
+ */
+function limitTakenProbes(app: FastifyInstance) {
+  const lockKey = (accountRef: number) => `taken-lock:${accountRef}`;
+  app.addHook('preHandler', async (request) => {
+    if (request.method === 'GET' || !request.auth) return;
+    if (await app.store.get(lockKey(request.auth.accountRef))) throw new AppError('rateLimited');
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode !== 409 || !request.auth) return;
+    const { count, resetAt } = await app.store.incr(`taken-probe:${request.auth.accountRef}`, TAKEN_PROBES.windowMs);
+    if (count >= TAKEN_PROBES.limit) await app.store.set(lockKey(request.auth.accountRef), '1', Math.max(1, resetAt - Date.now()));
+  });
 }

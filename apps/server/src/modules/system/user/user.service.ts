@@ -12,6 +12,7 @@ import { denied, roleGuard } from '../role/role.guard';
 import { userRepository } from './user.repository';
 
 const blank = (v: string | null | undefined) => (v ? v : null);
+const app = (ctx: Ctx) => ctx.request.server;
 
 /** Department, posts and roles must be this tenant's; a schema cannot know that. */
 async function assertLinks(ctx: Ctx, input: { deptId?: number | null; postIds?: number[]; roleIds?: number[] }) {
@@ -57,8 +58,6 @@ async function assertRemovable(ctx: Ctx, id: number, found: Awaited<ReturnType<t
     throw refused('id', 'lastSuperAdmin', 'the last super admin cannot be disabled or deleted', 'user.lastSuperAdmin');
   }
 }
-
-const app = (ctx: Ctx) => ctx.request.server;
 
 const sameIds = (a: number[], b: number[]) => {
   const x = [...new Set(a)].sort((p, q) => p - q);
