@@ -28,7 +28,8 @@ const parentRedirects: RouteObject[] = [...new Set(leafRoutes.map((r) => r.paren
 const boot = <div className="app-boot" />;
 
 // signed in already: the sign-in page goes on to the app
-const signedInRedirect = ({ request }: LoaderFunctionArgs) => (getToken() ? redirect(afterLoginPath(new URL(request.url).search)) : null);
+const signedInRedirect = ({ request }: LoaderFunctionArgs) =>
+  getToken() && !isLeaving() ? redirect(afterLoginPath(new URL(request.url).search)) : null;
 
 export const router = createBrowserRouter([
   { path: '/', element: <Navigate to="/login" replace /> },

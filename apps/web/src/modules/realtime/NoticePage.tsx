@@ -45,7 +45,7 @@ const toTree = (nodes: DeptTreeNode[]): TreeData[] =>
 
 /** Notices of the tenant: send to everyone, a role, a department (and below) or chosen users; read counts; withdraw. */
 export function NoticePage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const can = useCan();
   const queryClient = useQueryClient();
   const [filters, setFilters] = useState<Filters>({});

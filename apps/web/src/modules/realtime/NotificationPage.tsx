@@ -26,7 +26,7 @@ const typeColor: Record<NotificationType, string> = { message: 'arcoblue', notic
 
 /** Every notification of the signed-in person: filters, paging, read and delete. Live messages refresh it. */
 export function NotificationPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [type, setType] = useState<NotificationType | 'all'>('all');

@@ -5,7 +5,7 @@ import { formatDateTime } from '../../locale/datetime';
 import { type NotificationItem, useMarkRead } from './notifications-api';
 
 export function MessageList({ items, onLeave }: { items: NotificationItem[]; onLeave: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const markRead = useMarkRead();
   const open = (item: NotificationItem) => {

@@ -27,7 +27,7 @@ function tenantState(tenant: TenantOption): 'disabled' | 'expired' | null {
 
 /** Lists the tenants the account may enter; switching swaps the token and reloads user info and menu. */
 export function TenantSwitchModal({ visible, onClose }: { visible: boolean; onClose: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const currentId = useSession((s) => s.userInfo?.tenantId);
   const [pageNum, setPageNum] = useState(1);

@@ -17,7 +17,7 @@ function greetingKey(hour: number): string {
 }
 
 export function WorkplacePage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const userInfo = useSession((s) => s.userInfo);
   const role = useSession((s) => s.role);
   const pages = useMenuPages().filter((page) => page.name !== 'Workplace' && page.path !== STAGING_PATH);

@@ -10,7 +10,7 @@ export const userProfileKeys = { profile: ['user', 'profile'] as const };
 
 /** The user centre: the signed-in person's own profile in the current tenant. */
 export function UserInfoPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const query = useQuery({ queryKey: userProfileKeys.profile, queryFn: () => http.get<UserProfile>(USER_INFO_URL) });
   const dateTime = (value: string | null) => (value ? formatDateTime(value) : null);
