@@ -1,0 +1,138 @@
+import { expect as baseExpect, type Page, test } from '@playwright/test';
+import { demoAccounts } from './support/auth';
+
+// the machine these run on is shared and often loaded: wait longer than the default, assert the same
+const expect = baseExpect.configure({ timeout: 30_000 });
+
+async function signIn(page: Page, account: string, password: string) {
+  await page.goto('/login');
+  await page.locator('#login-account').fill(account);
+  await page.locator('#login-password').fill(password);
+  await page.locator('form.login-form button[type="submit"]').click();
+  await expect(page.locator('#main-content')).toBeVisible();
+}
+
+const pages = [
+  { path: '/erp/warehouses', zh: '仓库编码', en: 'Code' },
+  { path: '/erp/specs', zh: '规格名称', en: 'Spec' },
+  { path: '/erp/product-categories', zh: '分类编码', en: 'Parent' },
+  { path: '/erp/supplier', zh: '供应商名称', en: 'Supplier' },
+  { path: '/erp/products', zh: '商品编码', en: 'Product' },
+  { path: '/erp/member', zh: '手机号', en: 'Mobile' },
+  { path: '/erp/sale', zh: '单号', en: 'Order no.' },
+  { path: '/erp/activity', zh: '活动名称', en: 'Activity' },
+];
+
+const setLanguage = (page: Page, lang: 'zh-CN' | 'en-US') => page.evaluate((l) => localStorage.setItem('arco-lang', l), lang);
+const drawer = (page: Page) => page.locator('.arco-drawer').filter({ has: page.getByTestId('crud-save') });
+const row = (page: Page, text: string) => page.locator('tr.arco-table-tr').filter({ hasText: text });
+
+test('every ERP page opens in both languages, without "coming soon"', async ({ page }) => {
+  test.setTimeout(400_000);
+  await signIn(page, demoAccounts.acme.account, demoAccounts.acme.password);
+  for (const lang of ['zh-CN', 'en-US'] as const) {
+    await setLanguage(page, lang);
+    for (const p of pages) {
+      await page.goto(p.path);
+      const table = page.locator('.crud-page');
+      await expect(table).toBeVisible();
+      await expect(table.getByText(lang === 'zh-CN' ? p.zh : p.en, { exact: true }).first()).toBeVisible();
+      await expect(table.locator('.arco-table').first()).toBeVisible();
+    }
+  }
+  await setLanguage(page, 'zh-CN');
+});
+
+test('create a product with two specs, adjust its stock, sell it, cancel the sale, and read the ledger', async ({ page }) => {
+  test.setTimeout(400_000);
+  const stamp = Date.now().toString(36).slice(-5);
+  const code = `E2E${stamp}`;
+  const name = `E2E茶${stamp}`;
+  await signIn(page, demoAccounts.acme.account, demoAccounts.acme.password);
+
+  // a warehouse through the generic page
+  await page.goto('/erp/warehouses');
+  await page.getByRole('button', { name: /新建/ }).click();
+  await drawer(page).getByPlaceholder('仓库名称').fill(`E2E仓${stamp}`);
+  await drawer(page).getByPlaceholder('仓库编码').fill(`W${stamp}`);
+  await drawer(page).getByTestId('crud-save').click();
+  await expect(drawer(page)).toBeHidden();
+
+  // a product with 颜色 (红/蓝) × 尺码 (S/L): four SKUs, prices typed in yuan
+  await page.goto('/erp/products');
+  await page.getByRole('button', { name: /新建/ }).click();
+  const form = drawer(page);
+  await form.getByPlaceholder('商品编码').fill(code);
+  await form.getByPlaceholder('商品名称').fill(name);
+  for (const [spec, values] of [
+    ['颜色', ['红', '蓝']],
+    ['尺码', ['S', 'L']],
+  ] as const) {
+    await form.getByRole('button', { name: '添加规格' }).click();
+    await form.getByPlaceholder('规格名').last().fill(spec);
+    const valuesInput = form.getByTestId('spec-values').last().locator('input');
+    for (const v of values) {
+      await valuesInput.fill(v);
+      await valuesInput.press('Enter');
+    }
+    await page.keyboard.press('Escape');
+  }
+  const skuRows = form.locator('tbody tr');
+  await expect(skuRows).toHaveCount(4);
+  for (let i = 0; i < 4; i++) await skuRows.nth(i).getByPlaceholder('售价（元）').fill('12.50');
+  await form.getByTestId('crud-save').click();
+  await expect(form).toBeHidden();
+  await expect(row(page, code)).toContainText('¥12.50');
+
+  // its detail page: adjust the first SKU's stock by 5
+  await row(page, code).getByRole('button', { name: '详情' }).click();
+  await expect(page).toHaveURL(/\/erp\/products\/detail\/\d+/);
+  const adjust = page.getByTestId('stock-adjust');
+  await adjust.locator('.arco-form-item').filter({ hasText: '仓库' }).locator('.arco-select').click();
+  await page.getByRole('option', { name: `E2E仓${stamp}` }).click();
+  await adjust.locator('.arco-form-item').filter({ hasText: 'SKU' }).locator('.arco-select').click();
+  await page.getByRole('option', { name: '红 / S' }).click();
+  await adjust.locator('.arco-form-item').filter({ hasText: '调整数量' }).locator('input').fill('5');
+  await adjust.getByRole('button', { name: '库存调整' }).click();
+  await expect(page.getByText('库存已调整，当前 5')).toBeVisible();
+
+  // sell two, confirm, then cancel
+  await page.goto('/erp/sale');
+  await page.getByRole('button', { name: /新建/ }).click();
+  const sale = drawer(page);
+  await sale.locator('.arco-form-item').filter({ hasText: '仓库' }).locator('.arco-select').click();
+  await page.getByRole('option', { name: `E2E仓${stamp}` }).click();
+  const skuPicker = sale.getByTestId('sale-line-sku').first().locator('input');
+  await skuPicker.fill(code);
+  await page.getByRole('option', { name: new RegExp(`${name} / 红 / S`) }).click();
+  await sale.getByLabel('数量').fill('2');
+  await sale.getByTestId('crud-save').click();
+  await expect(sale).toBeHidden();
+  const order = page.locator('tr.arco-table-tr').filter({ hasText: '草稿' }).first();
+  await expect(order).toContainText('25.00');
+  await order.getByTestId('sale-confirm').click();
+  await page
+    .locator('.arco-popconfirm')
+    .getByRole('button', { name: /确定|OK/ })
+    .click();
+  await expect(page.getByText('确认成功')).toBeVisible();
+  const confirmed = page.locator('tr.arco-table-tr').filter({ hasText: '已确认' }).first();
+  await confirmed.getByTestId('sale-cancel').click();
+  await page
+    .locator('.arco-popconfirm')
+    .getByRole('button', { name: /确定|OK/ })
+    .click();
+  await expect(page.getByText('取消订单成功')).toBeVisible();
+
+  // the ledger on the detail page: +5 adjust, -2 sale, +2 cancel, newest first
+  await page.goto('/erp/products');
+  await row(page, code).getByRole('button', { name: '详情' }).click();
+  const ledger = page.getByTestId('stock-ledger').locator('tbody tr');
+  await expect(ledger).toHaveCount(3);
+  await expect(ledger.nth(0)).toContainText('取消退回');
+  await expect(ledger.nth(0)).toContainText('+2');
+  await expect(ledger.nth(1)).toContainText('销售出库');
+  await expect(ledger.nth(1)).toContainText('-2');
+  await expect(ledger.nth(2)).toContainText('调整');
+  await expect(ledger.nth(2)).toContainText('+5');
+});
