@@ -18,10 +18,13 @@ function bodyKeys(route: RegisteredRoute): string[] {
 
 /** Write routes whose body carries a privileged field (tenants are the super admin's alone and left out). */
 export function privilegedRoutes(routes: RegisteredRoute[]): string[] {
-  return apiRoutes(routes)
-    .filter((r) => r.method !== 'GET' && !r.url.startsWith('/api/system/tenant'))
-    .filter((r) => bodyKeys(r).some((k) => (privilegedFields as readonly string[]).includes(k)))
-    .map((r) => `${r.method} ${r.url}`);
+  return (
+    apiRoutes(routes)
+      // system routes only: elsewhere `parentId` is a tree of the entity's own (ERP categories), not a department
+      .filter((r) => r.method !== 'GET' && r.url.startsWith('/api/system/') && !r.url.startsWith('/api/system/tenant'))
+      .filter((r) => bodyKeys(r).some((k) => (privilegedFields as readonly string[]).includes(k)))
+      .map((r) => `${r.method} ${r.url}`)
+  );
 }
 
 /** What a probe works with: the super admin, a sandbox department inside the caller's scope, one outside it. */

@@ -84,8 +84,8 @@ export const TAKEN_PROBES = { limit: 20, windowMs: 10 * 60 * 1000 };
 
 /**
  * Accounts are global, so a 409 on the user form tells the caller that an account number, phone or
- * e-mail exists in some tenant: the price of one account across tenants. Counted per caller after the
- * answer (outside the tenant transaction), so the form cannot be used to enumerate them.
+ * e-mail exists in some tenant: the price of one account across tenants. Counted per caller once the
+ * handler is done (outside the tenant transaction), so the form cannot be used to enumerate them.
  */
 function limitTakenProbes(app: FastifyInstance) {
   const lockKey = (accountRef: number) => `taken-lock:${accountRef}`;
@@ -93,9 +93,12 @@ function limitTakenProbes(app: FastifyInstance) {
     if (request.method === 'GET' || !request.auth) return;
     if (await app.store.get(lockKey(request.auth.accountRef))) throw new AppError('rateLimited');
   });
-  app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode !== 409 || !request.auth) return;
+  // counted before the answer leaves (the handler's transaction is over by then), so the caller's next
+  // request already sees the count
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode !== 409 || !request.auth) return payload;
     const { count, resetAt } = await app.store.incr(`taken-probe:${request.auth.accountRef}`, TAKEN_PROBES.windowMs);
     if (count >= TAKEN_PROBES.limit) await app.store.set(lockKey(request.auth.accountRef), '1', Math.max(1, resetAt - Date.now()));
+    return payload;
   });
 }
