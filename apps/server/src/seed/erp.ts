@@ -269,20 +269,18 @@ async function seedShop(tx: Tx, tenantId: number, english: boolean, now: Date) {
       }),
     )
     .returning({ id: erpSales.id });
-  await tx
-    .insert(erpSaleItems)
-    .values(
-      orders.flatMap((o, i) =>
-        o.lines.map((l) => ({
-          tenantId,
-          saleId: Number(sales[i]?.id),
-          skuId: l.sku.id,
-          quantity: l.quantity,
-          unitPrice: l.sku.price,
-          amount: l.sku.price * l.quantity,
-        })),
-      ),
-    );
+  await tx.insert(erpSaleItems).values(
+    orders.flatMap((o, i) =>
+      o.lines.map((l) => ({
+        tenantId,
+        saleId: Number(sales[i]?.id),
+        skuId: l.sku.id,
+        quantity: l.quantity,
+        unitPrice: l.sku.price,
+        amount: l.sku.price * l.quantity,
+      })),
+    ),
+  );
   // confirmed, shipped and completed orders took their stock; a cancelled one took it and gave it back
   for (const o of orders) {
     if (o.status === 'draft') continue;
