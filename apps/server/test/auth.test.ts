@@ -222,8 +222,8 @@ describe.each(engines)('sign-in and sessions on %s', (engine) => {
     expect(names(adminMenu)).toEqual(expect.arrayContaining(['Monitor', 'Step', 'DataAnalysis', '403', 'systemUser', 'arcoWebsite']));
     expect(names(acmeMenu)).toEqual(expect.arrayContaining(['Monitor', 'systemRole']));
     const userNames = names(userMenu);
-    expect(userNames).toEqual(expect.arrayContaining(['Staging', 'Workplace', 'SearchTable', '404', '500', 'Info', 'systemUser']));
-    for (const hidden of ['Monitor', 'form', 'Step', 'visualization', 'profile', 'result', '403', 'erp'])
+    expect(userNames).toEqual(expect.arrayContaining(['Staging', 'Workplace', 'SearchTable', '404', '500', 'Info', 'systemUser', 'erp']));
+    for (const hidden of ['Monitor', 'form', 'Step', 'visualization', 'profile', 'result', '403'])
       expect(userNames).not.toContain(hidden);
     const workplace = userMenu.find((r: { name: string }) => r.name === 'dashboard');
     expect(workplace).toMatchObject({ path: '/dashboard', meta: { locale: 'menu.dashboard', icon: 'IconDashboard', order: 0 } });
