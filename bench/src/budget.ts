@@ -9,7 +9,7 @@ import { chromium } from 'playwright-core';
 import { repoRoot, serverEntry, startProcess } from './server-process';
 
 type Budgets = { routes: { name: 'login' | 'workplace'; maxTransfer: number }[] };
-type Transfer = { bytes: number; files: number; requests: number };
+type Transfer = { bytes: number; files: number; requests: number; each: { url: string; bytes: number }[] };
 
 const budgets = JSON.parse(readFileSync(path.join(repoRoot, 'bench/budgets.json'), 'utf8')) as Budgets;
 if (!existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))) {
@@ -59,16 +59,21 @@ async function measure(target: 'login' | 'workplace'): Promise<Transfer> {
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     const kinds = new Map<string, string>();
-    const result: Transfer = { bytes: 0, files: 0, requests: 0 };
+    const urls = new Map<string, string>();
+    const result: Transfer = { bytes: 0, files: 0, requests: 0, each: [] };
     cdp.on('Network.requestWillBeSent', () => {
       result.requests++;
     });
-    cdp.on('Network.responseReceived', (event) => kinds.set(event.requestId, event.type));
+    cdp.on('Network.responseReceived', (event) => {
+      kinds.set(event.requestId, event.type);
+      urls.set(event.requestId, event.response.url);
+    });
     cdp.on('Network.loadingFinished', (event) => {
       const kind = kinds.get(event.requestId);
       if (kind === 'Script' || kind === 'Stylesheet') {
         result.bytes += event.encodedDataLength;
         result.files++;
+        result.each.push({ url: new URL(urls.get(event.requestId) ?? '', server.url).pathname, bytes: event.encodedDataLength });
       }
     });
     if (target === 'login') {
@@ -96,6 +101,10 @@ try {
       `  ${ok ? '✓' : '✗'} ${route.name.padEnd(10)} ${`${(transfer.bytes / 1024).toFixed(1)} KB`.padStart(10)} / ${(route.maxTransfer / 1024).toFixed(0)} KB` +
         `  (${transfer.files} JS/CSS files, ${transfer.requests} requests)`,
     );
+    // over budget: the largest files, to see what grew
+    if (!ok)
+      for (const file of [...transfer.each].sort((a, b) => b.bytes - a.bytes).slice(0, 12))
+        console.log(`      ${`${(file.bytes / 1024).toFixed(1)} KB`.padStart(9)}  ${file.url}`);
   }
 } finally {
   await browser.close();

@@ -223,8 +223,7 @@ describe.each(engines)('sign-in and sessions on %s', (engine) => {
     expect(names(acmeMenu)).toEqual(expect.arrayContaining(['Monitor', 'systemRole']));
     const userNames = names(userMenu);
     expect(userNames).toEqual(expect.arrayContaining(['Staging', 'Workplace', 'SearchTable', '404', '500', 'Info', 'systemUser', 'erp']));
-    for (const hidden of ['Monitor', 'form', 'Step', 'visualization', 'profile', 'result', '403'])
-      expect(userNames).not.toContain(hidden);
+    for (const hidden of ['Monitor', 'form', 'Step', 'visualization', 'profile', 'result', '403']) expect(userNames).not.toContain(hidden);
     const workplace = userMenu.find((r: { name: string }) => r.name === 'dashboard');
     expect(workplace).toMatchObject({ path: '/dashboard', meta: { locale: 'menu.dashboard', icon: 'IconDashboard', order: 0 } });
     expect(workplace.children).toEqual([

@@ -37,6 +37,14 @@ describe('security headers', () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/api/nothing' })).headers['x-frame-options']).toBe('DENY');
   });
 
+  it('keeps the document-only headers off the hashed scripts and styles, which are never documents', async () => {
+    const asset = await ctx.app.inject({ method: 'GET', url: '/assets/index-0000.js' });
+    expect(asset.headers['content-security-policy']).toBeUndefined();
+    expect(asset.headers['x-frame-options']).toBeUndefined();
+    expect(asset.headers['permissions-policy']).toBeUndefined();
+    expect(asset.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('names MQTT_PUBLIC_URL as the broker origin, sends HSTS with HSTS=on, and hides the docs with API_DOCS=off', async () => {
     const other = await buildTestApp('pglite', { MQTT_PUBLIC_URL: 'wss://push.example.com/mqtt', HSTS: 'on', API_DOCS: 'off' });
     try {

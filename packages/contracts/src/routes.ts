@@ -1,5 +1,5 @@
 import type { RouteMeta } from './auth';
-import { erpCatalogueRoutes } from './erp/manifest';
+import { erpCatalogueRoutes } from './erp/pages';
 
 /**
  * The route catalogue (spec section 2): one definition that seeds the server's menu catalogue and gives

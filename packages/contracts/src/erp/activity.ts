@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EntityManifest } from '../entity';
 import { defineResource, textFilter } from '../resource';
 import { auditFields, moneySchema, nameSchema, optionalText, refId } from './common';
+import { erpPages } from './pages';
 
 export const activityTypeSchema = z.enum(['discount', 'reduction']);
 export const activityStatusSchema = z.enum(['Y', 'N']);
@@ -71,7 +72,7 @@ const typeOptions = [
 ];
 export const activityEntity: EntityManifest = {
   resource: activityResource,
-  route: { name: 'erpActivity', path: '/erp/activity', locale: 'menu.erp.activity' },
+  route: erpPages.activity.route,
   extraActions: ['status'],
   fields: [
     { field: 'name', label: 'erp.activity.name', search: true },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EntityManifest } from '../entity';
 import { defineResource, textFilter } from '../resource';
 import { auditFields, createTimeField, erpStatus, moneySchema, nameSchema, optionalText, remarkField, statusField } from './common';
+import { erpPages } from './pages';
 
 const mobileSchema = z
   .string()
@@ -75,8 +76,8 @@ const sexOptions = [
 
 export const memberEntity: EntityManifest = {
   resource: memberResource,
-  route: { name: 'systemUserMember', path: '/erp/member', locale: 'menu.erp.member' },
-  detail: { name: 'userDetailMember', path: '/erp/member/detail/:id', locale: 'menu.erp.memberDetail' },
+  route: erpPages.member.route,
+  detail: erpPages.member.detail,
   fields: [
     { field: 'name', label: 'erp.member.name', search: true },
     { field: 'mobile', label: 'erp.member.mobile', search: 'prefix' },

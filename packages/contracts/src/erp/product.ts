@@ -13,6 +13,7 @@ import {
   refId,
   statusField,
 } from './common';
+import { erpPages } from './pages';
 
 /** One SKU: a combination of spec values with its prices in fen. */
 export const skuSchema = z.object({
@@ -105,8 +106,8 @@ export const skuQuerySchema = z.object({
 
 export const productEntity: EntityManifest = {
   resource: productResource,
-  route: { name: 'erpProducts', path: '/erp/products', locale: 'menu.erp.products' },
-  detail: { name: 'erpProductsDetail', path: '/erp/products/detail/:id', locale: 'menu.erp.productsDetail' },
+  route: erpPages.product.route,
+  detail: erpPages.product.detail,
   extraActions: ['adjust'],
   fields: [
     { field: 'code', label: 'erp.product.code', search: true },

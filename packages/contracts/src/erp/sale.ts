@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EntityManifest } from '../entity';
 import { dateFilter, defineResource, textFilter } from '../resource';
 import { auditFields, idFilter, optionalText, refId } from './common';
+import { erpPages } from './pages';
 
 export const saleStatuses = ['draft', 'confirmed', 'shipped', 'completed', 'cancelled'] as const;
 export const saleStatusSchema = z.enum(saleStatuses);
@@ -80,7 +81,7 @@ export const saleResource = defineResource({
 const statusOptions = saleStatuses.map((s) => ({ label: `erp.sale.status.${s}`, value: s }));
 export const saleEntity: EntityManifest = {
   resource: saleResource,
-  route: { name: 'erpSale', path: '/erp/sale', locale: 'menu.erp.sale' },
+  route: erpPages.sale.route,
   extraActions: ['confirm', 'ship', 'complete', 'cancel'],
   fields: [
     { field: 'orderNo', label: 'erp.sale.orderNo', search: 'prefix' },

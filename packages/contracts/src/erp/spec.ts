@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EntityManifest } from '../entity';
 import { defineResource, textFilter } from '../resource';
 import { auditFields, createTimeField, erpStatus, nameSchema, optionalText, remarkField, sortSchemaField, statusField } from './common';
+import { erpPages } from './pages';
 
 /** A spec (颜色) and its ordered values (红, 蓝); products combine spec values into SKUs. */
 export const specSchema = z.object({
@@ -42,7 +43,7 @@ export type Spec = z.infer<typeof specSchema>;
 
 export const specEntity: EntityManifest = {
   resource: specResource,
-  route: { name: 'erpSpecs', path: '/erp/specs', locale: 'menu.erp.specs' },
+  route: erpPages.spec.route,
   fields: [
     { field: 'name', label: 'erp.spec.name', search: true },
     { field: 'values', label: 'erp.spec.values', widget: 'tags', wide: true },

@@ -12,6 +12,7 @@ import {
   remarkField,
   statusField,
 } from './common';
+import { erpPages } from './pages';
 
 export const supplierSchema = z.object({
   id: z.number().int(),
@@ -54,7 +55,7 @@ export type Supplier = z.infer<typeof supplierSchema>;
 
 export const supplierEntity: EntityManifest = {
   resource: supplierResource,
-  route: { name: 'erpSupplier', path: '/erp/supplier', locale: 'menu.erp.supplier' },
+  route: erpPages.supplier.route,
   fields: [
     { field: 'name', label: 'erp.supplier.name', search: true },
     { field: 'contact', label: 'erp.supplier.contact' },

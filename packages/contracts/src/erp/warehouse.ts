@@ -13,6 +13,7 @@ import {
   sortSchemaField,
   statusField,
 } from './common';
+import { erpPages } from './pages';
 
 export const warehouseSchema = z.object({
   id: z.number().int(),
@@ -55,7 +56,7 @@ export type Warehouse = z.infer<typeof warehouseSchema>;
 
 export const warehouseEntity: EntityManifest = {
   resource: warehouseResource,
-  route: { name: 'erpWarehouses', path: '/erp/warehouses', locale: 'menu.erp.warehouses' },
+  route: erpPages.warehouse.route,
   fields: [
     { field: 'name', label: 'erp.warehouse.name', search: true },
     { field: 'code', label: 'erp.warehouse.code', search: true },
