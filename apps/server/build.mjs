@@ -1,4 +1,4 @@
-// Builds the server to one JavaScript file, dist/main.js, run with plain `node` (docs/adr/030).
+// Builds the server to one JavaScript file, dist/main.js, run with plain `node` (docs/adr/004).
 // Our own code and the workspace contracts (TypeScript sources) are bundled; npm dependencies stay
 // imports, resolved from node_modules at run time. Text assets read at run time are copied next to it.
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
