@@ -82,6 +82,14 @@ export const conflictReasons: Record<string, { zh: string; en: string }> = {
     zh: '您正登录在该租户中，请先切换到其他租户',
     en: 'You are signed in to this tenant: switch to another one first',
   },
+  'warehouse.hasStock': { zh: '该仓库还有 {count} 条库存记录', en: 'The warehouse holds {count} stock record(s)' },
+  'warehouse.hasSales': { zh: '该仓库已用于 {count} 张销售订单', en: 'The warehouse is used by {count} sales order(s)' },
+  'category.hasChildren': {
+    zh: '该分类下还有 {count} 个子分类，请先删除或移走它们',
+    en: 'The category has {count} sub-categories: delete or move them first',
+  },
+  'category.hasProducts': { zh: '该分类下还有 {count} 个商品', en: 'The category has {count} product(s)' },
+  'member.hasSales': { zh: '该会员已有 {count} 张销售订单', en: 'The member has {count} sales order(s)' },
   'user.self': { zh: '不能停用或删除自己', en: 'You cannot disable or delete yourself' },
   'user.lastSuperAdmin': {
     zh: '这是最后一位超级管理员，不能停用或删除',

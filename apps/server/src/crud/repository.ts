@@ -19,7 +19,8 @@ export type RepositoryOptions<Item> = {
   /** unique fields checked before writing (409 naming the field): field → unique index name */
   unique?: Record<string, string>;
   /** rows elsewhere that keep a row from being deleted (409 `inUse`) */
-  references?: { column: AnyPgColumn; tenant: AnyPgColumn; what: string }[];
+  /** Rows that keep this one: deleting it is a 409 with `reason` (a key of `conflictReasons`) and the count. */
+  references?: { column: AnyPgColumn; tenant: AnyPgColumn; reason: string }[];
   /** rows every query sees (data scope, soft delete) */
   scope?: (ctx: Ctx) => SQL | undefined;
   /** checks and side effects before an insert or update (a cycle, the one default row) */
@@ -146,7 +147,8 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
           .select({ n: count() })
           .from(ref.column.table)
           .where(and(eq(ref.tenant, ctx.caller.tenantId), eq(ref.column, rowId)));
-        if ((used?.n ?? 0) > 0) throw refused('id', 'inUse', `referenced by ${ref.what}`);
+        const n = used?.n ?? 0;
+        if (n > 0) throw refused('id', 'inUse', `in use (${ref.reason}: ${n})`, ref.reason, n);
       }
       await ctx.tx.delete(table).where(one(ctx, rowId));
     },

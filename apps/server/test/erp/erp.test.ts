@@ -218,9 +218,13 @@ describe.each(engines)('ERP on %s', (engine) => {
         })
       ).status,
     ).toBe(400);
-    expect((await api.del(`/api/erp/category/${parent.body.data.id}`)).status).toBe(409);
+    const withChild = await api.del(`/api/erp/category/${parent.body.data.id}`);
+    expect([withChild.status, withChild.body.data?.count]).toEqual([409, 1]);
+    expect(withChild.body.message).toContain('sub-categories');
     await api.post('/api/erp/product', { name: 'Longjing', code: unique('P'), categoryId: child.body.data.id, skus: [{ price: 1 }] });
-    expect((await api.del(`/api/erp/category/${child.body.data.id}`)).status).toBe(409);
+    const withProduct = await api.del(`/api/erp/category/${child.body.data.id}`);
+    expect([withProduct.status, withProduct.body.data?.count]).toEqual([409, 1]);
+    expect(withProduct.body.message).toContain('1 product');
     const mobile = `139${String(Date.now()).slice(-8)}`;
     expect((await api.post('/api/erp/member', { name: 'Li', mobile })).status).toBe(200);
     const dup = await api.post('/api/erp/member', { name: 'Wang', mobile });

@@ -54,8 +54,8 @@ export async function simpleErpRoutes(app: FastifyInstance) {
     tableRepository(warehouseEntity.resource, erpWarehouses, {
       unique: { code: 'erp_warehouses_code_key' },
       references: [
-        { column: erpStock.warehouseId, tenant: erpStock.tenantId, what: 'stock' },
-        { column: erpSales.warehouseId, tenant: erpSales.tenantId, what: 'sales orders' },
+        { column: erpStock.warehouseId, tenant: erpStock.tenantId, reason: 'warehouse.hasStock' },
+        { column: erpSales.warehouseId, tenant: erpSales.tenantId, reason: 'warehouse.hasSales' },
       ],
       beforeWrite: oneDefault,
     }),
@@ -68,8 +68,8 @@ export async function simpleErpRoutes(app: FastifyInstance) {
     tableRepository(categoryEntity.resource, erpCategories, {
       unique: { code: 'erp_categories_code_key' },
       references: [
-        { column: erpCategories.parentId, tenant: erpCategories.tenantId, what: 'child categories' },
-        { column: erpProducts.categoryId, tenant: erpProducts.tenantId, what: 'products' },
+        { column: erpCategories.parentId, tenant: erpCategories.tenantId, reason: 'category.hasChildren' },
+        { column: erpProducts.categoryId, tenant: erpProducts.tenantId, reason: 'category.hasProducts' },
       ],
       beforeWrite: parentInTree,
       toItem: withParentName,
@@ -81,7 +81,7 @@ export async function simpleErpRoutes(app: FastifyInstance) {
     tableRepository(memberEntity.resource, erpMembers, {
       unique: { mobile: 'erp_members_mobile_key' },
       filters: { mobile: 'prefix' },
-      references: [{ column: erpSales.memberId, tenant: erpSales.tenantId, what: 'sales orders' }],
+      references: [{ column: erpSales.memberId, tenant: erpSales.tenantId, reason: 'member.hasSales' }],
     }),
   );
 }
