@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { sessions } from '../db/schema';
 import { IDLE_MS, resolveToken } from '../modules/auth/session.service';
 import type { SessionCheck, TokenCheck } from '../modules/realtime/broker';
-import { BrokerHook, EmqxApi } from '../modules/realtime/hook';
+import { BrokerHook, EmqxApi, type SessionEnd } from '../modules/realtime/hook';
 import type { NotifyInput } from '../modules/realtime/notification.repository';
 import { type NotifyResult, type PublishInput, Realtime } from '../modules/realtime/realtime.service';
 import { serverCredentialsOf } from '../modules/realtime/rules';
@@ -41,14 +41,16 @@ export const realtimePlugin = fp(
       return { accountRef, accountId, clientKey, sessionId, tenantId };
     };
     // read directly: resolving the token would count an open tab as activity and defeat the idle limit
-    const checkSession: SessionCheck = async (sessionId) => {
+    const sessionEnd: SessionEnd = async (sessionId) => {
       const [row] = await app.database.db
         .select({ endedAt: sessions.endedAt, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt })
         .from(sessions)
         .where(eq(sessions.id, sessionId));
       const now = app.clock.now().getTime();
-      return !!row && !row.endedAt && now < row.expiresAt.getTime() && now - row.lastSeenAt.getTime() < IDLE_MS;
+      const running = !!row && !row.endedAt && now < row.expiresAt.getTime() && now - row.lastSeenAt.getTime() < IDLE_MS;
+      return running ? row.expiresAt : null;
     };
+    const checkSession: SessionCheck = async (sessionId) => (await sessionEnd(sessionId)) !== null;
     const realtime = new Realtime({
       database: app.database,
       log: app.log.child({ module: 'realtime' }),
@@ -67,7 +69,7 @@ export const realtimePlugin = fp(
       ? new BrokerHook({
           store: app.store,
           checkToken,
-          checkSession,
+          sessionEnd,
           server: serverCredentialsOf(app.config.MQTT_URL),
           emqx: EMQX_API_URL && EMQX_API_KEY && EMQX_API_SECRET ? new EmqxApi(EMQX_API_URL, EMQX_API_KEY, EMQX_API_SECRET) : null,
           log: app.log.child({ module: 'broker-hook' }),

@@ -17,7 +17,11 @@ const authorizeBody = z.object({
   topic: z.string().min(1).max(65535),
   action: z.enum(['publish', 'subscribe']),
 });
-const answer = z.object({ result: z.enum(['allow', 'deny']), is_superuser: z.boolean().optional() });
+const answer = z.object({
+  result: z.enum(['allow', 'deny']),
+  is_superuser: z.boolean().optional(),
+  expire_at: z.number().int().optional(),
+});
 
 /** The secret EMQX sends with every hook request: `Authorization: Bearer <MQTT_HOOK_SECRET>`. */
 function bearer(request: FastifyRequest): string {

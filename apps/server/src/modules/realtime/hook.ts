@@ -2,15 +2,20 @@ import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SharedStore } from '../../plugins/store';
 import { REMEMBER_MS } from '../auth/session.service';
-import type { BrokerIdentity, SessionCheck, TokenCheck } from './broker';
+import type { BrokerIdentity, TokenCheck } from './broker';
 import { authenticateBrowser, isServer, mayPublish, maySubscribe, type ServerCredentials, signsInAs } from './rules';
 
 /** What EMQX's HTTP authenticator sends (the body template of docs/operations.md). */
 export type HookAuthenticateInput = { clientid: string; username: string; password: string };
 /** What EMQX's HTTP authorizer sends. */
 export type HookAuthorizeInput = { clientid: string; username: string; topic: string; action: 'publish' | 'subscribe' };
-/** EMQX's answer format: 200 with a result; `is_superuser` skips its authorization for that client. */
-export type HookAnswer = { result: 'allow' | 'deny'; is_superuser?: boolean };
+/**
+ * EMQX's answer format: 200 with a result; `is_superuser` skips its authorization for that client;
+ * `expire_at` (Unix seconds, EMQX 5.8 and later) disconnects the client then.
+ */
+export type HookAnswer = { result: 'allow' | 'deny'; is_superuser?: boolean; expire_at?: number };
+/** When a running session expires at the latest; null when it is not running (ended, expired, idle). */
+export type SessionEnd = (sessionId: number) => Promise<Date | null>;
 
 // a binding lives as long as the longest session can
 const BINDING_TTL_MS = REMEMBER_MS;
@@ -128,7 +133,7 @@ export class EmqxApi {
 export type BrokerHookOptions = {
   store: SharedStore;
   checkToken: TokenCheck;
-  checkSession: SessionCheck;
+  sessionEnd: SessionEnd;
   /** The user and password of MQTT_URL: the server's own connection. */
   server: ServerCredentials | null;
   /** EMQX's REST API, when configured: ended sessions' clients are disconnected through it. */
@@ -161,11 +166,13 @@ export class BrokerHook {
     if (!identity) return { result: 'deny', is_superuser: false };
     await this.clients.bind(input.clientid, identity);
     // a session that ended while its connection was being bound would not be found by endSessions
-    if (!(await this.options.checkSession(identity.sessionId))) {
+    const expiresAt = await this.options.sessionEnd(identity.sessionId);
+    if (!expiresAt) {
       await this.clients.forget(input.clientid);
       return { result: 'deny', is_superuser: false };
     }
-    return { result: 'allow', is_superuser: false };
+    // the embedded broker drops a client whose session expired; EMQX does it at this time
+    return { result: 'allow', is_superuser: false, expire_at: Math.ceil(expiresAt.getTime() / 1000) };
   }
 
   async authorize(input: HookAuthorizeInput): Promise<HookAnswer> {
