@@ -7,7 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const dist = path.join(here, 'dist');
+// `--outdir <name>`: another folder beside dist/ (tests build their own copy); it must sit directly in
+// this package, where the server finds drizzle/ and the web build (src/paths.ts)
+const outdirArg = process.argv.indexOf('--outdir');
+const outdir = outdirArg > 0 ? process.argv[outdirArg + 1] : 'dist';
+if (!outdir || !/^\w[\w.-]*$/.test(outdir)) throw new Error('--outdir takes a folder name inside apps/server');
+const dist = path.join(here, outdir);
 const { dependencies } = JSON.parse(readFileSync(path.join(here, 'package.json'), 'utf8'));
 
 rmSync(dist, { recursive: true, force: true });

@@ -45,6 +45,12 @@ export const configSchema = z.object({
   MQTT_WS_PORT: port(8083, 0),
   // what browsers connect to when it is not this host's MQTT_WS_PORT (a TLS proxy, an external broker)
   MQTT_PUBLIC_URL: url(['ws:', 'wss:']),
+  // the external broker's HTTP authentication/authorization hook (/api/mqtt/*) is served only when set
+  MQTT_HOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  // EMQX's REST API, to disconnect the clients of ended sessions (needs the hook: it learns their client ids)
+  EMQX_API_URL: url(['http:', 'https:']),
+  EMQX_API_KEY: z.string().optional(),
+  EMQX_API_SECRET: z.string().optional(),
   CAPTCHA: onOff('on'),
   // Strict-Transport-Security: only when every client reaches the server over TLS (a proxy in front)
   HSTS: onOff('off'),
@@ -128,12 +134,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(env[name] ?? '')} ${issue?.message ?? ''}`);
   }
   const data = { ...result.data, DATA_DIR: path.resolve(result.data.DATA_DIR) };
+  checkExternalBroker(data, env);
   return {
     ...data,
     // demo accounts with published passwords only where nobody asked for a real database
     SEED: data.SEED ?? (data.DATABASE_URL ? 'none' : 'demo'),
     REDIS_PREFIX: redisPrefix(data),
   };
+}
+
+/** Settings that only make sense together: the hook and the REST API of an external broker (EMQX). */
+function checkExternalBroker(
+  data: Pick<z.output<typeof configSchema>, 'MQTT_URL' | 'MQTT_HOOK_SECRET' | 'EMQX_API_URL' | 'EMQX_API_KEY' | 'EMQX_API_SECRET'>,
+  env: NodeJS.ProcessEnv,
+) {
+  const refuse = (name: string, message: string) => {
+    throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(env[name] ?? '')} ${message}`);
+  };
+  if (data.MQTT_HOOK_SECRET) {
+    if (!data.MQTT_URL) refuse('MQTT_URL', 'is required with MQTT_HOOK_SECRET (the hook serves an external broker)');
+    else if (!new URL(data.MQTT_URL).username)
+      refuse('MQTT_URL', "must carry the server's own user and password with MQTT_HOOK_SECRET (the hook signs the server in with them)");
+  }
+  if (data.EMQX_API_URL) {
+    if (!data.EMQX_API_KEY) refuse('EMQX_API_KEY', 'is required with EMQX_API_URL');
+    if (!data.EMQX_API_SECRET) refuse('EMQX_API_SECRET', 'is required with EMQX_API_URL');
+    if (!data.MQTT_HOOK_SECRET)
+      refuse('MQTT_HOOK_SECRET', "is required with EMQX_API_URL (the hook tells the server which clients are a session's)");
+  }
 }
 
 /**

@@ -1,3 +1,9 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { openDatabase } from '../src/db/client';
@@ -84,5 +90,113 @@ describe.skipIf(variants.length === 0).each(variants)('two server instances shar
       expect(Date.now() - started).toBeLessThan(1000);
       expect(ended).toEqual([expect.objectContaining({ reason: 'logout' })]);
     }
+  });
+});
+
+// The same, with two compiled servers (`node dist/main.js`), each a process of its own as in production:
+// nothing in memory is shared, only PostgreSQL and Redis.
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const twoProcesses = engines.includes('postgres') && (await redisReachable());
+
+describe.skipIf(!twoProcesses)('two compiled server processes on PostgreSQL and Redis', () => {
+  let testDatabase: TestDatabase;
+  // a build of its own: another suite may be rebuilding dist/ meanwhile (npm start does when sources change)
+  const outdir = `dist-instances-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const runs: { child: ChildProcess; output: () => string; base: string }[] = [];
+  const dataDirs: string[] = [];
+
+  async function ready(run: (typeof runs)[number]) {
+    const until = Date.now() + 120_000;
+    while (Date.now() < until) {
+      if (run.child.exitCode !== null) throw new Error(`an instance exited: ${run.output()}`);
+      if (
+        await fetch(`${run.base}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`an instance did not become ready: ${run.output()}`);
+  }
+
+  beforeAll(async () => {
+    const built = spawnSync(process.execPath, ['build.mjs', '--outdir', outdir], { cwd: serverDir, encoding: 'utf8' });
+    if (built.status !== 0) throw new Error(`the server build failed: ${built.stderr}`);
+    testDatabase = await createTestDatabase('postgres');
+    for (const _ of [0, 1]) {
+      const port = 20000 + Math.floor(Math.random() * 20000);
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'atrium-instances-'));
+      dataDirs.push(dataDir);
+      const child = spawn(process.execPath, [path.join(serverDir, outdir, 'main.js')], {
+        cwd: serverDir,
+        env: {
+          ...process.env,
+          PORT: String(port),
+          MQTT_WS_PORT: '0',
+          DATA_DIR: dataDir,
+          DATABASE_URL: testDatabase.ownerUrl as string,
+          REDIS_URL: redisUrl,
+          SEED: 'demo',
+          CAPTCHA: 'off',
+          LOGIN_RATE_LIMIT: '100000',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout?.on('data', (d) => (output += d));
+      child.stderr?.on('data', (d) => (output += d));
+      runs.push({ child, output: () => output, base: `http://127.0.0.1:${port}` });
+    }
+    // started together on an empty database: the advisory lock lets one migrate and seed
+    await Promise.all(runs.map(ready));
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all(
+      runs.map(
+        ({ child }) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+    await testDatabase?.drop();
+    for (const dir of [...dataDirs, path.join(serverDir, outdir)]) await rm(dir, { recursive: true, force: true });
+  });
+
+  const request = async (base: string, method: 'GET' | 'POST', url: string, token?: string, body?: unknown) => {
+    const response = await fetch(`${base}${url}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: response.status, body: (await response.json()) as { code: number; data: { token: string } } };
+  };
+
+  it('accepts on B a token issued by A, and refuses it on A once B signed it out', async () => {
+    const [a, b] = runs.map((run) => run.base) as [string, string];
+    const login = await request(a, 'POST', '/api/system/user/login', undefined, { account: 'user', password: 'User@123456' });
+    expect(login.body.code).toBe(200);
+    const token = login.body.data.token;
+    // A has the session cached now; B has never seen it
+    expect((await request(a, 'POST', '/api/system/user/userInfoLogin', token)).body.code).toBe(200);
+    expect((await request(b, 'POST', '/api/system/user/userInfoLogin', token)).body.code).toBe(200);
+
+    expect((await request(b, 'POST', '/api/system/user/logout', token)).body.code).toBe(200);
+    // A learns it through Redis, not when its cached session row runs out (SESSION_TTL_MS)
+    const started = Date.now();
+    let answer = await request(a, 'POST', '/api/system/user/userInfoLogin', token);
+    while (answer.status === 200 && Date.now() - started < SESSION_TTL_MS - 1000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      answer = await request(a, 'POST', '/api/system/user/userInfoLogin', token);
+    }
+    expect(answer.status).toBe(401);
+    expect(answer.body.code).toBe(1302);
+    expect((await request(b, 'POST', '/api/system/user/userInfoLogin', token)).body.code).toBe(1302);
   });
 });

@@ -3,8 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sessions } from '../db/schema';
 import { IDLE_MS, resolveToken } from '../modules/auth/session.service';
+import type { SessionCheck, TokenCheck } from '../modules/realtime/broker';
+import { BrokerHook, EmqxApi, type SessionEnd } from '../modules/realtime/hook';
 import type { NotifyInput } from '../modules/realtime/notification.repository';
 import { type NotifyResult, type PublishInput, Realtime } from '../modules/realtime/realtime.service';
+import { serverCredentialsOf } from '../modules/realtime/rules';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,6 +17,8 @@ declare module 'fastify' {
     notify(input: NotifyInput): Promise<NotifyResult>;
     /** Publishes an event that is not stored (task progress, printer status) to accounts' topics. */
     publish(input: PublishInput): Promise<boolean>;
+    /** The external broker's authentication/authorization hook; null unless MQTT_HOOK_SECRET is set. */
+    brokerHook: BrokerHook | null;
   }
 }
 
@@ -29,6 +34,23 @@ export type RealtimePluginOptions = {
  */
 export const realtimePlugin = fp(
   async (app: FastifyInstance, options: RealtimePluginOptions) => {
+    const checkToken: TokenCheck = async (token) => {
+      const result = await resolveToken(app, token);
+      if (!result.ok) return null;
+      const { accountRef, accountId, clientKey, sessionId, tenantId } = result.auth;
+      return { accountRef, accountId, clientKey, sessionId, tenantId };
+    };
+    // read directly: resolving the token would count an open tab as activity and defeat the idle limit
+    const sessionEnd: SessionEnd = async (sessionId) => {
+      const [row] = await app.database.db
+        .select({ endedAt: sessions.endedAt, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt })
+        .from(sessions)
+        .where(eq(sessions.id, sessionId));
+      const now = app.clock.now().getTime();
+      const running = !!row && !row.endedAt && now < row.expiresAt.getTime() && now - row.lastSeenAt.getTime() < IDLE_MS;
+      return running ? row.expiresAt : null;
+    };
+    const checkSession: SessionCheck = async (sessionId) => (await sessionEnd(sessionId)) !== null;
     const realtime = new Realtime({
       database: app.database,
       log: app.log.child({ module: 'realtime' }),
@@ -39,22 +61,21 @@ export const realtimePlugin = fp(
       redis: app.redis,
       redisPrefix: app.config.REDIS_PREFIX,
       revalidateMs: options.revalidateMs,
-      checkToken: async (token) => {
-        const result = await resolveToken(app, token);
-        if (!result.ok) return null;
-        const { accountRef, accountId, clientKey, sessionId, tenantId } = result.auth;
-        return { accountRef, accountId, clientKey, sessionId, tenantId };
-      },
-      // read directly: resolving the token would count an open tab as activity and defeat the idle limit
-      checkSession: async (sessionId) => {
-        const [row] = await app.database.db
-          .select({ endedAt: sessions.endedAt, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt })
-          .from(sessions)
-          .where(eq(sessions.id, sessionId));
-        const now = app.clock.now().getTime();
-        return !!row && !row.endedAt && now < row.expiresAt.getTime() && now - row.lastSeenAt.getTime() < IDLE_MS;
-      },
+      checkToken,
+      checkSession,
     });
+    const { MQTT_HOOK_SECRET, EMQX_API_URL, EMQX_API_KEY, EMQX_API_SECRET } = app.config;
+    const hook = MQTT_HOOK_SECRET
+      ? new BrokerHook({
+          store: app.store,
+          checkToken,
+          sessionEnd,
+          server: serverCredentialsOf(app.config.MQTT_URL),
+          emqx: EMQX_API_URL && EMQX_API_KEY && EMQX_API_SECRET ? new EmqxApi(EMQX_API_URL, EMQX_API_KEY, EMQX_API_SECRET) : null,
+          log: app.log.child({ module: 'broker-hook' }),
+        })
+      : null;
+    app.decorate('brokerHook', hook);
     app.decorate('realtime', realtime);
     app.decorate('notify', (input: NotifyInput) => realtime.notify(input));
     app.decorate('publish', (input: PublishInput) => realtime.publish(input));
@@ -63,10 +84,15 @@ export const realtimePlugin = fp(
       realtime
         .endSessions(accountRef, sessionIds)
         .catch((error: unknown) => app.log.warn({ err: error }, 'could not disconnect ended sessions'));
+      // the external broker's clients of these sessions, through EMQX's REST API (logs its own failures)
+      void hook?.endSessions(sessionIds);
     });
     app.addHook('onReady', () => realtime.start());
     // preClose: browsers are let go before the HTTP server and the database close
-    app.addHook('preClose', () => realtime.stop());
+    app.addHook('preClose', async () => {
+      await hook?.settle();
+      await realtime.stop();
+    });
   },
-  { name: 'realtime', dependencies: ['database', 'auth', 'redis'] },
+  { name: 'realtime', dependencies: ['database', 'auth', 'redis', 'store'] },
 );

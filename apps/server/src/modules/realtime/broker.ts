@@ -2,19 +2,13 @@ import type { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import {
-  REALTIME_PATH,
-  REALTIME_TOPIC_ROOT,
-  realtimeKinds,
-  realtimeLimits,
-  realtimeSubscription,
-  realtimeTopic,
-} from '@atrium/contracts/realtime';
+import { REALTIME_PATH, realtimeLimits } from '@atrium/contracts/realtime';
 import { Aedes, type AedesOptions, type AuthenticateError, type Client, type Subscription } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import type { RedisWatch } from '../../redis';
+import { authenticateBrowser, mayConnectAgain, mayPublish, mayReceive, maySubscribe } from './rules';
 
 /** Who a broker connection belongs to, as the session token says. */
 export type BrokerIdentity = {
@@ -49,7 +43,6 @@ type Tracked = BrokerIdentity & { subscriptions: Set<string>; publishes: number[
 
 const NOT_AUTHORIZED = 5;
 const SESSION_ENDED_TOPIC = '$SYS/atrium/session-ended';
-const MAX_TOKEN_BYTES = 512;
 const STOP_STEP_MS = 2000;
 
 /** Waits for `promise`, but not longer than `ms`: shutting down must not hang on one stuck connection. */
@@ -120,7 +113,7 @@ export class EmbeddedBroker {
       authorizeForward: (client, packet) => {
         // Defence in depth: whatever was subscribed, only the account's own topics are ever forwarded.
         const tracked = this.clients.get(client);
-        if (!tracked || !packet.topic.startsWith(`${REALTIME_TOPIC_ROOT}/`) || !packet.topic.endsWith(`/${tracked.clientKey}`)) return null;
+        if (!tracked || !mayReceive(tracked.clientKey, packet.topic)) return null;
         return packet;
       },
     };
@@ -229,14 +222,12 @@ export class EmbeddedBroker {
     done: (error: AuthenticateError | null, success: boolean | null) => void,
   ) {
     const refuse = () => done(Object.assign(new Error('not authorized'), { returnCode: NOT_AUTHORIZED }) as AuthenticateError, false);
-    if (!username || !password || password.length === 0 || password.length > MAX_TOKEN_BYTES) return refuse();
-    const token = password.toString('utf8');
-    this.options.checkToken(token).then(
+    authenticateBrowser(this.options.checkToken, { username, password, clientId: client.id }).then(
       (identity) => {
-        if (!identity || identity.accountId.toLowerCase() !== username.toLowerCase()) return refuse();
+        if (!identity) return refuse();
         let connections = 0;
         for (const tracked of this.clients.values()) if (tracked.clientKey === identity.clientKey) connections++;
-        if (connections >= realtimeLimits.maxConnectionsPerAccount) return refuse();
+        if (!mayConnectAgain(connections)) return refuse();
         this.clients.set(client, { ...identity, subscriptions: new Set(), publishes: [] });
         done(null, true);
       },
@@ -253,11 +244,7 @@ export class EmbeddedBroker {
     done: (error: Error | null, subscription?: Subscription | null) => void,
   ) {
     const tracked = this.clients.get(client);
-    const allowed =
-      !!tracked &&
-      (subscription.topic === realtimeSubscription(tracked.clientKey) ||
-        realtimeKinds.some((kind) => subscription.topic === realtimeTopic(kind, tracked.clientKey)));
-    if (!tracked || !allowed) return done(null, null);
+    if (!tracked || !maySubscribe(tracked.clientKey, subscription.topic)) return done(null, null);
     if (!tracked.subscriptions.has(subscription.topic) && tracked.subscriptions.size >= realtimeLimits.maxSubscriptions) {
       return done(null, null);
     }
@@ -268,7 +255,7 @@ export class EmbeddedBroker {
   /** A client may publish only small messages, not too often, to its own account's client topic. */
   private checkPublish(client: Client, topic: string, payload: Buffer | string): Error | null {
     const tracked = this.clients.get(client);
-    if (!tracked || topic !== realtimeTopic('client', tracked.clientKey)) return new Error('publishing to this topic is not allowed');
+    if (!tracked || !mayPublish(tracked.clientKey, topic)) return new Error('publishing to this topic is not allowed');
     if (Buffer.byteLength(payload) > realtimeLimits.maxPacketBytes) return new Error('payload too large');
     const now = Date.now();
     tracked.publishes = tracked.publishes.filter((at) => now - at < realtimeLimits.publishWindowMs);

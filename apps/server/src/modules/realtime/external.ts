@@ -5,8 +5,8 @@ import mqtt, { type MqttClient } from 'mqtt';
 
 /**
  * Publishing through an external broker (MQTT_URL, e.g. EMQX): the server is one more MQTT client,
- * with the credentials in the URL. Browsers connect to that broker directly; its ACL does what the
- * embedded broker's hooks do (see the README).
+ * with the credentials in the URL. Browsers connect to that broker directly; it asks the server's
+ * hook (./hook.ts) who may connect and what they may do, with the embedded broker's rules.
  */
 export class ExternalPublisher {
   private client?: MqttClient;

@@ -215,7 +215,7 @@ export class Realtime {
     await this.embedded?.revalidate();
   }
 
-  /** Disconnects an account's clients of ended sessions (embedded broker; an external broker's own API does this). */
+  /** Disconnects an account's clients of ended sessions from the embedded broker (the external one: BrokerHook). */
   async endSessions(accountRef: number, sessionIds: number[]): Promise<void> {
     if (!this.embedded || sessionIds.length === 0) return;
     const key = (await this.clientKeysOf([accountRef])).get(accountRef);
