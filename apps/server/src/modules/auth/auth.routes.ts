@@ -15,6 +15,7 @@ import {
   tenantOptionSchema,
   userInfoSchema,
   userProfileSchema,
+  userSettingsInputSchema,
 } from '@atrium/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -22,7 +23,7 @@ import { z } from 'zod';
 import { tokenOf } from '../../plugins/auth';
 import { login, writeLoginLog } from './login.service';
 import { menuTree } from './menu.service';
-import { userInfo, userProfile } from './profile.service';
+import { saveOwnSettings, userInfo, userProfile } from './profile.service';
 import { register, requestResetCode, resetPassword } from './register.service';
 import { listTenants, switchTenant } from './tenant.service';
 
@@ -128,6 +129,23 @@ export async function authRoutes(app: FastifyInstance) {
       },
     },
     async (request) => ok(await userProfile(app, request.auth)),
+  );
+
+  r.put(
+    '/user/info',
+    {
+      // accounts are global: a 409 tells that an e-mail exists somewhere, so probing it is rate-limited
+      config: { rateLimit: { max: 20, timeWindow: 10 * MINUTE } },
+      schema: {
+        tags: ['auth'],
+        summary: "Saves the signed-in user's own basic settings (e-mail, nickname, country/region, area, address, profile)",
+        description: 'Errors: 400 naming the field, 409 e-mail already used by another account.',
+        security: bearer,
+        body: userSettingsInputSchema,
+        response: { 200: envelopeOf(userProfileSchema), 400: e, 409: e, 429: e, ...authErrors },
+      },
+    },
+    async (request) => ok(await saveOwnSettings(app, request.auth, request.body)),
   );
 
   r.post(
