@@ -137,7 +137,11 @@ describe.each(engines)('template forms on %s', (engine) => {
     expect(saved.body.data).toMatchObject(settings);
     expect((await user.get('/api/user/info')).body.data).toMatchObject(settings);
     // the cached user info follows at once
-    const info = await ctx.app.inject({ method: 'POST', url: '/api/system/user/userInfoLogin', headers: { authorization: `Bearer ${user.token}` } });
+    const info = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/system/user/userInfoLogin',
+      headers: { authorization: `Bearer ${user.token}` },
+    });
     expect(info.json().data.nickname).toBe('小普');
 
     const cases: [Record<string, unknown>, string][] = [
@@ -162,5 +166,24 @@ describe.each(engines)('template forms on %s', (engine) => {
     expect(taken.status).toBe(409);
     expect(fieldsOf(taken.body)).toEqual(['email']);
     expect((await user.get('/api/user/info')).body.data).toMatchObject(settings);
+  });
+
+  it('changes the own password: the current one must match, the new one must be strong; other sessions end', async () => {
+    const other = await signIn(ctx, 'user', 'User@123456');
+    expect((await other.get('/api/user/info')).status).toBe(200);
+    const wrong = await user.put('/api/user/password', { oldPassword: 'Nope@123456', newPassword: 'Brand-new@2026x' });
+    expect(wrong.status).toBe(400);
+    expect(fieldsOf(wrong.body)).toEqual(['oldPassword']);
+    const weak = await user.put('/api/user/password', { oldPassword: 'User@123456', newPassword: 'short' });
+    expect(weak.status).toBe(400);
+    expect(fieldsOf(weak.body)).toEqual(['newPassword']);
+    const changed = await user.put('/api/user/password', { oldPassword: 'User@123456', newPassword: 'Brand-new@2026x' });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.endedSessions).toBeGreaterThanOrEqual(1);
+    // this session goes on, the other one is over, and only the new password signs in
+    expect((await user.get('/api/user/info')).status).toBe(200);
+    expect((await other.get('/api/user/info')).status).toBe(401);
+    await expect(signIn(ctx, 'user', 'User@123456')).rejects.toThrow();
+    expect((await (await signIn(ctx, 'user', 'Brand-new@2026x')).get('/api/user/info')).status).toBe(200);
   });
 });

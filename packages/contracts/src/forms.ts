@@ -168,3 +168,10 @@ export const userSettingsInputSchema = z.object({
 });
 
 export type UserSettingsInput = z.infer<typeof userSettingsInputSchema>;
+
+/** Changing one's own password: the current one proves it is the owner; other sessions end. */
+export const changePasswordInputSchema = z.object({
+  oldPassword: z.string().min(1).max(128),
+  newPassword: z.string().min(1).max(128),
+});
+export type ChangePasswordInput = z.infer<typeof changePasswordInputSchema>;

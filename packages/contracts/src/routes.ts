@@ -65,8 +65,18 @@ export const routeCatalogue: CatalogueRoute[] = [
     path: '/form',
     meta: { locale: 'menu.form', requiresAuth: true, roles: admin, icon: 'IconSettings', order: 3 },
     children: [
-      { name: 'Step', path: '/form/step', permission: 'form:step:list', meta: { locale: 'menu.form.step', requiresAuth: true, roles: admin } },
-      { name: 'Group', path: '/form/group', permission: 'form:group:query', meta: { locale: 'menu.form.group', requiresAuth: true, roles: admin } },
+      {
+        name: 'Step',
+        path: '/form/step',
+        permission: 'form:step:list',
+        meta: { locale: 'menu.form.step', requiresAuth: true, roles: admin },
+      },
+      {
+        name: 'Group',
+        path: '/form/group',
+        permission: 'form:group:query',
+        meta: { locale: 'menu.form.group', requiresAuth: true, roles: admin },
+      },
     ],
   },
   {

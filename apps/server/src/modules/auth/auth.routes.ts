@@ -1,5 +1,6 @@
 import {
   captchaSchema,
+  changePasswordInputSchema,
   envelopeOf,
   errorEnvelopeSchema,
   loginInputSchema,
@@ -23,7 +24,7 @@ import { z } from 'zod';
 import { tokenOf } from '../../plugins/auth';
 import { login, writeLoginLog } from './login.service';
 import { menuTree } from './menu.service';
-import { saveOwnSettings, userInfo, userProfile } from './profile.service';
+import { changeOwnPassword, saveOwnSettings, userInfo, userProfile } from './profile.service';
 import { register, requestResetCode, resetPassword } from './register.service';
 import { listTenants, switchTenant } from './tenant.service';
 
@@ -146,6 +147,23 @@ export async function authRoutes(app: FastifyInstance) {
       },
     },
     async (request) => ok(await saveOwnSettings(app, request.auth, request.body)),
+  );
+
+  r.put(
+    '/user/password',
+    {
+      // each attempt verifies a password: a stolen session cannot use it to guess the current one
+      config: { rateLimit: { max: 10, timeWindow: 15 * MINUTE } },
+      schema: {
+        tags: ['auth'],
+        summary: "Changes the signed-in user's password; the user's other sessions end",
+        description: 'Errors: 400 naming oldPassword (wrong) or newPassword (policy, unchanged), 429.',
+        security: bearer,
+        body: changePasswordInputSchema,
+        response: { 200: envelopeOf(z.object({ endedSessions: z.number().int() })), 400: e, 429: e, ...authErrors },
+      },
+    },
+    async (request) => ok(await changeOwnPassword(app, request.auth, request.body)),
   );
 
   r.post(
