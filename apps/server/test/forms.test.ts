@@ -168,6 +168,51 @@ describe.each(engines)('template forms on %s', (engine) => {
     expect((await user.get('/api/user/info')).body.data).toMatchObject(settings);
   });
 
+  it('serves the search table: the seeded sets with filters, prefix search, sort and paging; writes need the permission', async () => {
+    const all = await acme.get('/api/list/set?pageSize=10');
+    expect(all.status).toBe(200);
+    expect(all.body.data.total).toBeGreaterThanOrEqual(300);
+    expect(all.body.data.list).toHaveLength(10);
+    const video = await acme.get('/api/list/set?contentType=verticalVideo&status=0&pageSize=200');
+    expect(video.body.data.list.length).toBeGreaterThan(0);
+    expect(
+      video.body.data.list.every((s: { contentType: string; status: string }) => s.contentType === 'verticalVideo' && s.status === '0'),
+    ).toBe(true);
+    const prefix = await acme.get('/api/list/set?number=S1001&pageSize=200');
+    expect(prefix.body.data.list.map((s: { number: string }) => s.number).sort()).toEqual(
+      Array.from({ length: 10 }, (_, i) => `S1001${i}`),
+    );
+    const byCount = (await acme.get('/api/list/set?sort=count:desc&pageSize=50')).body.data.list.map((s: { count: number }) => s.count);
+    expect(byCount).toEqual([...byCount].sort((a: number, b: number) => b - a));
+    expect((await acme.get('/api/list/set?sort=tenantId:asc')).status).toBe(400);
+
+    const created = await acme.post('/api/list/set', {
+      number: 'T1',
+      name: '测试集合',
+      contentType: 'imageText',
+      filterType: 'rules',
+      count: 3,
+    });
+    expect(created.status).toBe(200);
+    const again = await acme.post('/api/list/set', { number: 'T1', name: 'x', contentType: 'imageText', filterType: 'rules' });
+    expect(again.status).toBe(409);
+    expect(fieldsOf(again.body)).toEqual(['number']);
+    const offline = await acme.put(`/api/list/set/${created.body.data.id}/status`, { status: '1' });
+    expect(offline.body.data.status).toBe('1');
+    expect((await hq.get(`/api/list/set/${created.body.data.id}`)).status).toBe(404);
+    // the ordinary user reads the list and exports it, but writes nothing
+    expect((await user.get('/api/list/set')).status).toBe(200);
+    expect((await user.post('/api/list/set', { number: 'T2', name: 'x', contentType: 'imageText', filterType: 'rules' })).status).toBe(403);
+    expect((await user.del(`/api/list/set/${all.body.data.list[0].id}`)).status).toBe(403);
+    const exported = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/list/set/export?status=1',
+      headers: { authorization: `Bearer ${acme.token}` },
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-type']).toContain('spreadsheetml');
+  });
+
   it('changes the own password: the current one must match, the new one must be strong; other sessions end', async () => {
     const other = await signIn(ctx, 'user', 'User@123456');
     expect((await other.get('/api/user/info')).status).toBe(200);

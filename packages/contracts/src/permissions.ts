@@ -19,6 +19,7 @@ export const permissionCatalogue = {
   'system:notice': ['list', 'query', 'create', 'delete'],
   'form:step': ['list', 'query', 'create'],
   'form:group': ['query', 'update'],
+  'list:set': [...crud, 'status', 'export'],
 } as const satisfies Record<string, readonly string[]>;
 
 type Catalogue = typeof permissionCatalogue;

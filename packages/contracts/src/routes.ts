@@ -56,7 +56,12 @@ export const routeCatalogue: CatalogueRoute[] = [
     path: '/list',
     meta: { locale: 'menu.list', requiresAuth: true, roles: any, icon: 'IconList', order: 2 },
     children: [
-      { name: 'SearchTable', path: '/list/search-table', meta: { locale: 'menu.list.searchTable', requiresAuth: true, roles: any } },
+      {
+        name: 'SearchTable',
+        path: '/list/search-table',
+        permission: 'list:set:list',
+        meta: { locale: 'menu.list.searchTable', requiresAuth: true, roles: any },
+      },
       { name: 'Card', path: '/list/card', meta: { locale: 'menu.list.cardList', requiresAuth: true, roles: any } },
     ],
   },

@@ -227,6 +227,8 @@ export const userRoleGrants = [
   'system:role:query',
   'system:post:query',
   'system:dept:query',
+  'list:set:query',
+  'list:set:export',
 ];
 
 const demoAccounts = {

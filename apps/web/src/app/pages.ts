@@ -17,6 +17,7 @@ export const pages: Record<string, PageLoader> = {
   Setting: () => import('../modules/user/setting/UserSettingPage').then((m) => m.UserSettingPage),
   Step: () => import('../modules/form/StepFormPage').then((m) => m.StepFormPage),
   Group: () => import('../modules/form/GroupFormPage').then((m) => m.GroupFormPage),
+  SearchTable: () => import('../modules/list/SearchTablePage').then((m) => m.SearchTablePage),
   Success: () => import('../modules/result/ResultPages').then((m) => m.SuccessResultPage),
   Error: () => import('../modules/result/ResultPages').then((m) => m.ErrorResultPage),
   systemUser: () => import('../modules/system/user/UserPage').then((m) => m.UserPage),

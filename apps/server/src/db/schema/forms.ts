@@ -1,4 +1,17 @@
-import { bigint, boolean, index, jsonb, pgTable, primaryKey, text, timestamp, varchar } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  char,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { tenantId, tenantPolicy } from './tenancy';
 
 // The template forms on real data (spec §2–§5): tenant_id first in every key, row-level security forced.
@@ -39,4 +52,29 @@ export const formGroupSettings = pgTable(
     updateTime: time('update_time').notNull().defaultNow(),
   },
   () => [tenantPolicy('form_group_settings')],
+);
+
+/** The search table's sets (spec §3): a tenant table with the usual search, filters, sort and paging. */
+export const listSets = pgTable(
+  'list_sets',
+  {
+    tenantId: tenantId(),
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    number: varchar('number', { length: 20 }).notNull(),
+    name: varchar('name', { length: 50 }).notNull(),
+    contentType: varchar('content_type', { length: 20 }).notNull(),
+    filterType: varchar('filter_type', { length: 20 }).notNull(),
+    count: integer('count').notNull().default(0),
+    status: char('status', { length: 1 }).notNull().default('0'),
+    createBy: varchar('create_by', { length: 30 }),
+    createTime: time('create_time').notNull().defaultNow(),
+    updateBy: varchar('update_by', { length: 30 }),
+    updateTime: time('update_time').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('list_sets_number_key').on(t.tenantId, t.number),
+    index('list_sets_time_idx').on(t.tenantId, t.createTime),
+    tenantPolicy('list_sets'),
+  ],
 );

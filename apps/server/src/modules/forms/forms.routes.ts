@@ -5,20 +5,38 @@ import {
   groupFormSchema,
   groupResource,
   groupSettingsSchema,
+  setEntity,
+  setResource,
   stepResource,
 } from '@atrium/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, gte, lt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { registerEntity } from '../../crud/entity';
 import { registerResource } from '../../crud/register-resource';
 import { tableRepository } from '../../crud/repository';
 import { typedRoute } from '../../crud/typed-route';
-import { formGroupSettings, formStepRecords } from '../../db/schema';
+import { formGroupSettings, formStepRecords, listSets } from '../../db/schema';
 
 /**
  * The template forms on the tenant's own data: the step form's submissions (a conventional resource on
- * the generic repository) and the group form's parameters (one row per tenant, the defaults until saved).
+ * the generic repository) and the group form's parameters (one row per tenant, the defaults until saved);
+ * the search table's sets, an entity of the manifest machinery.
  */
 export async function formRoutes(app: FastifyInstance) {
+  registerEntity(
+    app,
+    setEntity,
+    tableRepository(setResource, listSets, {
+      unique: { number: 'list_sets_number_key' },
+      filters: {
+        number: 'prefix',
+        createTimeFrom: (from: Date) => gte(listSets.createTime, from),
+        // a day's date means the whole day
+        createTimeTo: (to: Date) => lt(listSets.createTime, new Date(to.getTime() + 86_400_000)),
+      },
+    }),
+  );
+
   registerResource(
     app,
     stepResource,
