@@ -3,6 +3,8 @@ export * from './entity';
 export * from './envelope';
 export * from './erp';
 export * from './errors';
+export * from './forms';
+export * from './list/set';
 export * from './permissions';
 export * from './resource';
 export * from './routes';

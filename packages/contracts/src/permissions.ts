@@ -17,6 +17,9 @@ export const permissionCatalogue = {
   'system:loginlog': ['list', 'export', 'delete'],
   'system:session': ['list', 'forceLogout'],
   'system:notice': ['list', 'query', 'create', 'delete'],
+  'form:step': ['list', 'query', 'create'],
+  'form:group': ['query', 'update'],
+  'list:set': [...crud, 'status', 'export'],
 } as const satisfies Record<string, readonly string[]>;
 
 type Catalogue = typeof permissionCatalogue;

@@ -56,7 +56,12 @@ export const routeCatalogue: CatalogueRoute[] = [
     path: '/list',
     meta: { locale: 'menu.list', requiresAuth: true, roles: any, icon: 'IconList', order: 2 },
     children: [
-      { name: 'SearchTable', path: '/list/search-table', meta: { locale: 'menu.list.searchTable', requiresAuth: true, roles: any } },
+      {
+        name: 'SearchTable',
+        path: '/list/search-table',
+        permission: 'list:set:list',
+        meta: { locale: 'menu.list.searchTable', requiresAuth: true, roles: any },
+      },
       { name: 'Card', path: '/list/card', meta: { locale: 'menu.list.cardList', requiresAuth: true, roles: any } },
     ],
   },
@@ -65,8 +70,18 @@ export const routeCatalogue: CatalogueRoute[] = [
     path: '/form',
     meta: { locale: 'menu.form', requiresAuth: true, roles: admin, icon: 'IconSettings', order: 3 },
     children: [
-      { name: 'Step', path: '/form/step', meta: { locale: 'menu.form.step', requiresAuth: true, roles: admin } },
-      { name: 'Group', path: '/form/group', meta: { locale: 'menu.form.group', requiresAuth: true, roles: admin } },
+      {
+        name: 'Step',
+        path: '/form/step',
+        permission: 'form:step:list',
+        meta: { locale: 'menu.form.step', requiresAuth: true, roles: admin },
+      },
+      {
+        name: 'Group',
+        path: '/form/group',
+        permission: 'form:group:query',
+        meta: { locale: 'menu.form.group', requiresAuth: true, roles: admin },
+      },
     ],
   },
   {

@@ -60,7 +60,7 @@ export async function seedMenus(database: Database): Promise<number[]> {
   for (const permission of allPermissions) {
     if (byPermission.has(permission)) continue;
     const [domain, entity, action] = permission.split(':') as [string, string, string];
-    const parentId = byPermission.get(`${domain}:${entity}:list`) ?? null;
+    const parentId = byPermission.get(`${domain}:${entity}:list`) ?? byPermission.get(`${domain}:${entity}:query`) ?? null;
     buttons.push({
       parentId,
       type: 'button',
@@ -227,6 +227,8 @@ export const userRoleGrants = [
   'system:role:query',
   'system:post:query',
   'system:dept:query',
+  'list:set:query',
+  'list:set:export',
 ];
 
 const demoAccounts = {

@@ -1,4 +1,5 @@
 export * from './erp';
+export * from './forms';
 export * from './identity';
 export * from './state';
 export * from './system';

@@ -1,5 +1,6 @@
 import {
   captchaSchema,
+  changePasswordInputSchema,
   envelopeOf,
   errorEnvelopeSchema,
   loginInputSchema,
@@ -15,6 +16,7 @@ import {
   tenantOptionSchema,
   userInfoSchema,
   userProfileSchema,
+  userSettingsInputSchema,
 } from '@atrium/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -22,7 +24,7 @@ import { z } from 'zod';
 import { tokenOf } from '../../plugins/auth';
 import { login, writeLoginLog } from './login.service';
 import { menuTree } from './menu.service';
-import { userInfo, userProfile } from './profile.service';
+import { changeOwnPassword, saveOwnSettings, userInfo, userProfile } from './profile.service';
 import { register, requestResetCode, resetPassword } from './register.service';
 import { listTenants, switchTenant } from './tenant.service';
 
@@ -128,6 +130,40 @@ export async function authRoutes(app: FastifyInstance) {
       },
     },
     async (request) => ok(await userProfile(app, request.auth)),
+  );
+
+  r.put(
+    '/user/info',
+    {
+      // accounts are global: a 409 tells that an e-mail exists somewhere, so probing it is rate-limited
+      config: { rateLimit: { max: 20, timeWindow: 10 * MINUTE } },
+      schema: {
+        tags: ['auth'],
+        summary: "Saves the signed-in user's own basic settings (e-mail, nickname, country/region, area, address, profile)",
+        description: 'Errors: 400 naming the field, 409 e-mail already used by another account.',
+        security: bearer,
+        body: userSettingsInputSchema,
+        response: { 200: envelopeOf(userProfileSchema), 400: e, 409: e, 429: e, ...authErrors },
+      },
+    },
+    async (request) => ok(await saveOwnSettings(app, request.auth, request.body)),
+  );
+
+  r.put(
+    '/user/password',
+    {
+      // each attempt verifies a password: a stolen session cannot use it to guess the current one
+      config: { rateLimit: { max: 10, timeWindow: 15 * MINUTE } },
+      schema: {
+        tags: ['auth'],
+        summary: "Changes the signed-in user's password; the user's other sessions end",
+        description: 'Errors: 400 naming oldPassword (wrong) or newPassword (policy, unchanged), 429.',
+        security: bearer,
+        body: changePasswordInputSchema,
+        response: { 200: envelopeOf(z.object({ endedSessions: z.number().int() })), 400: e, 429: e, ...authErrors },
+      },
+    },
+    async (request) => ok(await changeOwnPassword(app, request.auth, request.body)),
   );
 
   r.post(

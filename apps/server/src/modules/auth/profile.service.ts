@@ -1,9 +1,12 @@
-import type { UserInfo } from '@atrium/contracts';
-import { eq, sql } from 'drizzle-orm';
+import type { ChangePasswordInput, UserInfo, UserSettingsInput } from '@atrium/contracts';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { conflict, invalidField, rethrowUnique } from '../../crud/conflict';
 import type { RawResult } from '../../db/client';
 import { accounts, tenants } from '../../db/schema';
 import type { AuthContext } from '../../plugins/access';
+import { assertPasswordPolicy, hashPassword, verifyPassword } from './password';
+import { invalidateAccess } from './session.service';
 
 /** The spec's user-info fields for the signed-in account in its current tenant. */
 export async function userInfo(app: FastifyInstance, auth: AuthContext): Promise<UserInfo> {
@@ -88,4 +91,59 @@ export async function userProfile(app: FastifyInstance, auth: AuthContext): Prom
     lastLoginTime: last ? new Date(last.create_time).toISOString() : null,
     lastLoginIp: last?.ip ?? null,
   };
+}
+
+/**
+ * Saves the signed-in user's own basic settings (the user-setting page). Accounts are global, so an
+ * e-mail taken by any account is a 409 naming `email`; the cached user info is dropped so the next
+ * `userInfoLogin` reads the new values.
+ */
+export async function saveOwnSettings(app: FastifyInstance, auth: AuthContext, input: UserSettingsInput): Promise<UserProfile> {
+  const [taken] = await app.database.db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(sql`lower(${accounts.email}) = lower(${input.email})`, ne(accounts.id, auth.accountRef)))
+    .limit(1);
+  if (taken) throw conflict('email');
+  await app.database.db
+    .update(accounts)
+    .set({
+      email: input.email,
+      nickname: input.nickname,
+      countryRegion: input.countryRegion,
+      area: input.area,
+      address: input.address || null,
+      profile: input.profile || null,
+      updateTime: new Date(),
+    })
+    .where(eq(accounts.id, auth.accountRef))
+    .catch((e) => rethrowUnique(e, { accounts_email_key: 'email' }));
+  invalidateAccess(app, { accountRef: auth.accountRef });
+  return userProfile(app, auth);
+}
+
+/**
+ * Changes the signed-in user's password: the current one must match (400 naming `oldPassword`), the
+ * new one must pass the password policy (400 naming `newPassword`); the user's other sessions end,
+ * this one stays. Answers how many sessions ended.
+ */
+export async function changeOwnPassword(
+  app: FastifyInstance,
+  auth: AuthContext,
+  input: ChangePasswordInput,
+): Promise<{ endedSessions: number }> {
+  const [account] = await app.database.db.select({ hash: accounts.passwordHash }).from(accounts).where(eq(accounts.id, auth.accountRef));
+  if (!account?.hash || !(await verifyPassword(account.hash, input.oldPassword))) {
+    throw invalidField('oldPassword', 'wrong', 'the current password is wrong');
+  }
+  assertPasswordPolicy(input.newPassword, 'newPassword');
+  if (input.newPassword === input.oldPassword)
+    throw invalidField('newPassword', 'same', 'the new password must differ from the current one');
+  const now = app.clock.now();
+  await app.database.db
+    .update(accounts)
+    .set({ passwordHash: await hashPassword(input.newPassword), passwordChangedAt: now, updateTime: now })
+    .where(eq(accounts.id, auth.accountRef));
+  const ended = await app.sessions.end({ accountRef: auth.accountRef, exceptSessionId: auth.sessionId, reason: 'password' });
+  return { endedSessions: ended.length };
 }

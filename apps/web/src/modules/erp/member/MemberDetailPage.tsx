@@ -1,15 +1,21 @@
-import { Card, Space, Table, Tabs, Tag } from '@arco-design/web-react';
+import { Button, Card, Modal, Space, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
+import { IconQrcode } from '@arco-design/web-react/icon';
 import type { Member, MemberPoints } from '@atrium/contracts/erp/member';
 import { memberResource } from '@atrium/contracts/erp/member';
 import type { Sale } from '@atrium/contracts/erp/sale';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { http } from '../../../api';
+import { QrCode } from '../../../components/qr/QrCode';
+import { scanDefaults } from '../../../components/qr/qr';
 import { ResourceDetail } from '../../../crud/ResourceDetail';
 import { resourceKeys } from '../../../crud/resource-api';
+import { formatDateTime } from '../../../locale/datetime';
 import '../locale';
 import { yuan } from '../shared/widgets';
+import { memberCode } from './member-code';
 
 type Paged<T> = { list: T[]; total: number };
 
@@ -17,6 +23,7 @@ type Paged<T> = { list: T[]; total: number };
 export function MemberDetailPage() {
   const { t } = useTranslation();
   const { id } = useParams();
+  const [qrOpen, setQrOpen] = useState(false);
   const orders = useQuery({
     queryKey: [...resourceKeys({ domain: 'erp', name: 'sale' }).extra('member'), id],
     queryFn: () => http.get<Paged<Sale>>('/api/erp/sale', { params: { memberId: id, pageSize: 50 } }),
@@ -31,6 +38,22 @@ export function MemberDetailPage() {
         resource={memberResource}
         id={id}
         title={(m) => `${m.name} (${m.mobile})`}
+        extra={(m) => (
+          <>
+            <Button icon={<IconQrcode />} onClick={() => setQrOpen(true)}>
+              {t('erp.member.qr')}
+            </Button>
+            <Modal title={t('erp.member.qr')} visible={qrOpen} onCancel={() => setQrOpen(false)} footer={null} style={{ width: 480 }}>
+              <div className="qr-panel">
+                <QrCode value={memberCode(m.id)} {...scanDefaults} label={`${t('erp.member.qr')} ${memberCode(m.id)}`} />
+                <Typography.Text copyable className="qr-panel-code">
+                  {memberCode(m.id)}
+                </Typography.Text>
+                <Typography.Text type="secondary">{t('erp.member.qrHint')}</Typography.Text>
+              </div>
+            </Modal>
+          </>
+        )}
         fields={[
           { key: 'mobile', label: 'erp.member.mobile' },
           { key: 'sex', label: 'erp.member.sex', render: (m) => t(`erp.member.sex.${m.sex}`) },
@@ -55,7 +78,7 @@ export function MemberDetailPage() {
                 { title: t('erp.sale.orderNo'), dataIndex: 'orderNo' },
                 { title: t('erp.sale.status'), render: (_: unknown, s: Sale) => t(`erp.sale.status.${s.status}`) },
                 { title: t('erp.sale.totalAmount'), render: (_: unknown, s: Sale) => yuan(s.totalAmount) },
-                { title: t('crud.createTime'), render: (_: unknown, s: Sale) => new Date(s.createTime).toLocaleString() },
+                { title: t('crud.createTime'), render: (_: unknown, s: Sale) => formatDateTime(s.createTime) },
               ]}
             />
           </Tabs.TabPane>
@@ -67,7 +90,7 @@ export function MemberDetailPage() {
               data={points.data?.list ?? []}
               pagination={false}
               columns={[
-                { title: t('erp.ledger.time'), render: (_: unknown, p: MemberPoints) => new Date(p.createTime).toLocaleString() },
+                { title: t('erp.ledger.time'), render: (_: unknown, p: MemberPoints) => formatDateTime(p.createTime) },
                 { title: t('erp.ledger.delta'), dataIndex: 'delta' },
                 { title: t('erp.ledger.balance'), dataIndex: 'balance' },
                 { title: t('erp.member.reason'), render: (_: unknown, p: MemberPoints) => t(`erp.member.reason.${p.reason}`) },

@@ -1,0 +1,80 @@
+import {
+  bigint,
+  boolean,
+  char,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { tenantId, tenantPolicy } from './tenancy';
+
+// The template forms on real data (spec §2–§5): tenant_id first in every key, row-level security forced.
+const time = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** What the step form submits: one promotion-channel record per submit. */
+export const formStepRecords = pgTable(
+  'form_step_records',
+  {
+    tenantId: tenantId(),
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    activityName: varchar('activity_name', { length: 20 }).notNull(),
+    channelType: varchar('channel_type', { length: 8 }).notNull(),
+    promotionTime: time('promotion_time').notNull(),
+    promotionLink: varchar('promotion_link', { length: 500 }).notNull(),
+    advertisingSource: varchar('advertising_source', { length: 50 }).notNull(),
+    advertisingMedia: varchar('advertising_media', { length: 50 }).notNull(),
+    keyword: jsonb('keyword').$type<string[]>().notNull(),
+    pushNotify: boolean('push_notify').notNull().default(false),
+    advertisingContent: text('advertising_content').notNull(),
+    createBy: varchar('create_by', { length: 30 }),
+    createTime: time('create_time').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('form_step_records_time_idx').on(t.tenantId, t.createTime),
+    tenantPolicy('form_step_records'),
+  ],
+);
+
+/** The group form's video and audio parameters: one row per tenant (absent: the defaults). */
+export const formGroupSettings = pgTable(
+  'form_group_settings',
+  {
+    tenantId: tenantId().primaryKey(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    updateBy: varchar('update_by', { length: 30 }),
+    updateTime: time('update_time').notNull().defaultNow(),
+  },
+  () => [tenantPolicy('form_group_settings')],
+);
+
+/** The search table's sets (spec §3): a tenant table with the usual search, filters, sort and paging. */
+export const listSets = pgTable(
+  'list_sets',
+  {
+    tenantId: tenantId(),
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    number: varchar('number', { length: 20 }).notNull(),
+    name: varchar('name', { length: 50 }).notNull(),
+    contentType: varchar('content_type', { length: 20 }).notNull(),
+    filterType: varchar('filter_type', { length: 20 }).notNull(),
+    count: integer('count').notNull().default(0),
+    status: char('status', { length: 1 }).notNull().default('0'),
+    createBy: varchar('create_by', { length: 30 }),
+    createTime: time('create_time').notNull().defaultNow(),
+    updateBy: varchar('update_by', { length: 30 }),
+    updateTime: time('update_time').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('list_sets_number_key').on(t.tenantId, t.number),
+    index('list_sets_time_idx').on(t.tenantId, t.createTime),
+    tenantPolicy('list_sets'),
+  ],
+);

@@ -1,0 +1,234 @@
+import { groupFormDefaults } from '@atrium/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, engines } from './helper';
+import { type Caller, fieldsOf, signIn } from './system/api';
+
+type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
+
+const step = {
+  activityName: '春季上新2026',
+  channelType: 'web',
+  promotionTime: '2026-12-01T08:00:00.000Z',
+  promotionLink: 'https://shop.example.com/spring',
+  advertisingSource: 'newsletter',
+  advertisingMedia: 'email',
+  keyword: ['tea', '春茶'],
+  pushNotify: true,
+  advertisingContent: 'Fresh spring tea from the hills, 新茶上市',
+};
+
+const group = {
+  ...groupFormDefaults,
+  acquisitionFrameRate: 24,
+  minEncodingRate: 300,
+  maxEncodingRate: 1500,
+  defaultEncodingRate: 800,
+  description: 'studio',
+};
+
+describe.each(engines)('template forms on %s', (engine) => {
+  let ctx: Ctx;
+  let acme: Caller;
+  let hq: Caller;
+  let user: Caller;
+
+  beforeAll(async () => {
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+    acme = await signIn(ctx, 'acme', 'Acme@123456');
+    hq = await signIn(ctx, 'admin', 'Admin@123456');
+    user = await signIn(ctx, 'user', 'User@123456');
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('saves a step-form submission and reads it back; another tenant gets a 404', async () => {
+    const saved = await acme.post('/api/form/step', step);
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toMatchObject({ ...step, id: expect.any(Number), createBy: 'acme' });
+    const id = saved.body.data.id as number;
+    expect((await acme.get(`/api/form/step/${id}`)).body.data.activityName).toBe(step.activityName);
+    const list = await acme.get('/api/form/step?activityName=春季');
+    expect(list.body.data.list.map((r: { id: number }) => r.id)).toContain(id);
+    expect((await hq.get(`/api/form/step/${id}`)).status).toBe(404);
+    expect((await hq.get('/api/form/step')).body.data.list.map((r: { id: number }) => r.id)).not.toContain(id);
+  });
+
+  it('refuses each broken step-form rule with a 400 naming the field, and stores nothing', async () => {
+    const before = (await acme.get('/api/form/step')).body.data.total as number;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ activityName: '' }, 'activityName'],
+      [{ activityName: 'a'.repeat(21) }, 'activityName'],
+      [{ activityName: 'spring sale!' }, 'activityName'],
+      [{ channelType: 'fax' }, 'channelType'],
+      [{ promotionTime: 'tomorrow' }, 'promotionTime'],
+      [{ promotionLink: 'ftp://example.com' }, 'promotionLink'],
+      [{ promotionLink: 'example.com' }, 'promotionLink'],
+      [{ advertisingSource: '' }, 'advertisingSource'],
+      [{ advertisingMedia: undefined }, 'advertisingMedia'],
+      [{ keyword: [] }, 'keyword'],
+      [{ pushNotify: 'yes' }, 'pushNotify'],
+      [{ advertisingContent: '' }, 'advertisingContent'],
+      [{ advertisingContent: '字'.repeat(201) }, 'advertisingContent'],
+      [{ advertisingContent: Array.from({ length: 201 }, () => 'word').join(' ') }, 'advertisingContent'],
+    ];
+    for (const [change, field] of cases) {
+      const res = await acme.post('/api/form/step', { ...step, ...change });
+      expect(res.status, JSON.stringify(change)).toBe(400);
+      expect(fieldsOf(res.body), JSON.stringify(change)).toContain(field);
+    }
+    // 200 words exactly is allowed
+    const atLimit = await acme.post('/api/form/step', { ...step, advertisingContent: '字'.repeat(200) });
+    expect(atLimit.status).toBe(200);
+    expect((await acme.get('/api/form/step')).body.data.total).toBe(before + 1);
+  });
+
+  it('keeps the step and group forms to administrators (403 for an ordinary user)', async () => {
+    expect((await user.post('/api/form/step', step)).status).toBe(403);
+    expect((await user.get('/api/form/step')).status).toBe(403);
+    expect((await user.get('/api/form/group')).status).toBe(403);
+    expect((await user.put('/api/form/group', group)).status).toBe(403);
+  });
+
+  it('reads the group-form defaults, saves the parameters per tenant and reads them back', async () => {
+    const fresh = await hq.get('/api/form/group');
+    expect(fresh.status).toBe(200);
+    const saved = await acme.put('/api/form/group', group);
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toMatchObject({ ...group, updateBy: 'acme' });
+    expect((await acme.get('/api/form/group')).body.data).toMatchObject(group);
+    // another tenant's parameters are untouched
+    expect((await hq.get('/api/form/group')).body.data).toEqual(fresh.body.data);
+  });
+
+  it('refuses out-of-range group parameters naming the field, and keeps what was saved', async () => {
+    await acme.put('/api/form/group', group);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ acquisitionFrameRate: 0 }, 'acquisitionFrameRate'],
+      [{ acquisitionFrameRate: 31 }, 'acquisitionFrameRate'],
+      [{ encodingFrameRate: 2.5 }, 'encodingFrameRate'],
+      [{ minEncodingRate: 149 }, 'minEncodingRate'],
+      [{ maxEncodingRate: 1801 }, 'maxEncodingRate'],
+      [{ defaultEncodingRate: 1600 }, 'defaultEncodingRate'],
+      [{ minEncodingRate: 1600, defaultEncodingRate: 1600 }, 'minEncodingRate'],
+      [{ videoMode: 'auto' }, 'videoMode'],
+      [{ acquisitionChannels: 3 }, 'acquisitionChannels'],
+      [{ description: 'x'.repeat(201) }, 'description'],
+    ];
+    for (const [change, field] of cases) {
+      const res = await acme.put('/api/form/group', { ...group, ...change });
+      expect(res.status, JSON.stringify(change)).toBe(400);
+      expect(fieldsOf(res.body), JSON.stringify(change)).toContain(field);
+    }
+    expect((await acme.get('/api/form/group')).body.data).toMatchObject(group);
+  });
+
+  it("saves the user's own settings and reads them back; rules and a taken e-mail name the field", async () => {
+    const settings = {
+      email: `ordinary.${engine}@example.com`,
+      nickname: '小普',
+      countryRegion: 'China',
+      area: 'Hangzhou',
+      address: '1 West Lake Road',
+      profile: 'Tea lover',
+    };
+    const saved = await user.put('/api/user/info', settings);
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toMatchObject(settings);
+    expect((await user.get('/api/user/info')).body.data).toMatchObject(settings);
+    // the cached user info follows at once
+    const info = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/system/user/userInfoLogin',
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    expect(info.json().data.nickname).toBe('小普');
+
+    const cases: [Record<string, unknown>, string][] = [
+      [{ email: '' }, 'email'],
+      [{ email: 'not-an-email' }, 'email'],
+      [{ nickname: '' }, 'nickname'],
+      [{ nickname: 'n'.repeat(31) }, 'nickname'],
+      [{ countryRegion: undefined }, 'countryRegion'],
+      [{ area: '' }, 'area'],
+      [{ address: 'a'.repeat(501) }, 'address'],
+      [{ profile: '字'.repeat(201) }, 'profile'],
+    ];
+    for (const [change, field] of cases) {
+      const res = await user.put('/api/user/info', { ...settings, ...change });
+      expect(res.status, JSON.stringify(change)).toBe(400);
+      expect(fieldsOf(res.body), JSON.stringify(change)).toContain(field);
+    }
+    // an e-mail another account holds (accounts are global: in any tenant), whatever its case
+    const acmeEmail = `acme.${engine}@example.com`;
+    expect((await acme.put('/api/user/info', { ...settings, nickname: 'Acme', email: acmeEmail })).status).toBe(200);
+    const taken = await user.put('/api/user/info', { ...settings, email: acmeEmail.toUpperCase() });
+    expect(taken.status).toBe(409);
+    expect(fieldsOf(taken.body)).toEqual(['email']);
+    expect((await user.get('/api/user/info')).body.data).toMatchObject(settings);
+  });
+
+  it('serves the search table: the seeded sets with filters, prefix search, sort and paging; writes need the permission', async () => {
+    const all = await acme.get('/api/list/set?pageSize=10');
+    expect(all.status).toBe(200);
+    expect(all.body.data.total).toBeGreaterThanOrEqual(300);
+    expect(all.body.data.list).toHaveLength(10);
+    const video = await acme.get('/api/list/set?contentType=verticalVideo&status=0&pageSize=200');
+    expect(video.body.data.list.length).toBeGreaterThan(0);
+    expect(
+      video.body.data.list.every((s: { contentType: string; status: string }) => s.contentType === 'verticalVideo' && s.status === '0'),
+    ).toBe(true);
+    const prefix = await acme.get('/api/list/set?number=S1001&pageSize=200');
+    expect(prefix.body.data.list.map((s: { number: string }) => s.number).sort()).toEqual(
+      Array.from({ length: 10 }, (_, i) => `S1001${i}`),
+    );
+    const byCount = (await acme.get('/api/list/set?sort=count:desc&pageSize=50')).body.data.list.map((s: { count: number }) => s.count);
+    expect(byCount).toEqual([...byCount].sort((a: number, b: number) => b - a));
+    expect((await acme.get('/api/list/set?sort=tenantId:asc')).status).toBe(400);
+
+    const created = await acme.post('/api/list/set', {
+      number: 'T1',
+      name: '测试集合',
+      contentType: 'imageText',
+      filterType: 'rules',
+      count: 3,
+    });
+    expect(created.status).toBe(200);
+    const again = await acme.post('/api/list/set', { number: 'T1', name: 'x', contentType: 'imageText', filterType: 'rules' });
+    expect(again.status).toBe(409);
+    expect(fieldsOf(again.body)).toEqual(['number']);
+    const offline = await acme.put(`/api/list/set/${created.body.data.id}/status`, { status: '1' });
+    expect(offline.body.data.status).toBe('1');
+    expect((await hq.get(`/api/list/set/${created.body.data.id}`)).status).toBe(404);
+    // the ordinary user reads the list and exports it, but writes nothing
+    expect((await user.get('/api/list/set')).status).toBe(200);
+    expect((await user.post('/api/list/set', { number: 'T2', name: 'x', contentType: 'imageText', filterType: 'rules' })).status).toBe(403);
+    expect((await user.del(`/api/list/set/${all.body.data.list[0].id}`)).status).toBe(403);
+    const exported = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/list/set/export?status=1',
+      headers: { authorization: `Bearer ${acme.token}` },
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-type']).toContain('spreadsheetml');
+  });
+
+  it('changes the own password: the current one must match, the new one must be strong; other sessions end', async () => {
+    const other = await signIn(ctx, 'user', 'User@123456');
+    expect((await other.get('/api/user/info')).status).toBe(200);
+    const wrong = await user.put('/api/user/password', { oldPassword: 'Nope@123456', newPassword: 'Brand-new@2026x' });
+    expect(wrong.status).toBe(400);
+    expect(fieldsOf(wrong.body)).toEqual(['oldPassword']);
+    const weak = await user.put('/api/user/password', { oldPassword: 'User@123456', newPassword: 'short' });
+    expect(weak.status).toBe(400);
+    expect(fieldsOf(weak.body)).toEqual(['newPassword']);
+    const changed = await user.put('/api/user/password', { oldPassword: 'User@123456', newPassword: 'Brand-new@2026x' });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.endedSessions).toBeGreaterThanOrEqual(1);
+    // this session goes on, the other one is over, and only the new password signs in
+    expect((await user.get('/api/user/info')).status).toBe(200);
+    expect((await other.get('/api/user/info')).status).toBe(401);
+    await expect(signIn(ctx, 'user', 'User@123456')).rejects.toThrow();
+    expect((await (await signIn(ctx, 'user', 'Brand-new@2026x')).get('/api/user/info')).status).toBe(200);
+  });
+});
