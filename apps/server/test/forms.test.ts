@@ -213,6 +213,40 @@ describe.each(engines)('template forms on %s', (engine) => {
     expect(exported.headers['content-type']).toContain('spreadsheetml');
   });
 
+  it('card list: services in every state, and each action only from the states it starts from, once', async () => {
+    const all = (await acme.get('/api/list/service?pageSize=50')).body.data.list as { id: number; status: string; expireTime: string }[];
+    expect(new Set(all.map((s) => s.status))).toEqual(new Set(['opened', 'expired', 'cancelled', 'renewed']));
+    const expired = all.find((s) => s.status === 'expired') as { id: number };
+    const cancelled = all.find((s) => s.status === 'cancelled') as { id: number };
+    const opened = all.find((s) => s.status === 'opened') as { id: number };
+    expect(
+      (await acme.get('/api/list/service?status=expired')).body.data.list.every((s: { status: string }) => s.status === 'expired'),
+    ).toBe(true);
+
+    // cancelling an expired service is not a transition; renewing it is, and it runs a year from now
+    const bad = await acme.put(`/api/list/service/${expired.id}/cancel`, {});
+    expect(bad.status).toBe(409);
+    expect(fieldsOf(bad.body)).toEqual(['status']);
+    const renewed = await acme.put(`/api/list/service/${expired.id}/renew`, {});
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.data.status).toBe('renewed');
+    expect(new Date(renewed.body.data.expireTime).getTime()).toBeGreaterThan(Date.now() + 360 * 86_400_000);
+    expect((await acme.put(`/api/list/service/${cancelled.id}/open`, {})).body.data.status).toBe('opened');
+
+    // two cancels racing: one wins, the other is told it cannot
+    const race = await Promise.all([
+      acme.put(`/api/list/service/${opened.id}/cancel`, {}),
+      acme.put(`/api/list/service/${opened.id}/cancel`, {}),
+    ]);
+    expect(race.map((r) => r.status).sort()).toEqual([200, 409]);
+
+    expect((await hq.put(`/api/list/service/${opened.id}/open`, {})).status).toBe(404);
+    expect((await acme.put('/api/list/service/0x10/open', {})).status).toBe(400);
+    // the ordinary user sees the services and may not act on them
+    const theirs = (await user.get('/api/list/service')).body.data.list[0] as { id: number };
+    expect((await user.put(`/api/list/service/${theirs.id}/renew`, {})).status).toBe(403);
+  });
+
   it('changes the own password: the current one must match, the new one must be strong; other sessions end', async () => {
     const other = await signIn(ctx, 'user', 'User@123456');
     expect((await other.get('/api/user/info')).status).toBe(200);

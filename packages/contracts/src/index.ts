@@ -4,6 +4,7 @@ export * from './envelope';
 export * from './erp';
 export * from './errors';
 export * from './forms';
+export * from './list/service';
 export * from './list/set';
 export * from './permissions';
 export * from './resource';

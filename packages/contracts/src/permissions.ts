@@ -20,6 +20,7 @@ export const permissionCatalogue = {
   'form:step': ['list', 'query', 'create'],
   'form:group': ['query', 'update'],
   'list:set': [...crud, 'status', 'export'],
+  'list:service': ['list', 'query', 'open', 'cancel', 'renew'],
 } as const satisfies Record<string, readonly string[]>;
 
 type Catalogue = typeof permissionCatalogue;

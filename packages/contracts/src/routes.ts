@@ -62,7 +62,12 @@ export const routeCatalogue: CatalogueRoute[] = [
         permission: 'list:set:list',
         meta: { locale: 'menu.list.searchTable', requiresAuth: true, roles: any },
       },
-      { name: 'Card', path: '/list/card', meta: { locale: 'menu.list.cardList', requiresAuth: true, roles: any } },
+      {
+        name: 'Card',
+        path: '/list/card',
+        permission: 'list:service:list',
+        meta: { locale: 'menu.list.cardList', requiresAuth: true, roles: any },
+      },
     ],
   },
   {

@@ -229,6 +229,7 @@ export const userRoleGrants = [
   'system:dept:query',
   'list:set:query',
   'list:set:export',
+  'list:service:query',
 ];
 
 const demoAccounts = {

@@ -4,7 +4,7 @@ import { tenants } from '../db/schema';
 import { seedDemoErp } from './erp';
 import { seedDemoIdentity, seedFirstAdmin, seedMenus } from './identity';
 import { seedDemoOrganisation } from './system';
-import { seedDemoSets } from './templates';
+import { seedDemoServices, seedDemoSets } from './templates';
 
 export const demoTenants = [
   { code: 'hq', name: 'Atrium HQ', contact: 'admin@atrium.example' },
@@ -36,6 +36,10 @@ export async function seed(database: Database, config: Config): Promise<void> {
     demoTenants.map((t) => t.code),
   );
   await seedDemoSets(
+    database,
+    demoTenants.map((t) => t.code),
+  );
+  await seedDemoServices(
     database,
     demoTenants.map((t) => t.code),
   );

@@ -1,7 +1,7 @@
 import { setContentTypes, setFilterTypes } from '@atrium/contracts';
 import { count, eq } from 'drizzle-orm';
 import { type Database, withTenant } from '../db/client';
-import { listSets, tenants } from '../db/schema';
+import { listServices, listSets, tenants } from '../db/schema';
 
 /** A small linear congruential generator: the same demo rows on every machine. */
 function random(seed: number) {
@@ -44,6 +44,71 @@ export async function seedDemoSets(database: Database, tenantCodes: readonly str
         };
       });
       await tx.insert(listSets).values(rows);
+    });
+  }
+}
+
+const servicesZh: [string, string, string][] = [
+  ['quality', '内容质检', '对上线内容做机器与人工双重质检'],
+  ['quality', '图片审核', '识别违规图片并给出处理建议'],
+  ['quality', '视频审核', '逐帧检查视频中的违规画面'],
+  ['quality', '文本纠错', '自动发现错别字与语病'],
+  ['content', '智能推荐', '按会员偏好推荐商品与内容'],
+  ['content', '内容分发', '把活动内容推送到各个渠道'],
+  ['content', '数据看板', '每日汇总销售与流量数据'],
+  ['content', '短信通知', '订单状态变化时通知会员'],
+  ['rules', '价格规则', '按活动规则自动计算折扣'],
+  ['rules', '库存预警', '库存低于阈值时提醒采购'],
+  ['rules', '风控规则', '识别异常下单与刷单行为'],
+  ['rules', '积分规则', '按消费金额自动累计积分'],
+];
+const servicesEn: [string, string, string][] = [
+  ['quality', 'Content review', 'Machine and human review of published content'],
+  ['quality', 'Image moderation', 'Finds non-compliant images and suggests actions'],
+  ['quality', 'Video moderation', 'Checks videos frame by frame'],
+  ['quality', 'Proofreading', 'Finds typos and grammar slips'],
+  ['content', 'Recommendations', 'Products and content by member preference'],
+  ['content', 'Distribution', 'Pushes campaign content to every channel'],
+  ['content', 'Dashboards', 'Daily sales and traffic summaries'],
+  ['content', 'Text messages', 'Tells members when their order changes'],
+  ['rules', 'Pricing rules', 'Discounts computed from campaign rules'],
+  ['rules', 'Low-stock alerts', 'Warns purchasing below a threshold'],
+  ['rules', 'Risk rules', 'Flags unusual and fake orders'],
+  ['rules', 'Points rules', 'Points earned from spending'],
+];
+
+/** The card list's demo services: a dozen per demo tenant in every state. Idempotent. */
+export async function seedDemoServices(database: Database, tenantCodes: readonly string[], now = new Date()): Promise<void> {
+  const day = 86_400_000;
+  // opened, expired (an opened one whose end has passed), cancelled, renewed — in turn
+  const states = [
+    { status: 'opened', expires: 200 },
+    { status: 'opened', expires: -15 },
+    { status: 'cancelled', expires: 40 },
+    { status: 'renewed', expires: 380 },
+  ];
+  for (const code of tenantCodes) {
+    const [tenant] = await database.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.code, code));
+    if (!tenant) continue;
+    await withTenant(database.db, tenant.id, async (tx) => {
+      const [has] = await tx.select({ n: count() }).from(listServices).where(eq(listServices.tenantId, tenant.id));
+      if ((has?.n ?? 0) > 0) return;
+      const names = code === 'hq' ? servicesZh : servicesEn;
+      await tx.insert(listServices).values(
+        names.map(([kind, name, description], i) => {
+          const state = states[i % states.length] as (typeof states)[number];
+          return {
+            tenantId: tenant.id,
+            name,
+            description,
+            kind,
+            status: state.status,
+            expireTime: new Date(now.getTime() + state.expires * day),
+            createBy: 'system',
+            createTime: new Date(now.getTime() - (names.length - i) * day),
+          };
+        }),
+      );
     });
   }
 }

@@ -78,3 +78,22 @@ export const listSets = pgTable(
     tenantPolicy('list_sets'),
   ],
 );
+
+/** The card list's services: `status` holds opened, cancelled or renewed; expiry is read from `expire_time`. */
+export const listServices = pgTable(
+  'list_services',
+  {
+    tenantId: tenantId(),
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    name: varchar('name', { length: 50 }).notNull(),
+    description: varchar('description', { length: 200 }).notNull().default(''),
+    kind: varchar('kind', { length: 20 }).notNull(),
+    status: varchar('status', { length: 12 }).notNull().default('opened'),
+    expireTime: time('expire_time'),
+    createBy: varchar('create_by', { length: 30 }),
+    createTime: time('create_time').notNull().defaultNow(),
+    updateBy: varchar('update_by', { length: 30 }),
+    updateTime: time('update_time').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), tenantPolicy('list_services')],
+);

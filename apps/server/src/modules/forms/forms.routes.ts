@@ -16,6 +16,7 @@ import { registerResource } from '../../crud/register-resource';
 import { tableRepository } from '../../crud/repository';
 import { typedRoute } from '../../crud/typed-route';
 import { formGroupSettings, formStepRecords, listSets } from '../../db/schema';
+import { serviceRoutes } from './services';
 
 /**
  * The template forms on the tenant's own data: the step form's submissions (a conventional resource on
@@ -23,6 +24,7 @@ import { formGroupSettings, formStepRecords, listSets } from '../../db/schema';
  * the search table's sets, an entity of the manifest machinery.
  */
 export async function formRoutes(app: FastifyInstance) {
+  await app.register(serviceRoutes);
   registerEntity(
     app,
     setEntity,
