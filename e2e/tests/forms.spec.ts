@@ -132,3 +132,30 @@ test('user settings: required fields are named, and saved values are read back',
   await expect(field('昵称')).toHaveValue(nickname);
   await expect(field('所在区域')).toHaveValue('杭州');
 });
+
+test('search table and card list: real rows, a filter, and a service action with its confirm', async ({ page }) => {
+  test.setTimeout(300_000);
+  await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password);
+  await page.goto('/list/search-table');
+  const table = page.locator('.crud-page');
+  await expect(table.locator('tr.arco-table-tr').nth(3)).toBeVisible();
+  await expect(table).toContainText(/共 \d{3} 条/);
+  await expect(page.getByText(/即将上线/)).toHaveCount(0);
+
+  await page.goto('/list/card');
+  const cards = page.locator('.service-card');
+  await expect(cards.first()).toBeVisible();
+  await page.locator('.card-list-toolbar').getByText('规则预置', { exact: true }).click();
+  await expect(cards).toHaveCount(4);
+  await expect(page.locator('.service-card').filter({ hasText: '内容质检' })).toHaveCount(0);
+  const expired = cards.filter({ hasText: '已过期' }).first();
+  await expect(expired).toBeVisible();
+  const name = (await expired.locator('.arco-typography').first().textContent()) ?? '';
+  await expired.getByRole('button', { name: '续费一年' }).click();
+  await page
+    .locator('.arco-popconfirm')
+    .getByRole('button', { name: /确定|OK/ })
+    .click();
+  await expect(page.getByText(`已为“${name}”续费`)).toBeVisible();
+  await expect(cards.filter({ hasText: name })).toContainText('已续费');
+});

@@ -131,9 +131,9 @@ test.describe('signed in', () => {
 
   test('detail pages light up their menu entry and pages not built yet say so', async ({ page }) => {
     await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password);
-    await page.goto('/list/card');
+    await page.goto('/profile/basic');
     await expect(page.getByText('即将上线')).toBeVisible();
-    await expect(page.locator('.app-sider .arco-menu-item.arco-menu-selected')).toContainText('卡片列表');
+    await expect(page.locator('.app-sider .arco-menu-item.arco-menu-selected')).toContainText('基础详情页');
     await page.goto('/result/error');
     await expect(page.getByText('当前域名未备案')).toBeVisible();
     await page.goto('/exception/403');

@@ -18,6 +18,7 @@ export const pages: Record<string, PageLoader> = {
   Step: () => import('../modules/form/StepFormPage').then((m) => m.StepFormPage),
   Group: () => import('../modules/form/GroupFormPage').then((m) => m.GroupFormPage),
   SearchTable: () => import('../modules/list/SearchTablePage').then((m) => m.SearchTablePage),
+  Card: () => import('../modules/list/CardListPage').then((m) => m.CardListPage),
   Success: () => import('../modules/result/ResultPages').then((m) => m.SuccessResultPage),
   Error: () => import('../modules/result/ResultPages').then((m) => m.ErrorResultPage),
   systemUser: () => import('../modules/system/user/UserPage').then((m) => m.UserPage),
