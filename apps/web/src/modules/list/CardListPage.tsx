@@ -146,7 +146,7 @@ export function CardListPage() {
       ) : list.length === 0 ? (
         <Empty description={t('crud.empty')} />
       ) : (
-        <Grid.Row gutter={[16, 16]}>
+        <Grid.Row gutter={[16, 16]} align="stretch">
           {list.map((service) => (
             <Grid.Col key={service.id} xs={24} sm={12} lg={8} xxl={6} className="service-col">
               <Card className="service-card" data-testid={`service-${service.id}`} bordered>
