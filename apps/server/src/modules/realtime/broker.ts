@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import {
+  ownsClientId,
   REALTIME_PATH,
   REALTIME_TOPIC_ROOT,
   realtimeKinds,
@@ -106,7 +107,7 @@ export class EmbeddedBroker {
 
   async start(): Promise<void> {
     const aedesOptions: AedesOptions = {
-      // browser ids are "atrium-" plus random characters; other brokers may be asked for longer ones
+      // browser ids are the account's client key (32 characters), a dash and 16 of the tab's own
       maxClientsIdLength: 64,
       maxTopicLevels: 8,
       connectTimeout: 10_000,
@@ -115,7 +116,7 @@ export class EmbeddedBroker {
       authorizeSubscribe: (client, subscription, done) => this.authorizeSubscribe(client, subscription, done),
       authorizePublish: (client, packet, done) => {
         if (!client) return done(null);
-        done(this.checkPublish(client, packet.topic, packet.payload));
+        done(this.checkPublish(client, packet.topic, packet.payload, packet.retain));
       },
       authorizeForward: (client, packet) => {
         // Defence in depth: whatever was subscribed, only the account's own topics are ever forwarded.
@@ -234,6 +235,8 @@ export class EmbeddedBroker {
     this.options.checkToken(token).then(
       (identity) => {
         if (!identity || identity.accountId.toLowerCase() !== username.toLowerCase()) return refuse();
+        // an id of another account would take its connection over (aedes closes the older one)
+        if (!ownsClientId(identity.clientKey, client.id)) return refuse();
         let connections = 0;
         for (const tracked of this.clients.values()) if (tracked.clientKey === identity.clientKey) connections++;
         if (connections >= realtimeLimits.maxConnectionsPerAccount) return refuse();
@@ -265,10 +268,12 @@ export class EmbeddedBroker {
     done(null, subscription);
   }
 
-  /** A client may publish only small messages, not too often, to its own account's client topic. */
-  private checkPublish(client: Client, topic: string, payload: Buffer | string): Error | null {
+  /** A client may publish only small, not retained messages, not too often, to its own account's client topic. */
+  private checkPublish(client: Client, topic: string, payload: Buffer | string, retain: boolean): Error | null {
     const tracked = this.clients.get(client);
     if (!tracked || topic !== realtimeTopic('client', tracked.clientKey)) return new Error('publishing to this topic is not allowed');
+    // a retained message would greet every later connection of the account
+    if (retain) return new Error('retained messages are not allowed');
     if (Buffer.byteLength(payload) > realtimeLimits.maxPacketBytes) return new Error('payload too large');
     const now = Date.now();
     tracked.publishes = tracked.publishes.filter((at) => now - at < realtimeLimits.publishWindowMs);
