@@ -27,10 +27,10 @@ function api(ctx: Ctx) {
       },
       ...(options.body === undefined ? {} : { payload: options.body as Record<string, unknown> }),
     });
-    // biome-ignore lint/suspicious/noExplicitAny: envelopes are read field by field in assertions
     const device = response.cookies.find((c) => c.name === DEVICE_COOKIE);
     return {
       status: response.statusCode,
+      // biome-ignore lint/suspicious/noExplicitAny: envelopes are read field by field in assertions
       body: response.json() as { code: number; message: string; data: any },
       ...(device ? { device } : {}),
     };

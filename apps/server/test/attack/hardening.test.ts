@@ -96,7 +96,7 @@ describe.each(engines)('disabled means disabled, and bad input never reaches the
     expect(page.status).toBe(200);
     expect(page.body.data.list.length).toBeGreaterThan(0);
     await signIn(ctx, 'acme', 'Acme@123456');
-    expect((await acmeCaller.get('/api/system/user/info')).body.data.lastLoginTime).toEqual(expect.any(String));
+    expect((await acmeCaller.get('/api/user/info')).body.data.lastLoginTime).toEqual(expect.any(String));
   });
 
   it('rate-limits the 409s that tell a caller which account numbers exist in any tenant', async () => {
