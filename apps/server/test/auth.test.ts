@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { withTenant } from '../src/db/client';
-import { DEVICE_COOKIE, LOCKOUT } from '../src/modules/auth/login.service';
+import { DEVICE_COOKIE, LOCKOUT, MAX_KNOWN_DEVICES } from '../src/modules/auth/login.service';
 import { ABSOLUTE_MS, IDLE_MS, REMEMBER_MS } from '../src/modules/auth/session.service';
 import { buildTestApp, engines } from './helper';
 
@@ -201,6 +201,18 @@ describe.each(engines)('sign-in and sessions on %s', (engine) => {
     expect((await a.login('user', 'User@123456', {}, { device })).body.code).toBe(1003);
     // a forged or unknown cookie is just a new device
     expect((await a.login('user', 'User@123456', {}, { ...home, device: 'forged' })).body.code).toBe(1003);
+  });
+
+  it('keeps an account’s most recently used devices only', async () => {
+    const first = (await a.login('acme', 'Acme@123456', {}, { ip: '10.9.0.1' })).device?.value as string;
+    for (let i = 0; i < MAX_KNOWN_DEVICES; i++) expect((await a.login('acme', 'Acme@123456', {}, { ip: '10.9.0.1' })).status).toBe(200);
+    const kept = await ctx.database.query<{ n: number }>(
+      `select count(*)::int as n from known_devices d join accounts a on a.id = d.account_ref where a.account_id = 'acme'`,
+    );
+    expect(kept[0]?.n).toBe(MAX_KNOWN_DEVICES);
+    // the oldest is no longer known: locked out like any new device
+    for (let i = 0; i < LOCKOUT.accountThreshold; i++) await a.login('acme', 'Wrong#password1', {}, { ip: `10.9.${i}.2` });
+    expect((await a.login('acme', 'Acme@123456', {}, { device: first })).body.code).toBe(1003);
   });
 
   it('doubles the lock each time it is locked again, up to the cap', async () => {

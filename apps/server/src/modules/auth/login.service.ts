@@ -27,6 +27,8 @@ export const LOCKOUT = {
 /** The cookie naming a device the account signed in from before; it lives as long as the record. */
 export const DEVICE_COOKIE = 'atrium_device';
 export const DEVICE_TTL_MS = 90 * 24 * 60 * MINUTE;
+/** How many devices an account keeps known: the most recently used. */
+export const MAX_KNOWN_DEVICES = 20;
 
 type LoginLogEntry = {
   account: string;
@@ -161,8 +163,20 @@ async function rememberDevice(
     return;
   }
   const token = randomBytes(32).toString('base64url');
-  await app.database.db.delete(knownDevices).where(and(eq(knownDevices.accountRef, accountRef), lt(knownDevices.expiresAt, now)));
   await app.database.db.insert(knownDevices).values({ tokenHash: hashOf(token), accountRef, createTime: now, lastUsedAt: now, expiresAt });
+  // expired ones go, and an account keeps its most recently used devices only (API clients without a
+  // cookie jar make a new one at every sign-in)
+  await app.database.db
+    .delete(knownDevices)
+    .where(
+      and(
+        eq(knownDevices.accountRef, accountRef),
+        or(
+          lt(knownDevices.expiresAt, now),
+          sql`${knownDevices.id} not in (select id from known_devices where account_ref = ${accountRef} order by last_used_at desc, id desc limit ${MAX_KNOWN_DEVICES})`,
+        ),
+      ),
+    );
   reply.setCookie(DEVICE_COOKIE, token, {
     httpOnly: true,
     sameSite: 'strict',
