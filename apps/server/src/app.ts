@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Clock, systemClock } from './clock';
@@ -71,6 +72,8 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
     customTypes: /^(?:text\/|application\/(?:json|javascript|xml)\b|[^;]*\+(?:json|xml)\b)/,
   });
   await app.register(securityHeadersPlugin);
+  // reads the known-device cookie of sign-in (modules/auth/login.service.ts); nothing else uses cookies
+  await app.register(fastifyCookie);
   await app.register(inputPlugin);
   await app.register(databasePlugin, { database });
   await app.register(openapiPlugin);

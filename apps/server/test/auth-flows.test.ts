@@ -8,6 +8,7 @@ import { buildApp } from '../src/app';
 import { ConfigError } from '../src/config';
 import { openDatabase } from '../src/db/client';
 import { CAPTCHA_TTL_MS } from '../src/modules/auth/captcha.service';
+import { LOCKOUT } from '../src/modules/auth/login.service';
 import { seed } from '../src/seed';
 import { buildTestApp, createTestDatabase, engines, testConfig } from './helper';
 
@@ -230,6 +231,26 @@ describe.each(engines)('register and find password on %s', (engine) => {
     });
     expect(expired.body.code).toBe(1006);
     expect((await call(ctx, 'POST', '/api/system/user/login', { body: { account: 'acme', password: 'Acme@123456' } })).status).toBe(200);
+  });
+
+  it('lets the owner of a locked account back in with a reset code', async () => {
+    const signInFrom = (ip: string, password: string) =>
+      call(ctx, 'POST', '/api/system/user/login', { body: { account: 'acme', password }, ip });
+    // failures from many addresses lock the account for every new device
+    for (let i = 0; i < LOCKOUT.accountThreshold; i++) await signInFrom(`10.8.${Math.floor(i / 4)}.1`, 'Wrong#password1');
+    const owner = '10.8.99.1';
+    expect((await signInFrom(owner, 'Acme@123456')).body.code).toBe(1003);
+    const before = mailbox.messages.length;
+    await call(ctx, 'POST', '/api/system/user/password/reset-code', { body: { email: 'ops@acme.example' }, ip: owner });
+    const code = codeIn(await mailbox.next(before + 1));
+    const reset = await call(ctx, 'POST', '/api/system/user/password/reset', {
+      body: { email: 'ops@acme.example', resetCode: code, password: 'Acme#Renewed-2026' },
+      ip: owner,
+    });
+    expect(reset.status).toBe(200);
+    expect((await signInFrom(owner, 'Acme#Renewed-2026')).status).toBe(200);
+    // and from the addresses that guessed, the new password is not locked either
+    expect((await signInFrom('10.8.0.1', 'Acme#Renewed-2026')).status).toBe(200);
   });
 });
 

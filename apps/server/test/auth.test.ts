@@ -1,4 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { withTenant } from '../src/db/client';
+import { DEVICE_COOKIE, LOCKOUT, MAX_KNOWN_DEVICES } from '../src/modules/auth/login.service';
 import { ABSOLUTE_MS, IDLE_MS, REMEMBER_MS } from '../src/modules/auth/session.service';
 import { buildTestApp, engines } from './helper';
 
@@ -7,10 +10,16 @@ const MINUTE = 60_000;
 
 /** Test helpers bound to one app: raw calls answering status and envelope. */
 function api(ctx: Ctx) {
-  const call = async (method: 'GET' | 'POST', url: string, options: { token?: string; body?: unknown; lang?: string } = {}) => {
+  const call = async (
+    method: 'GET' | 'POST',
+    url: string,
+    options: { token?: string; body?: unknown; lang?: string; ip?: string; device?: string } = {},
+  ) => {
     const response = await ctx.app.inject({
       method,
       url,
+      remoteAddress: options.ip,
+      ...(options.device ? { cookies: { [DEVICE_COOKIE]: options.device } } : {}),
       headers: {
         ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
         'accept-language': options.lang ?? 'en-US',
@@ -18,11 +27,16 @@ function api(ctx: Ctx) {
       },
       ...(options.body === undefined ? {} : { payload: options.body as Record<string, unknown> }),
     });
-    // biome-ignore lint/suspicious/noExplicitAny: envelopes are read field by field in assertions
-    return { status: response.statusCode, body: response.json() as { code: number; message: string; data: any } };
+    const device = response.cookies.find((c) => c.name === DEVICE_COOKIE);
+    return {
+      status: response.statusCode,
+      // biome-ignore lint/suspicious/noExplicitAny: envelopes are read field by field in assertions
+      body: response.json() as { code: number; message: string; data: any },
+      ...(device ? { device } : {}),
+    };
   };
-  const login = (account: string, password: string, extra: Record<string, unknown> = {}) =>
-    call('POST', '/api/system/user/login', { body: { account, password, ...extra } });
+  const login = (account: string, password: string, extra: Record<string, unknown> = {}, from: { ip?: string; device?: string } = {}) =>
+    call('POST', '/api/system/user/login', { body: { account, password, ...extra }, ...from });
   const token = async (account: string, password: string, extra: Record<string, unknown> = {}) => {
     const answer = await login(account, password, extra);
     if (answer.status !== 200) throw new Error(`sign-in failed: ${JSON.stringify(answer.body)}`);
@@ -45,7 +59,7 @@ describe.each(engines)('sign-in and sessions on %s', (engine) => {
   });
   beforeEach(async () => {
     // every test starts unlocked and with the demo tenants open
-    await ctx.database.query(`update accounts set failed_logins = 0, locked_until = null`);
+    await ctx.database.query(`delete from known_devices`);
     await ctx.database.query(`update tenants set status = '0', expire_time = null`);
     await ctx.database.query(`delete from kv_entries`);
     ctx.app.sessions.invalidate();
@@ -72,6 +86,7 @@ describe.each(engines)('sign-in and sessions on %s', (engine) => {
     const wrong = await a.login('user', 'Wrong#password1');
     const unknown = await a.login('nobody-here', 'Wrong#password1');
     expect(wrong).toEqual({ status: 401, body: { code: 1001, message: 'Wrong account or password', data: null } });
+    expect(wrong).not.toHaveProperty('device');
     expect(unknown).toEqual(wrong);
     const logs = await ctx.database.query<Record<string, unknown>>(
       `select * from login_logs where account in ('user', 'nobody-here') and result = 'failure' order by id`,
@@ -89,10 +104,15 @@ describe.each(engines)('sign-in and sessions on %s', (engine) => {
   it('logs a successful sign-in with its tenant and device', async () => {
     const deviceId = '0b9f8a3e-2f7c-4f5e-9f6a-1c2d3e4f5a6b';
     await a.token('acme', 'Acme@123456', { deviceId });
-    const [log] = await ctx.database.query<{ result: string; tenant_code: string; device_id: string }>(
-      `select l.result, t.code as tenant_code, l.device_id from login_logs l join tenants t on t.id = l.tenant_ref
-        where l.account = 'acme' order by l.id desc limit 1`,
-    );
+    // login_logs is under row-level security: a tenant's rows are read with that tenant set
+    const [tenant] = await ctx.database.query<{ id: number }>(`select id::int from tenants where code = 'acme'`);
+    const [log] = await withTenant(ctx.database.db, tenant?.id ?? 0, async (tx) => {
+      const result = await tx.execute(
+        sql`select l.result, t.code as tenant_code, l.device_id from login_logs l join tenants t on t.id = l.tenant_ref
+             where l.account = 'acme' order by l.id desc limit 1`,
+      );
+      return (result as unknown as { rows: { result: string; tenant_code: string; device_id: string }[] }).rows;
+    });
     expect(log).toEqual({ result: 'success', tenant_code: 'acme', device_id: deviceId });
   });
 
@@ -124,6 +144,113 @@ describe.each(engines)('sign-in and sessions on %s', (engine) => {
     expect(answers).toEqual([1001, 1001, 1001, 1001, 1003, 1003]);
     ctx.clock.advance(10 * MINUTE + 1000);
     expect((await a.login('ghost-account', 'Wrong#password1')).body.code).toBe(1001);
+  });
+
+  /** Failed sign-ins of `account` spread over addresses 10.1.n.1, `perIp` from each; answers their codes. */
+  const spread = async (account: string, total: number, perIp: number) => {
+    const codes: number[] = [];
+    for (let i = 0; i < total; i++)
+      codes.push((await a.login(account, 'Wrong#password1', {}, { ip: `10.1.${Math.floor(i / perIp)}.1` })).body.code);
+    return codes;
+  };
+  const lockMinutes = (answer: { body: { data: { lockedUntil: string } } }) =>
+    Math.round((new Date(answer.body.data.lockedUntil).getTime() - ctx.clock.now().getTime()) / MINUTE);
+
+  it('locks an address for its account only: the owner elsewhere still signs in', async () => {
+    const attacker = { ip: '10.0.0.66' };
+    for (let i = 0; i < 4; i++) expect((await a.login('user', 'Wrong#password1', {}, attacker)).body.code).toBe(1001);
+    expect((await a.login('user', 'Wrong#password1', {}, attacker)).body.code).toBe(1003);
+    expect((await a.login('user', 'User@123456', {}, attacker)).body.code).toBe(1003);
+    // the same account from another address, and another account from the locked address
+    expect((await a.login('user', 'User@123456', {}, { ip: '10.0.0.7' })).status).toBe(200);
+    expect((await a.login('acme', 'Acme@123456', {}, attacker)).status).toBe(200);
+  });
+
+  it(`locks the account for every new device at ${LOCKOUT.accountThreshold} failures from any addresses`, async () => {
+    const codes = await spread('user', LOCKOUT.accountThreshold, LOCKOUT.sourceThreshold - 1);
+    expect(codes.slice(0, -1).every((c) => c === 1001)).toBe(true);
+    expect(codes.at(-1)).toBe(1003);
+    const fresh = await a.login('user', 'User@123456', {}, { ip: '10.2.0.1' });
+    expect(fresh.body.code).toBe(1003);
+    expect(lockMinutes(fresh)).toBe(10);
+  });
+
+  it('lets the owner in from a device that signed in before, whoever locked the account from elsewhere', async () => {
+    const home = { ip: '192.0.2.10' };
+    const first = await a.login('user', 'User@123456', {}, home);
+    expect(first.status).toBe(200);
+    expect(first.device).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+    const device = first.device?.value as string;
+    // only a hash of the device token is stored
+    expect(await ctx.database.query(`select 1 from known_devices where token_hash = $1`, [device])).toEqual([]);
+    // attackers lock the owner's own address, then the account from many addresses
+    for (let i = 0; i < LOCKOUT.sourceThreshold; i++) await a.login('user', 'Wrong#password1', {}, home);
+    await spread('user', LOCKOUT.accountThreshold, LOCKOUT.sourceThreshold);
+    expect((await a.login('user', 'User@123456', {}, home)).body.code).toBe(1003);
+    expect((await a.login('user', 'User@123456', {}, { ip: '10.3.0.1' })).body.code).toBe(1003);
+    // the known device gets in, from home or anywhere; its cookie is no key to another account
+    expect((await a.login('user', 'User@123456', {}, { ...home, device })).status).toBe(200);
+    expect((await a.login('user', 'User@123456', {}, { ip: '10.1.0.1', device })).status).toBe(200);
+    expect((await a.login('13800000002', 'User@123456', {}, { ip: '10.1.0.1', device })).status).toBe(200);
+    await spread('acme', LOCKOUT.accountThreshold, LOCKOUT.sourceThreshold);
+    expect((await a.login('acme', 'Acme@123456', {}, { ip: '10.3.0.1', device })).body.code).toBe(1003);
+    // a known device guessing wrong is locked itself, at the low threshold
+    const guesses = [];
+    for (let i = 0; i < LOCKOUT.sourceThreshold; i++) guesses.push((await a.login('user', 'Wrong#password1', {}, { device })).body.code);
+    expect(guesses).toEqual([1001, 1001, 1001, 1001, 1003]);
+    expect((await a.login('user', 'User@123456', {}, { device })).body.code).toBe(1003);
+    // a forged or unknown cookie is just a new device
+    expect((await a.login('user', 'User@123456', {}, { ...home, device: 'forged' })).body.code).toBe(1003);
+  });
+
+  it('keeps an account’s most recently used devices only', async () => {
+    const first = (await a.login('acme', 'Acme@123456', {}, { ip: '10.9.0.1' })).device?.value as string;
+    for (let i = 0; i < MAX_KNOWN_DEVICES; i++) expect((await a.login('acme', 'Acme@123456', {}, { ip: '10.9.0.1' })).status).toBe(200);
+    const kept = await ctx.database.query<{ n: number }>(
+      `select count(*)::int as n from known_devices d join accounts a on a.id = d.account_ref where a.account_id = 'acme'`,
+    );
+    expect(kept[0]?.n).toBe(MAX_KNOWN_DEVICES);
+    // the oldest is no longer known: locked out like any new device
+    for (let i = 0; i < LOCKOUT.accountThreshold; i++) await a.login('acme', 'Wrong#password1', {}, { ip: `10.9.${i}.2` });
+    expect((await a.login('acme', 'Acme@123456', {}, { device: first })).body.code).toBe(1003);
+  });
+
+  it('doubles the lock each time it is locked again, up to the cap', async () => {
+    const from = { ip: '10.4.0.1' };
+    const minutes = [];
+    for (let round = 0; round < 6; round++) {
+      let last = await a.login('user', 'Wrong#password1', {}, from);
+      for (let i = 1; i < LOCKOUT.sourceThreshold; i++) last = await a.login('user', 'Wrong#password1', {}, from);
+      expect(last.body.code).toBe(1003);
+      minutes.push(lockMinutes(last));
+      ctx.clock.advance(new Date(last.body.data.lockedUntil).getTime() - ctx.clock.now().getTime() + 1000);
+    }
+    expect(minutes).toEqual([10, 20, 40, 80, 160, 240]);
+    // once a lock ends, failures are counted afresh
+    expect((await a.login('user', 'Wrong#password1', {}, from)).body.code).toBe(1001);
+  });
+
+  it('answers an unknown name exactly as a known account, through every lock', async () => {
+    const run = async (account: string) => {
+      const answers: Record<string, unknown>[] = [];
+      const record = (r: Awaited<ReturnType<typeof a.login>>) =>
+        answers.push({
+          status: r.status,
+          code: r.body.code,
+          message: r.body.message.replace(/\d{4}-\d\d-\d\d \d\d:\d\d/, 'T'),
+          minutes: r.body.data ? lockMinutes(r) : null,
+          device: !!r.device,
+        });
+      for (let i = 0; i < LOCKOUT.sourceThreshold + 1; i++) record(await a.login(account, 'Wrong#password1', {}, { ip: '10.5.0.1' }));
+      for (let i = 0; i < LOCKOUT.accountThreshold; i++) record(await a.login(account, 'Wrong#password1', {}, { ip: `10.6.${i}.1` }));
+      record(await a.login(account, 'Wrong#password1', {}, { ip: '10.7.0.1' }));
+      return answers;
+    };
+    const known = await run('user');
+    const unknown = await run('nobody-at-all');
+    expect(unknown).toEqual(known);
+    expect(known.slice(0, LOCKOUT.sourceThreshold + 1).map((k) => k.code)).toEqual([1001, 1001, 1001, 1001, 1003, 1003]);
+    expect(known.at(-1)).toMatchObject({ status: 401, code: 1003, minutes: 10 });
   });
 
   it('answers 11000 for a missing, unknown or expired token and 1302 for an ended one', async () => {

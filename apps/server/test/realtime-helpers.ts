@@ -1,3 +1,4 @@
+import { realtimeClientId } from '@atrium/contracts/realtime';
 import { and, count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
@@ -58,12 +59,20 @@ export function brokerUrl(port: number | null): string {
 
 let clientSeq = 0;
 
-/** A real mqtt.js client over WebSocket, the way the browser connects (no reconnect, so failures show). */
-export function connect(url: string, username: string, password: string, options: IClientOptions = {}): Promise<MqttClient> {
+/**
+ * A real mqtt.js client over WebSocket, the way the browser connects (no reconnect, so failures show):
+ * as `who`'s account number, with a client id that starts with its client key, as the browser's does.
+ */
+export function connect(
+  url: string,
+  who: { accountId: string; clientKey: string },
+  password: string,
+  options: IClientOptions = {},
+): Promise<MqttClient> {
   const client = mqtt.connect(url, {
-    username,
+    username: who.accountId,
     password,
-    clientId: `atrium-test-${process.pid}-${++clientSeq}`,
+    clientId: realtimeClientId(who.clientKey, `test${process.pid}x${++clientSeq}`),
     clean: true,
     connectTimeout: 4000,
     reconnectPeriod: 0,

@@ -49,8 +49,8 @@ describe.skipIf(!redisUp).each(engines)('two instances sharing Redis on %s', (en
   });
 
   it('delivers a notice sent through instance B to a client connected to instance A', async () => {
-    const onA = await connect(brokerUrl(a.realtime.port), user.accountId, user.token);
-    const onB = await connect(brokerUrl(b.realtime.port), user.accountId, user.token);
+    const onA = await connect(brokerUrl(a.realtime.port), user, user.token);
+    const onB = await connect(brokerUrl(b.realtime.port), user, user.token);
     open.push(onA, onB);
     const [inboxA, inboxB] = [collect(onA), collect(onB)];
     await onA.subscribeAsync(realtimeSubscription(user.clientKey), { qos: 2 });
@@ -74,7 +74,7 @@ describe.skipIf(!redisUp).each(engines)('two instances sharing Redis on %s', (en
   });
 
   it('keeps broker traffic in Redis under REDIS_PREFIX, so deployments sharing a Redis stay apart', async () => {
-    const onA = await connect(brokerUrl(a.realtime.port), user.accountId, user.token);
+    const onA = await connect(brokerUrl(a.realtime.port), user, user.token);
     open.push(onA);
     const inbox = collect(onA);
     await onA.subscribeAsync(realtimeSubscription(user.clientKey), { qos: 2 });
@@ -102,7 +102,7 @@ describe.skipIf(!redisUp).each(engines)('two instances sharing Redis on %s', (en
 
   it('disconnects a client on instance A when its session ends through instance B', async () => {
     const session = await signIn(a, 'user', 'User@123456');
-    const onA = await connect(brokerUrl(a.realtime.port), session.accountId, session.token);
+    const onA = await connect(brokerUrl(a.realtime.port), session, session.token);
     open.push(onA);
     const gone = closed(onA);
     const logout = await b.inject({ method: 'POST', url: '/api/system/user/logout', headers: session.auth });

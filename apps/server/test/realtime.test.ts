@@ -1,6 +1,6 @@
-import { realtimeLimits, realtimeSubscription, realtimeTopic } from '@atrium/contracts/realtime';
+import { realtimeClientId, realtimeLimits, realtimeSubscription, realtimeTopic } from '@atrium/contracts/realtime';
 import { eq } from 'drizzle-orm';
-import type { MqttClient } from 'mqtt';
+import type { IClientOptions, MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../src/db/schema';
 import { hashToken } from '../src/modules/auth/session.service';
@@ -16,8 +16,8 @@ describe.each(engines)('realtime broker on %s', (engine) => {
   const open: MqttClient[] = [];
 
   /** Connects and remembers the client so every test ends with its clients closed. */
-  async function client(who: SignedIn, password = who.token) {
-    const c = await connect(url, who.accountId, password);
+  async function client(who: SignedIn, password = who.token, options: IClientOptions = {}) {
+    const c = await connect(url, who, password, options);
     open.push(c);
     return c;
   }
@@ -51,10 +51,49 @@ describe.each(engines)('realtime broker on %s', (engine) => {
   });
 
   it('refuses a wrong token, a token of another account and an empty password (CONNACK not authorized)', async () => {
-    await expect(connect(url, user.accountId, 'not-a-token')).rejects.toThrow(/Not authorized/);
-    await expect(connect(url, user.accountId, admin.token)).rejects.toThrow(/Not authorized/);
-    await expect(connect(url, user.accountId, '')).rejects.toThrow(/Not authorized/);
-    await expect(connect(url, '', user.token)).rejects.toThrow(/Not authorized/);
+    await expect(connect(url, user, 'not-a-token')).rejects.toThrow(/Not authorized/);
+    await expect(connect(url, user, admin.token)).rejects.toThrow(/Not authorized/);
+    await expect(connect(url, user, '')).rejects.toThrow(/Not authorized/);
+    await expect(connect(url, { ...user, accountId: '' }, user.token)).rejects.toThrow(/Not authorized/);
+  });
+
+  it("refuses a client id that does not start with the account's client key, so nobody takes over another's connection", async () => {
+    const victimId = realtimeClientId(admin.clientKey, 'victim-tab');
+    const victim = await client(admin, admin.token, { clientId: victimId });
+    const seen = collect(victim);
+    await victim.subscribeAsync(realtimeSubscription(admin.clientKey), { qos: 2 });
+    for (const clientId of [
+      victimId,
+      'atrium-web-0123456789abcdef',
+      user.clientKey,
+      `${user.clientKey}-`,
+      `${user.clientKey}0123`,
+      `x${user.clientKey}-1`,
+    ]) {
+      await expect(connect(url, user, user.token, { clientId }), clientId).rejects.toThrow(/Not authorized/);
+    }
+    // the victim's connection was never touched: it is still the one its messages reach
+    expect(victim.connected).toBe(true);
+    await victim.publishAsync(realtimeTopic('client', admin.clientKey), JSON.stringify({ kind: 'client', still: 'here' }), { qos: 1 });
+    await seen.waitFor(1);
+    expect(seen.messages[0]?.body).toMatchObject({ still: 'here' });
+    // an id of the account's own is fine
+    expect((await client(user, user.token, { clientId: realtimeClientId(user.clientKey, 'tab-2') })).connected).toBe(true);
+  });
+
+  it('disconnects a client that publishes a retained message, and keeps none', async () => {
+    const c = await client(user);
+    const gone = closed(c);
+    c.publish(realtimeTopic('client', user.clientKey), JSON.stringify({ kind: 'client', retained: true }), { qos: 1, retain: true });
+    await gone;
+    // a later tab subscribes: the first thing it gets is what is published after, not a retained message
+    const reader = await client(user);
+    const seen = collect(reader);
+    await reader.subscribeAsync(realtimeSubscription(user.clientKey), { qos: 2 });
+    const writer = await client(user);
+    await writer.publishAsync(realtimeTopic('client', user.clientKey), JSON.stringify({ kind: 'client', marker: 1 }), { qos: 1 });
+    await seen.waitFor(1);
+    expect(seen.messages.map((m) => m.body)).toEqual([{ kind: 'client', marker: 1 }]);
   });
 
   it('lets a client subscribe to its own account topics only (SUBACK failure otherwise)', async () => {
@@ -187,7 +226,7 @@ describe.each(engines)('realtime broker on %s', (engine) => {
     await gone;
     await sleep(100);
     expect(staying.connected).toBe(true);
-    await expect(connect(url, other.accountId, other.token)).rejects.toThrow(/Not authorized/);
+    await expect(connect(url, other, other.token)).rejects.toThrow(/Not authorized/);
   });
 
   it('refuses an expired session and drops a connected client whose session expired', async () => {
@@ -204,7 +243,7 @@ describe.each(engines)('realtime broker on %s', (engine) => {
     });
     const fresh = { ...user, token: login.json().data.token as string };
     await expire(fresh);
-    await expect(connect(url, fresh.accountId, fresh.token)).rejects.toThrow(/Not authorized/);
+    await expect(connect(url, fresh, fresh.token)).rejects.toThrow(/Not authorized/);
 
     const other = await signIn(ctx.app, 'user', 'User@123456');
     const c = await client(other);

@@ -256,3 +256,34 @@ export const extraProbes: Record<string, Probe> = {
     ];
   },
 };
+
+/** Every write route that declares a permission, grouped by it: ERP and system alike. */
+export function writeRoutesByPermission(routes: RegisteredRoute[]): Map<string, RegisteredRoute[]> {
+  const byPermission = new Map<string, RegisteredRoute[]>();
+  for (const route of apiRoutes(routes)) {
+    const permission = route.config.permission;
+    if (route.method === 'GET' || !permission) continue;
+    byPermission.set(permission, [...(byPermission.get(permission) ?? []), route]);
+  }
+  return byPermission;
+}
+
+/**
+ * A caller whose one role holds every menu of the tenant but those carrying `missing` (none by default):
+ * the super admin rewrites the role, the caller's access follows at once.
+ */
+export async function allBut(a: Arena) {
+  const menus = flatten((await a.admin.get('/api/system/role/menuTree')).body.data as MenuNode[]);
+  const { caller, roleId } = await a.limited([], '1');
+  const role = (await a.admin.get(`/api/system/role/${roleId}`)).body.data;
+  return {
+    caller,
+    /** The permissions some menu carries (a permission no menu carries is the super admin's alone). */
+    granted: new Set(menus.flatMap((m) => (m.permission ? [m.permission] : []))),
+    async hold(missing: string | null) {
+      const menuIds = menus.filter((m) => m.permission !== missing).map((m) => m.id);
+      const answer = await a.admin.put(`/api/system/role/${roleId}`, { ...role, menuIds });
+      if (answer.status !== 200) throw new Error(`rewriting the probe role: ${JSON.stringify(answer.body)}`);
+    },
+  };
+}

@@ -1,7 +1,7 @@
-import { desc } from 'drizzle-orm';
+import { desc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../src/db/client';
-import { operLogs } from '../../src/db/schema';
+import { loginLogs, operLogs } from '../../src/db/schema';
 import { TAKEN_PROBES } from '../../src/modules/system/user/user.routes';
 import { buildTestApp, engines } from '../helper';
 import { type Caller, fieldsOf, signIn } from '../system/api';
@@ -53,6 +53,50 @@ describe.each(engines)('disabled means disabled, and bad input never reaches the
     );
     // what they may do there is still the server's decision
     expect((await user.post('/api/system/post', { code: 'p', name: 'p' })).status).toBe(403);
+  });
+
+  it('keeps login_logs under forced row-level security: each tenant sees its own rows only', async () => {
+    const acmeCaller = await signIn(ctx, 'acme', 'Acme@123456');
+    await signIn(ctx, 'admin', 'Admin@123456');
+    await login('acme', 'Wrong#password1');
+    const tenantOf = async (code: string) =>
+      Number((await ctx.database.query<{ id: string }>(`select id from tenants where code = $1`, [code]))[0]?.id);
+    const [hq, acme] = [await tenantOf('hq'), await tenantOf('acme')];
+    const counted = (tenantId: number | null) => {
+      const work = async (tx: Parameters<Parameters<typeof withTenant>[2]>[0]) => {
+        const result = (await tx.execute(
+          sql`select count(*)::int as n, count(*) filter (where tenant_ref = ${acme})::int as acme, count(*) filter (where tenant_ref = ${hq})::int as hq,
+                     count(*) filter (where tenant_ref is null)::int as none from login_logs`,
+        )) as unknown as { rows: { n: number; acme: number; hq: number; none: number }[] };
+        return result.rows[0];
+      };
+      return tenantId ? withTenant(ctx.database.db, tenantId, work) : ctx.database.db.transaction(work);
+    };
+    // as atrium_app with a tenant set: that tenant's rows and nothing else
+    const asAcme = await counted(acme);
+    expect(asAcme?.acme).toBeGreaterThan(0);
+    expect(asAcme).toMatchObject({ n: asAcme?.acme, hq: 0, none: 0 });
+    const asHq = await counted(hq);
+    expect(asHq?.hq).toBeGreaterThan(0);
+    expect(asHq).toMatchObject({ n: asHq?.hq, acme: 0, none: 0 });
+    // with none set (the sign-in service): only the attempts that reached no tenant
+    const asNone = await counted(null);
+    expect(asNone?.none).toBeGreaterThan(0);
+    expect(asNone).toMatchObject({ n: asNone?.none, acme: 0, hq: 0 });
+    // nor may a tenant write a row of another
+    const refused = await withTenant(ctx.database.db, acme, (tx) =>
+      tx.insert(loginLogs).values({ account: 'forged', result: 'success', tenantRef: hq }),
+    ).then(
+      () => null,
+      (error: Error) => error,
+    );
+    expect(String(refused?.cause ?? refused)).toMatch(/row-level security/);
+    // the login log page and the profile's previous sign-in still read them
+    const page = await acmeCaller.get('/api/system/loginlog?page=1&size=50');
+    expect(page.status).toBe(200);
+    expect(page.body.data.list.length).toBeGreaterThan(0);
+    await signIn(ctx, 'acme', 'Acme@123456');
+    expect((await acmeCaller.get('/api/user/info')).body.data.lastLoginTime).toEqual(expect.any(String));
   });
 
   it('rate-limits the 409s that tell a caller which account numbers exist in any tenant', async () => {

@@ -14,10 +14,10 @@ export function fillParams(url: string, value: (name: string) => string): string
 }
 
 // tables that legitimately change on a rejected request: logs of the attempt, session bookkeeping,
-// failure counters, rate-limit and captcha state
-const volatile = new Set(['oper_logs', 'login_logs', 'sessions', 'password_resets', 'kv_entries']);
+// failure counters, rate-limit and captcha state, devices that signed in
+const volatile = new Set(['oper_logs', 'login_logs', 'sessions', 'password_resets', 'kv_entries', 'known_devices']);
 // columns that sign-in attempts update by design
-const volatileColumns: Record<string, string[]> = { accounts: ['failed_logins', 'locked_until', 'last_tenant_id'] };
+const volatileColumns: Record<string, string[]> = { accounts: ['last_tenant_id'] };
 
 /**
  * A fingerprint of the whole database as the application sees it: every global table, and every tenant

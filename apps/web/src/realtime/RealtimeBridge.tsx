@@ -20,11 +20,12 @@ export function RealtimeBridge() {
   const queryClient = useQueryClient();
   const info = useSession((s) => s.userInfo);
   const accountId = info?.accountId;
+  const clientKey = info?.clientKey;
   const tenantId = info?.tenantId;
 
   useEffect(() => {
     const token = getToken();
-    if (!accountId || !token) return;
+    if (!accountId || !clientKey || !token) return;
     let stop: (() => void) | undefined;
     let cancelled = false;
     const refresh = () => queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
@@ -35,6 +36,7 @@ export function RealtimeBridge() {
         stop = startRealtime({
           connection,
           username: accountId,
+          clientKey,
           token,
           onConnected: refresh,
           onMessage: (message) => {
@@ -60,7 +62,7 @@ export function RealtimeBridge() {
       cancelled = true;
       stop?.();
     };
-  }, [accountId, tenantId, queryClient]);
+  }, [accountId, clientKey, tenantId, queryClient]);
 
   return null;
 }

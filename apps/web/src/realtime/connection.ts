@@ -1,10 +1,12 @@
-import type { RealtimeConnection } from '@atrium/contracts/realtime';
+import { type RealtimeConnection, realtimeClientId } from '@atrium/contracts/realtime';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { RealtimeMessage } from './events';
 
 export type RealtimeOptions = {
   connection: RealtimeConnection;
   username: string;
+  /** The account's client key: the broker accepts only client ids that start with it. */
+  clientKey: string;
   token: string;
   onMessage: (message: RealtimeMessage) => void;
   /** After every (re)connection: what was published while away is read from the stored notifications. */
@@ -22,10 +24,13 @@ export function brokerUrl(connection: RealtimeConnection, location: Location = w
   return `${scheme}://${location.hostname}:${connection.port}${connection.path}`;
 }
 
-/** A client id of its own for each tab (and each page load): two tabs never push each other out. */
-function tabClientId(): string {
+/**
+ * A client id of its own for each tab (and each page load): two tabs never push each other out. It
+ * starts with the account's client key, as the broker requires.
+ */
+function tabClientId(clientKey: string): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return `atrium-web-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  return realtimeClientId(clientKey, Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(''));
 }
 
 /**
@@ -40,7 +45,7 @@ export function startRealtime(options: RealtimeOptions): () => void {
   let delay = FIRST_RETRY_MS;
   let retry: ReturnType<typeof setTimeout> | undefined;
   const client: MqttClient = mqtt.connect(url, {
-    clientId: tabClientId(),
+    clientId: tabClientId(options.clientKey),
     clean: true,
     connectTimeout: options.connection.connectTimeout,
     username: options.username,

@@ -6,6 +6,7 @@ import {
   index,
   integer,
   jsonb,
+  pgPolicy,
   pgTable,
   primaryKey,
   smallint,
@@ -47,8 +48,6 @@ export const accounts = pgTable(
     superAdmin: boolean('super_admin').notNull().default(false),
     // opaque per-account key for the realtime topic atrium-web/+/{clientKey}
     clientKey: varchar('client_key', { length: 64 }).notNull(),
-    failedLogins: smallint('failed_logins').notNull().default(0),
-    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
     lastTenantId: bigint('last_tenant_id', { mode: 'number' }).references(() => tenants.id, { onDelete: 'set null' }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' }),
     createTime: createdAt(),
@@ -150,7 +149,13 @@ export const menus = pgTable(
   ],
 );
 
-/** Every sign-in attempt. Global: a failed attempt may name no tenant. Never holds a password. */
+const currentTenant = sql`nullif(current_setting('app.tenant_id', true), '')::bigint`;
+
+/**
+ * Every sign-in attempt. Never holds a password. Under forced row-level security: a row of a tenant is
+ * seen and written only with that tenant set; an attempt that reached no tenant (a wrong password, an
+ * unknown name) has none and is seen and written only with no tenant set (the sign-in service itself).
+ */
 export const loginLogs = pgTable(
   'login_logs',
   {
@@ -167,7 +172,37 @@ export const loginLogs = pgTable(
     userAgent: varchar('user_agent', { length: 500 }),
     createTime: createdAt(),
   },
-  (t) => [index('login_logs_tenant_time_idx').on(t.tenantRef, t.createTime), index('login_logs_time_idx').on(t.createTime)],
+  (t) => [
+    index('login_logs_tenant_time_idx').on(t.tenantRef, t.createTime),
+    index('login_logs_time_idx').on(t.createTime),
+    pgPolicy('login_logs_tenant_isolation', {
+      as: 'permissive',
+      for: 'all',
+      to: 'public',
+      using: sql`tenant_ref = ${currentTenant} or (tenant_ref is null and ${currentTenant} is null)`,
+      withCheck: sql`tenant_ref = ${currentTenant} or (tenant_ref is null and ${currentTenant} is null)`,
+    }),
+  ],
+);
+
+/**
+ * Browsers an account signed in from successfully (the `atrium_device` cookie holds a random token, only
+ * its hash is kept). A known device is exempt from the account-wide sign-in lock and from the lock of its
+ * network address; it has a lock of its own (see login.service.ts).
+ */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    tokenHash: char('token_hash', { length: 64 }).notNull(),
+    accountRef: bigint('account_ref', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    createTime: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [uniqueIndex('known_devices_token_hash_key').on(t.tokenHash), index('known_devices_account_idx').on(t.accountRef)],
 );
 
 /** One-time codes sent by mail for the find-password flow; only the code's hash is kept. */

@@ -2,7 +2,7 @@ import { integer, pgTable, text, timestamp, varchar } from 'drizzle-orm/pg-core'
 
 /**
  * Short-lived shared state when there is no Redis: captcha answers (hashed), rate-limit counters and
- * lockouts of unknown sign-in names. Global; every row expires, expired rows are swept.
+ * sign-in failure counts and locks. Global; every row expires, expired rows are swept.
  */
 export const kvEntries = pgTable('kv_entries', {
   key: varchar('key', { length: 200 }).primaryKey(),

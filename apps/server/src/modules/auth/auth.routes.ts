@@ -73,7 +73,7 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: envelopeOf(loginResultSchema), 400: e, 401: e, 403: e, 429: e },
       },
     },
-    async (request) => ok(await login(app, request, request.body)),
+    async (request, reply) => ok(await login(app, request, reply, request.body)),
   );
 
   r.post(

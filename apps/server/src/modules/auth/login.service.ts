@@ -1,13 +1,34 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { LoginInput } from '@atrium/contracts';
-import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { accounts, loginLogs, memberships, tenants } from '../../db/schema';
+import { and, asc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { withTenant } from '../../db/client';
+import { accounts, knownDevices, loginLogs, memberships, tenants } from '../../db/schema';
 import { AppError } from '../../errors';
 import { burnPasswordCheck, verifyPassword } from './password';
 
-/** Five failed sign-ins in a row lock the account for ten minutes. */
-export const MAX_FAILURES = 5;
-export const LOCK_MS = 10 * 60 * 1000;
+const MINUTE = 60_000;
+
+/**
+ * Sign-in locks. Failures are counted per (account, source) — the source is the device when it is a
+ * known one, else the network address — and per account from every source. A lock lasts `firstLockMs`,
+ * doubling with each further lock of the same counter within `levelMemoryMs`, up to `maxLockMs`.
+ * A known device only ever meets its own lock: nobody elsewhere can lock the owner out of it.
+ */
+export const LOCKOUT = {
+  sourceThreshold: 5,
+  accountThreshold: 20,
+  windowMs: 60 * MINUTE,
+  firstLockMs: 10 * MINUTE,
+  maxLockMs: 4 * 60 * MINUTE,
+  levelMemoryMs: 24 * 60 * MINUTE,
+} as const;
+
+/** The cookie naming a device the account signed in from before; it lives as long as the record. */
+export const DEVICE_COOKIE = 'atrium_device';
+export const DEVICE_TTL_MS = 90 * 24 * 60 * MINUTE;
+/** How many devices an account keeps known: the most recently used. */
+export const MAX_KNOWN_DEVICES = 20;
 
 type LoginLogEntry = {
   account: string;
@@ -31,18 +52,21 @@ export function originOf(request: FastifyRequest, deviceId?: string | null) {
 /** One login-log row per attempt: never the password, never the token. */
 export async function writeLoginLog(app: FastifyInstance, request: FastifyRequest, entry: LoginLogEntry, deviceId?: string | null) {
   const origin = originOf(request, deviceId);
+  const row = {
+    account: entry.account.slice(0, 100),
+    result: entry.result,
+    reason: entry.reason?.slice(0, 100) ?? null,
+    accountRef: entry.accountRef ?? null,
+    tenantRef: entry.tenantId ?? null,
+    ip: origin.ip?.slice(0, 64) ?? null,
+    deviceId: origin.deviceId,
+    userAgent: origin.userAgent,
+    createTime: app.clock.now(),
+  };
   try {
-    await app.database.db.insert(loginLogs).values({
-      account: entry.account.slice(0, 100),
-      result: entry.result,
-      reason: entry.reason?.slice(0, 100) ?? null,
-      accountRef: entry.accountRef ?? null,
-      tenantRef: entry.tenantId ?? null,
-      ip: origin.ip?.slice(0, 64) ?? null,
-      deviceId: origin.deviceId,
-      userAgent: origin.userAgent,
-      createTime: app.clock.now(),
-    });
+    // row-level security: a tenant's row is written with that tenant set, a tenant-less one with none
+    if (entry.tenantId) await withTenant(app.database.db, entry.tenantId, (tx) => tx.insert(loginLogs).values(row));
+    else await app.database.db.insert(loginLogs).values(row);
   } catch (error) {
     request.log.error({ err: error }, 'login log entry not written');
   }
@@ -57,7 +81,7 @@ export async function findAccount(app: FastifyInstance, identifier: string) {
       accountId: accounts.accountId,
       passwordHash: accounts.passwordHash,
       superAdmin: accounts.superAdmin,
-      lockedUntil: accounts.lockedUntil,
+      passwordChangedAt: accounts.passwordChangedAt,
       lastTenantId: accounts.lastTenantId,
     })
     .from(accounts)
@@ -107,43 +131,104 @@ async function pickTenant(app: FastifyInstance, account: { id: number; superAdmi
   return null;
 }
 
-/** Counts a failed password; the fifth in a row locks the account. Answers the lock's end when it locked. */
-async function countFailure(app: FastifyInstance, accountRef: number): Promise<Date | null> {
-  const until = new Date(app.clock.now().getTime() + LOCK_MS);
+const hashOf = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/**
+ * The account a `atrium_device` cookie was issued to, when it is valid and unexpired, else null. Asked the
+ * same way whatever the name typed, so a known device reveals nothing about unknown names.
+ */
+async function knownDeviceOf(app: FastifyInstance, request: FastifyRequest): Promise<{ accountRef: number; hash: string } | null> {
+  const token = request.cookies?.[DEVICE_COOKIE];
+  if (!token || token.length > 100) return null;
+  const hash = hashOf(token);
   const [row] = await app.database.db
-    .update(accounts)
-    .set({
-      failedLogins: sql`case when ${accounts.failedLogins} + 1 >= ${MAX_FAILURES} then 0 else ${accounts.failedLogins} + 1 end`,
-      lockedUntil: sql`case when ${accounts.failedLogins} + 1 >= ${MAX_FAILURES} then ${until} else ${accounts.lockedUntil} end`,
-    })
-    .where(eq(accounts.id, accountRef))
-    .returning({ lockedUntil: accounts.lockedUntil });
-  return row?.lockedUntil && row.lockedUntil.getTime() === until.getTime() ? until : null;
+    .select({ accountRef: knownDevices.accountRef })
+    .from(knownDevices)
+    .where(and(eq(knownDevices.tokenHash, hash), gt(knownDevices.expiresAt, app.clock.now())));
+  return row ? { accountRef: row.accountRef, hash } : null;
 }
 
-// names that match no account lock the same way, so the answers never tell which names exist
-const unknownKey = (typed: string) => `login-fail:${typed.trim().toLowerCase().slice(0, 100)}`;
-const unknownLockKey = (typed: string) => `login-lock:${typed.trim().toLowerCase().slice(0, 100)}`;
-
-async function unknownLockedUntil(app: FastifyInstance, typed: string): Promise<Date | null> {
-  const value = await app.store.get(unknownLockKey(typed));
-  return value ? new Date(Number(value)) : null;
-}
-
-async function countUnknownFailure(app: FastifyInstance, typed: string): Promise<Date | null> {
-  const { count } = await app.store.incr(unknownKey(typed), LOCK_MS * 6);
-  if (count < MAX_FAILURES) return null;
-  const until = new Date(app.clock.now().getTime() + LOCK_MS);
-  await app.store.set(unknownLockKey(typed), String(until.getTime()), LOCK_MS);
-  await app.store.del(unknownKey(typed));
-  return until;
+/** After a successful sign-in: the device is (still) known for DEVICE_TTL_MS, its cookie renewed. */
+async function rememberDevice(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  accountRef: number,
+  known: string | null,
+) {
+  const now = app.clock.now();
+  const expiresAt = new Date(now.getTime() + DEVICE_TTL_MS);
+  if (known) {
+    await app.database.db.update(knownDevices).set({ lastUsedAt: now, expiresAt }).where(eq(knownDevices.tokenHash, known));
+    return;
+  }
+  const token = randomBytes(32).toString('base64url');
+  await app.database.db.insert(knownDevices).values({ tokenHash: hashOf(token), accountRef, createTime: now, lastUsedAt: now, expiresAt });
+  // expired ones go, and an account keeps its most recently used devices only (API clients without a
+  // cookie jar make a new one at every sign-in)
+  await app.database.db
+    .delete(knownDevices)
+    .where(
+      and(
+        eq(knownDevices.accountRef, accountRef),
+        or(
+          lt(knownDevices.expiresAt, now),
+          sql`${knownDevices.id} not in (select id from known_devices where account_ref = ${accountRef} order by last_used_at desc, id desc limit ${MAX_KNOWN_DEVICES})`,
+        ),
+      ),
+    );
+  reply.setCookie(DEVICE_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+    path: '/',
+    maxAge: Math.floor(DEVICE_TTL_MS / 1000),
+  });
 }
 
 /**
- * Sign-in by user number, phone or e-mail. The same answer (1001) for a wrong password and an unknown
- * account; five failures in a row lock for ten minutes (1003 says until when). A fresh token every time.
+ * What sign-in locks are counted on. The subject is the account (its id and password generation, so
+ * that a new password — by reset code or by an administrator — starts every count afresh) or, for a name
+ * that matches no account, the name as typed: both are counted and locked exactly alike.
  */
-export async function login(app: FastifyInstance, request: FastifyRequest, input: LoginInput): Promise<{ token: string }> {
+type LockCounter = { fail: string; lock: string; level: string; threshold: number };
+
+function lockKeys(subject: string, source: string): { source: LockCounter; account: LockCounter } {
+  const k = (kind: string, scope: string) => `login-${kind}:${scope}`.slice(0, 200);
+  const pair = `${subject}|${source}`;
+  return {
+    source: { fail: k('fail', pair), lock: k('lock', pair), level: k('level', pair), threshold: LOCKOUT.sourceThreshold },
+    account: { fail: k('fail', subject), lock: k('lock', subject), level: k('level', subject), threshold: LOCKOUT.accountThreshold },
+  };
+}
+
+async function lockedUntil(app: FastifyInstance, counter: LockCounter): Promise<number> {
+  const value = Number(await app.store.get(counter.lock));
+  return Number.isFinite(value) ? value : 0;
+}
+
+/** Counts one failure; at the threshold, locks for the next delay of the doubling series and starts counting again. */
+async function countFailure(app: FastifyInstance, counter: LockCounter): Promise<number> {
+  const { count } = await app.store.incr(counter.fail, LOCKOUT.windowMs);
+  if (count < counter.threshold) return 0;
+  const { count: level } = await app.store.incr(counter.level, LOCKOUT.levelMemoryMs);
+  const delay = Math.min(LOCKOUT.firstLockMs * 2 ** Math.min(level - 1, 20), LOCKOUT.maxLockMs);
+  const until = app.clock.now().getTime() + delay;
+  await app.store.set(counter.lock, String(until), delay);
+  await app.store.del(counter.fail);
+  return until;
+}
+/**
+ * Sign-in by user number, phone or e-mail. The same answer (1001) for a wrong password and an unknown
+ * account, counted and locked alike (1003 says until when; see LOCKOUT). A fresh token every time, and
+ * the device becomes a known one of the account.
+ */
+export async function login(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: LoginInput,
+): Promise<{ token: string }> {
   const typed = input.account;
   const log = (entry: Omit<LoginLogEntry, 'account'>) => writeLoginLog(app, request, { account: typed, ...entry }, input.deviceId);
   if (app.captcha.enabled && !(await app.captcha.check(input.captchaId, input.code))) {
@@ -151,18 +236,25 @@ export async function login(app: FastifyInstance, request: FastifyRequest, input
     throw new AppError('captchaInvalid');
   }
   const account = await findAccount(app, typed);
-  const now = app.clock.now();
-  const lockedUntil = account ? account.lockedUntil : await unknownLockedUntil(app, typed);
-  if (lockedUntil && lockedUntil.getTime() > now.getTime()) {
+  const device = await knownDeviceOf(app, request);
+  const knownDevice = !!account && device?.accountRef === account.id;
+  const subject = account ? `a${account.id}.${account.passwordChangedAt?.getTime() ?? 0}` : `n:${typed.trim().toLowerCase().slice(0, 100)}`;
+  const keys = lockKeys(subject, knownDevice && device ? `d:${device.hash.slice(0, 32)}` : `ip:${request.ip}`);
+  // a known device meets only its own lock; any other source its address's and the account's
+  const applying = knownDevice ? [keys.source] : [keys.source, keys.account];
+  const now = app.clock.now().getTime();
+  const until = Math.max(...(await Promise.all(applying.map((c) => lockedUntil(app, c)))));
+  if (until > now) {
     await log({ result: 'locked', reason: 'locked', accountRef: account?.id });
-    throw lockedError(lockedUntil);
+    throw lockedError(new Date(until));
   }
   const passwordOk = account?.passwordHash ? await verifyPassword(account.passwordHash, input.password) : false;
   if (!account?.passwordHash) await burnPasswordCheck(input.password);
   if (!account || !passwordOk) {
-    const lockedNow = account ? await countFailure(app, account.id) : await countUnknownFailure(app, typed);
+    const locks = await Promise.all([countFailure(app, keys.source), countFailure(app, keys.account)]);
+    const lockedNow = Math.max(locks[0], knownDevice ? 0 : locks[1]);
     await log({ result: 'failure', reason: account ? 'wrong password' : 'unknown account', accountRef: account?.id });
-    if (lockedNow) throw lockedError(lockedNow);
+    if (lockedNow) throw lockedError(new Date(lockedNow));
     throw new AppError('loginFailed');
   }
   const tenantId = await pickTenant(app, account);
@@ -172,10 +264,10 @@ export async function login(app: FastifyInstance, request: FastifyRequest, input
   }
   const origin = originOf(request, input.deviceId);
   const { token } = await app.sessions.create({ accountRef: account.id, tenantId, remember: input.remember, ...origin });
-  await app.database.db
-    .update(accounts)
-    .set({ failedLogins: 0, lockedUntil: null, lastTenantId: tenantId })
-    .where(eq(accounts.id, account.id));
+  await app.database.db.update(accounts).set({ lastTenantId: tenantId }).where(eq(accounts.id, account.id));
+  // the owner got in from here: this source starts counting afresh, and the device is a known one
+  await Promise.all([app.store.del(keys.source.fail), app.store.del(keys.source.level)]);
+  await rememberDevice(app, request, reply, account.id, knownDevice && device ? device.hash : null);
   await log({ result: 'success', accountRef: account.id, tenantId });
   return { token };
 }

@@ -75,12 +75,13 @@ export async function userProfile(app: FastifyInstance, auth: AuthContext): Prom
     }>;
     return result.rows[0] ?? null;
   });
-  const last = (
-    await app.database.query<{ create_time: Date | string; ip: string | null }>(
-      `select create_time, ip from login_logs where account_ref = $1 and result = 'success' order by create_time desc offset 1 limit 1`,
-      [auth.accountRef],
-    )
-  )[0];
+  // the sign-in before this one, in this tenant (login_logs is under row-level security)
+  const last = await app.withTenant(auth.tenantId, async (tx) => {
+    const result = (await tx.execute(
+      sql`select create_time, ip from login_logs where account_ref = ${auth.accountRef} and result = 'success' order by create_time desc offset 1 limit 1`,
+    )) as RawResult<{ create_time: Date | string; ip: string | null }>;
+    return result.rows[0];
+  });
   return {
     ...info,
     profile: account?.profile ?? null,

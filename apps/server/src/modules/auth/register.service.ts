@@ -182,7 +182,7 @@ export async function resetPassword(app: FastifyInstance, input: z.output<typeof
   if (!spent) throw new AppError('resetCodeInvalid');
   await app.database.db
     .update(accounts)
-    .set({ passwordHash: await hashPassword(input.password), passwordChangedAt: now, failedLogins: 0, lockedUntil: null, updateTime: now })
+    .set({ passwordHash: await hashPassword(input.password), passwordChangedAt: now, updateTime: now })
     .where(eq(accounts.id, row.accountRef));
   await app.sessions.end({ accountRef: row.accountRef, reason: 'password' });
 }

@@ -99,7 +99,7 @@ export class EmbeddedBroker {
 
   async start(): Promise<void> {
     const aedesOptions: AedesOptions = {
-      // browser ids are "atrium-" plus random characters; other brokers may be asked for longer ones
+      // browser ids are the account's client key (32 characters), a dash and 16 of the tab's own
       maxClientsIdLength: 64,
       maxTopicLevels: 8,
       connectTimeout: 10_000,
@@ -108,7 +108,7 @@ export class EmbeddedBroker {
       authorizeSubscribe: (client, subscription, done) => this.authorizeSubscribe(client, subscription, done),
       authorizePublish: (client, packet, done) => {
         if (!client) return done(null);
-        done(this.checkPublish(client, packet.topic, packet.payload));
+        done(this.checkPublish(client, packet.topic, packet.payload, packet.retain));
       },
       authorizeForward: (client, packet) => {
         // Defence in depth: whatever was subscribed, only the account's own topics are ever forwarded.
@@ -224,6 +224,7 @@ export class EmbeddedBroker {
     const refuse = () => done(Object.assign(new Error('not authorized'), { returnCode: NOT_AUTHORIZED }) as AuthenticateError, false);
     authenticateBrowser(this.options.checkToken, { username, password, clientId: client.id }).then(
       (identity) => {
+        // authenticateBrowser also refuses a client id that is not the account's (it would take over a connection)
         if (!identity) return refuse();
         let connections = 0;
         for (const tracked of this.clients.values()) if (tracked.clientKey === identity.clientKey) connections++;
@@ -252,10 +253,10 @@ export class EmbeddedBroker {
     done(null, subscription);
   }
 
-  /** A client may publish only small messages, not too often, to its own account's client topic. */
-  private checkPublish(client: Client, topic: string, payload: Buffer | string): Error | null {
+  /** A client may publish only small, not retained messages, not too often, to its own account's client topic. */
+  private checkPublish(client: Client, topic: string, payload: Buffer | string, retain: boolean): Error | null {
     const tracked = this.clients.get(client);
-    if (!tracked || !mayPublish(tracked.clientKey, topic)) return new Error('publishing to this topic is not allowed');
+    if (!tracked || !mayPublish(tracked.clientKey, topic, retain)) return new Error('publishing to this topic is not allowed');
     if (Buffer.byteLength(payload) > realtimeLimits.maxPacketBytes) return new Error('payload too large');
     const now = Date.now();
     tracked.publishes = tracked.publishes.filter((at) => now - at < realtimeLimits.publishWindowMs);

@@ -16,6 +16,11 @@ const authorizeBody = z.object({
   // an MQTT topic is at most 65535 bytes
   topic: z.string().min(1).max(65535),
   action: z.enum(['publish', 'subscribe']),
+  // `${retain}` of a publish; a browser's retained publish is denied
+  retain: z
+    .union([z.boolean(), z.enum(['true', 'false'])])
+    .optional()
+    .transform((v) => v === true || v === 'true'),
 });
 const answer = z.object({
   result: z.enum(['allow', 'deny']),

@@ -8,7 +8,7 @@ import { authenticateBrowser, isServer, mayPublish, maySubscribe, type ServerCre
 /** What EMQX's HTTP authenticator sends (the body template of docs/operations.md). */
 export type HookAuthenticateInput = { clientid: string; username: string; password: string };
 /** What EMQX's HTTP authorizer sends. */
-export type HookAuthorizeInput = { clientid: string; username: string; topic: string; action: 'publish' | 'subscribe' };
+export type HookAuthorizeInput = { clientid: string; username: string; topic: string; action: 'publish' | 'subscribe'; retain?: boolean };
 /**
  * EMQX's answer format: 200 with a result; `is_superuser` skips its authorization for that client;
  * `expire_at` (Unix seconds, EMQX 5.8 and later) disconnects the client then.
@@ -179,7 +179,9 @@ export class BrokerHook {
     const binding = await this.clients.lookup(input.clientid);
     if (!binding || !signsInAs(binding, input.username)) return { result: 'deny' };
     const allowed =
-      input.action === 'subscribe' ? maySubscribe(binding.clientKey, input.topic) : mayPublish(binding.clientKey, input.topic);
+      input.action === 'subscribe'
+        ? maySubscribe(binding.clientKey, input.topic)
+        : mayPublish(binding.clientKey, input.topic, input.retain ?? false);
     return { result: allowed ? 'allow' : 'deny' };
   }
 

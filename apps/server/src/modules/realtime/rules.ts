@@ -1,5 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
-import { REALTIME_TOPIC_ROOT, realtimeKinds, realtimeLimits, realtimeSubscription, realtimeTopic } from '@atrium/contracts/realtime';
+import {
+  ownsClientId,
+  REALTIME_TOPIC_ROOT,
+  realtimeKinds,
+  realtimeLimits,
+  realtimeSubscription,
+  realtimeTopic,
+} from '@atrium/contracts/realtime';
 import type { BrokerIdentity, TokenCheck } from './broker';
 
 /**
@@ -38,6 +45,8 @@ export async function authenticateBrowser(checkToken: TokenCheck, credentials: C
   if (!token || !credentials.username) return null;
   const identity = await checkToken(token);
   if (!identity || !signsInAs(identity, credentials.username)) return null;
+  // a client id of another account would take its connection over (the broker closes the older one)
+  if (!ownsClientId(identity.clientKey, credentials.clientId)) return null;
   return identity;
 }
 
@@ -51,9 +60,12 @@ export function maySubscribe(clientKey: string, topic: string): boolean {
   return topic === realtimeSubscription(clientKey) || realtimeKinds.some((kind) => topic === realtimeTopic(kind, clientKey));
 }
 
-/** A browser publishes only to its own account's client topic (signals between its tabs). */
-export function mayPublish(clientKey: string, topic: string): boolean {
-  return topic === realtimeTopic('client', clientKey);
+/**
+ * A browser publishes only to its own account's client topic (signals between its tabs), never
+ * retained: a retained message would greet every later connection of the account.
+ */
+export function mayPublish(clientKey: string, topic: string, retain = false): boolean {
+  return !retain && topic === realtimeTopic('client', clientKey);
 }
 
 /** Whatever was subscribed, a browser is sent only messages of its own account's topics. */

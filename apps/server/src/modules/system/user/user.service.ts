@@ -233,8 +233,6 @@ export const userService = {
       .set({
         passwordHash: await hashPassword(password),
         passwordChangedAt: new Date(),
-        failedLogins: 0,
-        lockedUntil: null,
         updateTime: new Date(),
       })
       .where(eq(accounts.id, found.accountRef));
