@@ -75,7 +75,7 @@ describe.each(engines)('the external broker hook (EMQX HTTP authentication and a
   let user: SignedIn;
   let acme: SignedIn;
   let clientSeq = 0;
-  const clientId = (who: SignedIn) => `${who.clientKey}_test${++clientSeq}`;
+  const clientId = (who: SignedIn) => `${who.clientKey}-test${++clientSeq}`;
 
   /** What EMQX sends, with its headers: JSON body, the secret as a bearer token. */
   const post = (url: string, payload: Record<string, unknown>, authorization: string | null = `Bearer ${HOOK_SECRET}`) =>
