@@ -74,6 +74,16 @@ describe.each(engines)('tenants, audit, sessions and Excel on %s', (engine) => {
     const mine = await acme.get('/api/system/operlog?module=system:post&action=create');
     expect(mine.status).toBe(200);
     expect(mine.body.data.list[0]).toMatchObject({ operator: 'acme', module: 'system:post', action: 'create', result: 'success' });
+    // the object is kept by name as well as by id, also for a status change and after a delete
+    const post = (await acme.get('/api/system/post?code=acme-audit')).body.data.list[0];
+    await acme.put(`/api/system/post/${post.id}/status`, { status: '1' });
+    await acme.del(`/api/system/post/${post.id}`);
+    const entries = (await acme.get('/api/system/operlog?module=system:post')).body.data.list.slice(0, 3);
+    expect(entries.map((e: { action: string; target: string; targetName: string }) => [e.action, e.targetName])).toEqual([
+      ['delete', 'acme-audit Audit me'],
+      ['status', 'acme-audit Audit me'],
+      ['create', 'acme-audit Audit me'],
+    ]);
     const theirs = await admin.get('/api/system/operlog?operator=acme');
     expect(theirs.body.data.total).toBe(0);
     const bad = await admin.get('/api/system/operlog?sort=operator:asc');
