@@ -1,6 +1,6 @@
-import { Button, Card, Message, Popconfirm, Result, Space, Table, type TableColumnProps } from '@arco-design/web-react';
-import { IconDelete, IconEdit, IconPlus } from '@arco-design/web-react/icon';
-import { type ReactNode, useState } from 'react';
+import { Button, Card, Dropdown, Message, Popconfirm, Result, Space, Table, type TableColumnProps } from '@arco-design/web-react';
+import { IconDelete, IconDown, IconEdit, IconPlus } from '@arco-design/web-react/icon';
+import { Children, Fragment, isValidElement, type ReactElement, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../components/permission';
 import { useIsPhone } from '../shell/useIsNarrow';
@@ -128,7 +128,6 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
       shown.push({
         key: 'status',
         title: t('crud.status'),
-        width: 100,
         render: (_: unknown, item: Item) => (
           <StatusSwitch
             status={item.status ?? '0'}
@@ -163,7 +162,7 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
               {t('crud.edit')}
             </Button>
           )}
-          {rowActions?.(item)}
+          {canWrite.update || canWrite.delete ? <RowActions actions={rowActions?.(item)} /> : rowActions?.(item)}
           {canWrite.delete && (
             <Popconfirm
               title={t('crud.deleteConfirmNamed', { name: label(item) })}
@@ -282,5 +281,37 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
         />
       )}
     </Card>
+  );
+}
+
+/** The buttons of a `rowActions` result, its fragments unwrapped and empty slots dropped. */
+function actionList(node: ReactNode): ReactNode[] {
+  return Children.toArray(node).flatMap((child) =>
+    isValidElement(child) && child.type === Fragment
+      ? actionList((child as ReactElement<{ children?: ReactNode }>).props.children)
+      : [child],
+  );
+}
+
+/**
+ * Beside edit and delete, a page's own row actions: the first one inline, the others under 更多, so
+ * the pinned column stays narrow enough for every other column to show at 1280 px. The menu keeps its
+ * content mounted: an action that opens a dialog keeps it open after the menu closes.
+ */
+function RowActions({ actions }: { actions: ReactNode }) {
+  const { t } = useTranslation();
+  const [first, ...rest] = actionList(actions);
+  return (
+    <>
+      {first}
+      {rest.length > 0 && (
+        <Dropdown droplist={<div className="crud-more-actions">{rest}</div>} position="br" unmountOnExit={false}>
+          <Button type="text" size="mini">
+            {t('crud.more')}
+            <IconDown />
+          </Button>
+        </Dropdown>
+      )}
+    </>
   );
 }

@@ -122,8 +122,7 @@ export const tenantRepository = {
   },
 
   async setStatus(ctx: Ctx, id: number, status: Status) {
-    if (status === '1' && id === ctx.caller.tenantId)
-      throw refused('id', 'current', 'tenant.current');
+    if (status === '1' && id === ctx.caller.tenantId) throw refused('id', 'current', 'tenant.current');
     const [row] = await ctx.tx.update(tenants).set({ status, updateTime: new Date() }).where(eq(tenants.id, id)).returning();
     return toTenant(row!);
   },

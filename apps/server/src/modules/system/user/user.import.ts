@@ -172,7 +172,8 @@ async function importRow(
   const deptId = raw.deptName ? deptIds.get(raw.deptName) : undefined;
   if (raw.deptName && deptId === undefined) fail('deptName', 'exists', say('ref.missing'));
   const parsed = createUserSchema.safeParse({ ...raw, deptName: undefined, createTime: undefined, deptId });
-  if (!parsed.success) for (const issue of parsed.error.issues) {
+  if (!parsed.success)
+    for (const issue of parsed.error.issues) {
       const field = String(issue.path[0] ?? 'row');
       const { message, params } = issueMessage(issue, raw[field]);
       fail(field, issue.code, say(message, params));
@@ -187,16 +188,20 @@ async function importRow(
     result.created++;
   } catch (error) {
     result.failed++;
-    const fields =
-      error instanceof AppError ? (error.data?.fields as FieldError[] | undefined) : undefined;
+    const fields = error instanceof AppError ? (error.data?.fields as FieldError[] | undefined) : undefined;
     if (fields?.length) {
-      for (const f of fields) result.errors.push({ row: row.number, field: label(f.field), rule: f.rule ?? 'invalid', message: say(f.message, f.params) });
+      for (const f of fields)
+        result.errors.push({ row: row.number, field: label(f.field), rule: f.rule ?? 'invalid', message: say(f.message, f.params) });
     } else if (error instanceof AppError) {
       result.errors.push({
         row: row.number,
         field: label('row'),
         rule: 'refused',
-        message: errorMessage(error.reason ? { ...error.entry, ...(conflictReasons[error.reason] ?? {}) } : error.entry, lang, error.params),
+        message: errorMessage(
+          error.reason ? { ...error.entry, ...(conflictReasons[error.reason] ?? {}) } : error.entry,
+          lang,
+          error.params,
+        ),
       });
     } else {
       // the statement and its parameters stay in the server log

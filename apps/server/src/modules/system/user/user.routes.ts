@@ -76,7 +76,9 @@ export async function userRoutes(app: FastifyInstance) {
       recordAudit(request, {
         target: `${after.id} ${after.accountId}`,
         targetName: displayNameOf(after),
-        before: { roleIds: before }, after: { roleIds: after.roleIds } });
+        before: { roleIds: before },
+        after: { roleIds: after.roleIds },
+      });
       return ok(after);
     },
   );
