@@ -128,6 +128,11 @@ test('a user created with a generated password sees it once, can copy it, and si
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(password);
   await page.getByRole('button', { name: '我已复制' }).click();
   await expect(shown).toHaveCount(0);
+  // the operation log names the object as a person reads it, not by its id
+  await page.goto('/system/operlog');
+  await expect(page.locator('tr.arco-table-tr').filter({ hasText: `用户 ${account} 生成密码` }).first()).toBeVisible({
+    timeout: 30_000,
+  });
   await context.close();
 
   // shown once: the list does not carry it, and a fresh browser signs in with it

@@ -151,7 +151,7 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
       title: t('crud.actions'),
       fixed: phone ? undefined : 'right',
       render: (_: unknown, item: Item) => (
-        <Space size={4} wrap={phone} style={phone ? { maxWidth: 150 } : undefined}>
+        <Space size={0} wrap={phone} className="crud-row-actions" style={phone ? { maxWidth: 150 } : undefined}>
           {canWrite.update && (
             <Button
               type="text"
@@ -247,7 +247,8 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
         scroll={{ x: 'max-content' }}
         noDataElement={<Result status={null} title={t('crud.empty')} />}
         rowSelection={
-          canWrite.delete && !tree
+          // a phone has no room for the selection column: rows are deleted one at a time there
+          canWrite.delete && !tree && !phone
             ? { type: 'checkbox', selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }
             : undefined
         }
