@@ -142,6 +142,13 @@ describe.each(engines)('tenants, audit, sessions and Excel on %s', (engine) => {
       [5, 'Phone'],
       [6, 'Department'],
     ]);
+    // each message reads in the requester's language, not as the validator's English
+    expect(result.errors.map((e: { message: string }) => e.message)).toEqual([
+      'can be at most 20 characters',
+      'is not valid',
+      'is already in use',
+      'the chosen record does not exist or was deleted',
+    ]);
     expect((await acme.get('/api/system/user/user?accountId=imp.one')).body.data.total).toBe(1);
     const garbage = await ctx.app.inject({
       method: 'POST',
@@ -150,5 +157,6 @@ describe.each(engines)('tenants, audit, sessions and Excel on %s', (engine) => {
       payload: Buffer.from('not a workbook'),
     });
     expect(garbage.statusCode).toBe(400);
+    expect(garbage.json().data.fields).toEqual([{ field: 'file', rule: 'format', message: '不是 .xlsx 工作簿' }]);
   });
 });
