@@ -130,7 +130,12 @@ test('a user created with a generated password sees it once, can copy it, and si
   await expect(shown).toHaveCount(0);
   // the operation log names the object as a person reads it, not by its id
   await page.goto('/system/operlog');
-  await expect(page.locator('tr.arco-table-tr').filter({ hasText: `用户 ${account} 生成密码` }).first()).toBeVisible({
+  await expect(
+    page
+      .locator('tr.arco-table-tr')
+      .filter({ hasText: `用户 ${account} 生成密码` })
+      .first(),
+  ).toBeVisible({
     timeout: 30_000,
   });
   await context.close();

@@ -1,5 +1,5 @@
 import { Button, Card, Dropdown, Message, Popconfirm, Result, Space, Table, type TableColumnProps } from '@arco-design/web-react';
-import { IconDelete, IconDown, IconEdit, IconPlus } from '@arco-design/web-react/icon';
+import { IconDelete, IconDown, IconPlus } from '@arco-design/web-react/icon';
 import { Children, Fragment, isValidElement, type ReactElement, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../components/permission';
@@ -156,7 +156,6 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
             <Button
               type="text"
               size="mini"
-              icon={<IconEdit />}
               onClick={async () => setEditing({ id: item.id, values: toForm ? await toForm(item) : { ...item } })}
             >
               {t('crud.edit')}
@@ -169,7 +168,7 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
               content={deleteWarning?.(item)}
               onOk={() => removeRows([item.id])}
             >
-              <Button type="text" size="mini" status="danger" icon={<IconDelete />}>
+              <Button type="text" size="mini" status="danger">
                 {t('crud.delete')}
               </Button>
             </Popconfirm>
