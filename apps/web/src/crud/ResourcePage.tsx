@@ -151,7 +151,8 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
       title: t('crud.actions'),
       fixed: phone ? undefined : 'right',
       render: (_: unknown, item: Item) => (
-        <Space size={0} wrap={phone} className="crud-row-actions" style={phone ? { maxWidth: 150 } : undefined}>
+        // on a phone the actions stand one under the other (edit, 更多, delete): the column stays narrow
+        <Space size={0} direction={phone ? 'vertical' : 'horizontal'} className="crud-row-actions">
           {canWrite.update && (
             <Button
               type="text"
@@ -161,7 +162,7 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
               {t('crud.edit')}
             </Button>
           )}
-          {canWrite.update || canWrite.delete ? <RowActions actions={rowActions?.(item)} /> : rowActions?.(item)}
+          {canWrite.update || canWrite.delete ? <RowActions actions={rowActions?.(item)} allInMenu={phone} /> : rowActions?.(item)}
           {canWrite.delete && (
             <Popconfirm
               title={t('crud.deleteConfirmNamed', { name: label(item) })}
@@ -298,9 +299,10 @@ function actionList(node: ReactNode): ReactNode[] {
  * the pinned column stays narrow enough for every other column to show at 1280 px. The menu keeps its
  * content mounted: an action that opens a dialog keeps it open after the menu closes.
  */
-function RowActions({ actions }: { actions: ReactNode }) {
+function RowActions({ actions, allInMenu }: { actions: ReactNode; allInMenu?: boolean }) {
   const { t } = useTranslation();
-  const [first, ...rest] = actionList(actions);
+  const list = actionList(actions);
+  const [first, ...rest] = allInMenu && list.length > 1 ? [null, ...list] : list;
   return (
     <>
       {first}
