@@ -35,3 +35,23 @@ export class AppError extends Error {
 
 export const notFound = () => new AppError('notFound');
 export const forbidden = () => new AppError('forbidden');
+
+type IssueLike = { code: string; minimum?: unknown; maximum?: unknown; origin?: string; input?: unknown };
+
+/**
+ * A schema issue as a key of the contracts' `validationMessages` with its parameters, so it reads in
+ * the caller's language (`fieldMessage`) instead of the validator's English. `input` (the value the
+ * issue is about, when known) tells a missing value from a wrong one.
+ */
+export function issueMessage(issue: IssueLike, input: unknown = issue.input): { message: string; params?: Record<string, number> } {
+  const missing = input === undefined || input === null || input === '';
+  const text = issue.origin === 'string' || typeof input === 'string';
+  if (issue.code === 'too_small' && text) {
+    return missing || Number(issue.minimum) <= 1
+      ? { message: 'value.required' }
+      : { message: 'value.tooShort', params: { min: Number(issue.minimum) } };
+  }
+  if (issue.code === 'too_big' && text) return { message: 'value.tooLong', params: { max: Number(issue.maximum) } };
+  if (issue.code === 'invalid_type' && missing) return { message: 'value.required' };
+  return { message: 'value.invalid' };
+}

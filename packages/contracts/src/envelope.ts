@@ -3,9 +3,15 @@ import { z } from 'zod';
 /** Every API response body: `{ code, message, data }`; `code` 200 is success. */
 export type Envelope<T> = { code: number; message: string; data: T };
 
-export type FieldError = { field: string; rule: string; message: string };
+/** `message` is a key of the message catalogues (with `params` for its placeholders) until the server answers in the caller's language. */
+export type FieldError = { field: string; rule: string; message: string; params?: Record<string, string | number> };
 
-export const fieldErrorSchema = z.object({ field: z.string(), rule: z.string(), message: z.string() });
+export const fieldErrorSchema = z.object({
+  field: z.string(),
+  rule: z.string(),
+  message: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
 
 /** The envelope schema for a given `data` schema, for OpenAPI and response validation. */
 export function envelopeOf<T extends z.ZodType>(data: T) {

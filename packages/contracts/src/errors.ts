@@ -95,6 +95,15 @@ export const conflictReasons: Record<string, { zh: string; en: string }> = {
     zh: '这是最后一位超级管理员，不能停用或删除',
     en: 'This is the last super admin: it cannot be disabled or deleted',
   },
+  'product.inUse': { zh: '该商品已有库存、流水或销售记录', en: 'The product has stock, ledger entries or sales' },
+  'stock.insufficient': { zh: 'SKU {sku} 库存不足', en: 'Not enough stock of SKU {sku}' },
+  'sale.transition': { zh: '订单当前的状态不允许这样操作', en: 'The order cannot do this from its current state' },
+  'sale.draftOnly': { zh: '只有草稿订单可以修改', en: 'Only a draft order can be edited' },
+  'sale.deleteState': { zh: '只有草稿或已取消的订单可以删除', en: 'Only draft or cancelled orders can be deleted' },
+  'activity.overlap': {
+    zh: '与已启用的活动“{name}”（{id}）有相同的 SKU 且时间重叠',
+    en: 'Shares a SKU and time with the enabled activity "{name}" ({id})',
+  },
 };
 
 /**
@@ -116,4 +125,51 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
     zh: '账号只能包含字母、数字、下划线、点和短横线',
     en: 'The account may contain only letters, digits, underscore, dot and dash',
   },
+  // rules the server checks beyond the schema; the web app shows them after the field's label
+  'value.required': { zh: '不能为空', en: 'is required' },
+  'value.tooShort': { zh: '至少 {min} 个字符', en: 'needs at least {min} characters' },
+  'value.tooLong': { zh: '最多 {max} 个字符', en: 'can be at most {max} characters' },
+  'value.invalid': { zh: '格式不正确', en: 'is not valid' },
+  'value.taken': { zh: '已被使用', en: 'is already in use' },
+  'value.nul': { zh: '不能包含 NUL 字符', en: 'must not contain NUL characters' },
+  'ref.missing': { zh: '所选的记录不存在或已删除', en: 'the chosen record does not exist or was deleted' },
+  'ref.missingId': { zh: '编号 {id} 不存在', en: 'no record with id {id}' },
+  'tree.cycle': { zh: '不能移到自己或自己的下级之下', en: 'cannot be moved under itself or one of its own descendants' },
+  'sku.notOnSale': { zh: '该 SKU 不在售', en: 'this SKU is not on sale' },
+  'product.singleSku': { zh: '没有规格的商品只能有一个 SKU', en: 'a product without specs has exactly one SKU' },
+  'product.specCombination': { zh: '每个规格取一个值，按规格的顺序', en: 'one value for each spec, in order' },
+  'product.specValue': { zh: '“{value}”不是规格“{spec}”的取值', en: '"{value}" is not a value of "{spec}"' },
+  'product.duplicateCombination': { zh: '同一个规格组合出现了两次', en: 'the same combination appears twice' },
+  'product.foreignSku': { zh: 'SKU {id} 不属于该商品', en: "SKU {id} is not one of this product's" },
+  'user.grantPermission': { zh: '分配角色需要“分配角色”权限', en: 'assigning roles needs the "grant roles" permission' },
+  'user.selfChange': {
+    zh: '不能修改自己的角色、用户类型、状态或部门',
+    en: 'you cannot change your own roles, user type, status or department',
+  },
+  'role.exceedsOwn': { zh: '角色授予的权限不能超过您自己拥有的', en: 'a role may grant no more than you hold yourself' },
+  'role.ownRole': { zh: '不能修改您自己拥有的角色', en: 'you cannot change a role you hold' },
+  'role.grantsMore': { zh: '该角色授予的权限超过了您拥有的', en: 'this role grants more than you hold' },
+  'dept.outsideScope': { zh: '该部门不在您的数据权限范围内', en: 'the department is outside your data scope' },
+  'import.header': {
+    zh: '第一行须为列标题（用户编号 / User number、姓名 / Name…）',
+    en: 'the first row must hold the column headers (User number / 用户编号, Name / 姓名…)',
+  },
+  'import.maxRows': { zh: '最多 {max} 行', en: 'at most {max} rows' },
+  'import.timeout': { zh: '导入用时过长，已创建 {created} 行', en: 'the import took too long; {created} rows were created' },
+  'import.notXlsx': { zh: '不是 .xlsx 工作簿', en: 'not an .xlsx workbook' },
+  'import.noHeader': { zh: '工作簿中没有带标题行的工作表', en: 'the workbook has no sheet with a header row' },
+  'import.layout': { zh: '不支持的工作簿结构', en: 'unsupported workbook layout' },
+  'import.tooLarge': { zh: '工作簿解压后过大', en: 'the workbook is too large once unpacked' },
+  'import.saveFailed': { zh: '该行未能保存', en: 'the row could not be saved' },
 };
+
+/**
+ * A field error's `message` in `lang`: a key of `validationMessages` or `conflictReasons` becomes its
+ * sentence (placeholders filled from `params`); any other text is returned as it is.
+ */
+export function fieldMessage(message: string, lang: Language, params?: Record<string, string | number>): string {
+  const entry = validationMessages[message] ?? conflictReasons[message];
+  if (!entry) return message;
+  const text = lang === 'en-US' ? entry.en : entry.zh;
+  return params ? text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole)) : text;
+}

@@ -5,7 +5,7 @@ import { operLogs } from '../db/schema';
 /** Route config: which module and action an operation-log entry names. */
 export type AuditConfig = { module: string; action: string };
 
-type AuditState = { target?: string; before?: unknown; after?: unknown; error?: string };
+type AuditState = { target?: string; targetName?: string; before?: unknown; after?: unknown; error?: string };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -45,6 +45,21 @@ export function summarize(before: unknown, after: unknown): Record<string, unkno
   return null;
 }
 
+/**
+ * What a person calls a row: its account or code and its name (`hq0001 张三`, `ceo 董事长`, `研发部`).
+ * Stored with the log entry, so the entry still reads after the row is renamed or deleted.
+ */
+export function displayNameOf(row: unknown): string | undefined {
+  if (!row || typeof row !== 'object') return undefined;
+  const r = row as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : undefined);
+  const handle = text(r.accountId) ?? text(r.code) ?? text(r.orderNo) ?? text(r.number);
+  const name = text(r.name) ?? text(r.nickname) ?? text(r.title);
+  const parts = handle && name && handle !== name ? [handle, name] : [handle ?? name];
+  const out = parts.filter(Boolean).join(' ');
+  return out ? out.slice(0, 200) : undefined;
+}
+
 /** Lets a handler say what it changed; the entry is written whatever the outcome. */
 export function recordAudit(request: FastifyRequest, state: AuditState) {
   request.auditState = { ...request.auditState, ...state };
@@ -77,6 +92,7 @@ export const operLogPlugin = fp(
             module: audit.module,
             action: audit.action,
             target: (state.target ?? (params?.id !== undefined ? String(params.id) : null))?.slice(0, 200) ?? null,
+            targetName: state.targetName ?? displayNameOf(state.after) ?? displayNameOf(state.before) ?? null,
             method: request.method,
             url: request.url.slice(0, 500),
             ip: request.ip,

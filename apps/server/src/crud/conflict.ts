@@ -1,22 +1,32 @@
 import { AppError } from '../errors';
 
+type Params = Record<string, string | number>;
+
 /** 409 naming the field whose value is already taken. */
 export function conflict(field: string): AppError {
-  return new AppError('conflict', { fields: [{ field, rule: 'unique', message: `${field} is already in use` }] });
+  return new AppError('conflict', { fields: [{ field, rule: 'unique', message: 'value.taken' }] });
 }
 
-/** 400 naming one field, for rules a schema cannot see (a parent that would make a cycle, an unknown id). */
-export function invalidField(field: string, rule: string, message: string): AppError {
-  return new AppError('validation', { fields: [{ field, rule, message }] });
+/**
+ * 400 naming one field, for rules a schema cannot see (a parent that would make a cycle, an unknown id).
+ * `message` is a key of the contracts' `validationMessages`: the answer says it in the caller's language.
+ */
+export function invalidField(field: string, rule: string, message: string, params?: Params): AppError {
+  return new AppError('validation', { fields: [{ field, rule, message, ...(params ? { params } : {}) }] });
 }
 
 /**
  * 409 for a rule that keeps the row as it is (in use, last super admin, yourself). `reason` names the
- * catalogue's `conflictReasons` entry, so the message says why in the caller's language (with `count`).
+ * catalogue's `conflictReasons` entry, so the message (and the field's) says why in the caller's
+ * language, with its `params` (`count`…).
  */
-export function refused(field: string, rule: string, message: string, reason?: string, count?: number): AppError {
-  const params = count === undefined ? undefined : { count };
-  return new AppError('conflict', { fields: [{ field, rule, message }], reason, params, data: params });
+export function refused(field: string, rule: string, reason: string, params?: Params): AppError {
+  return new AppError('conflict', {
+    fields: [{ field, rule, message: reason, ...(params ? { params } : {}) }],
+    reason,
+    params,
+    data: params,
+  });
 }
 
 type PgLikeError = { code?: string; constraint?: string; constraint_name?: string; cause?: PgLikeError };

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fas
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { forbidden, notFound } from '../errors';
-import { recordAudit } from './audit';
+import { displayNameOf, recordAudit } from './audit';
 import { type Ctx, callerOf, inTenant } from './context';
 
 export type ListResult<T> = { list: T[]; total: number };
@@ -171,7 +171,7 @@ export function registerResource<R extends Resource>(
         return ok(
           await inTenant(request, async (ctx) => {
             const before = await visible(handlers, ctx, id);
-            recordAudit(request, { before: { status: (before as { status?: string }).status } });
+            recordAudit(request, { targetName: displayNameOf(before), before: { status: (before as { status?: string }).status } });
             const after = await setStatus(ctx, id, status, before);
             recordAudit(request, { after: { status } });
             return after;

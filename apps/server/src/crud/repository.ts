@@ -148,7 +148,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
           .from(ref.column.table)
           .where(and(eq(ref.tenant, ctx.caller.tenantId), eq(ref.column, rowId)));
         const n = used?.n ?? 0;
-        if (n > 0) throw refused('id', 'inUse', `in use (${ref.reason}: ${n})`, ref.reason, n);
+        if (n > 0) throw refused('id', 'inUse', ref.reason, { count: n });
       }
       await ctx.tx.delete(table).where(one(ctx, rowId));
     },

@@ -3,6 +3,7 @@ import {
   errorCatalogue,
   errorMessage,
   type FieldError,
+  fieldMessage,
   type Language,
   pickLanguage,
   validationMessages,
@@ -10,7 +11,7 @@ import {
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../errors';
+import { AppError, issueMessage } from '../errors';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,9 +26,12 @@ function validationFields(
   },
 ): FieldError[] {
   return error.validation.map((v) => {
-    const issue = v.params?.issue as { path?: (string | number)[] } | undefined;
+    const issue = v.params?.issue as { path?: (string | number)[]; code?: string; input?: unknown } | undefined;
     const path = issue?.path?.length ? issue.path.join('.') : v.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    return { field: path || (error.validationContext ?? 'body'), rule: v.keyword, message: v.message ?? 'invalid' };
+    // a key of the message catalogue, said in the caller's language below; a refinement's own key stays
+    const own = v.message && validationMessages[v.message] ? { message: v.message } : undefined;
+    const keyed = own ?? (issue?.code ? issueMessage(issue as Parameters<typeof issueMessage>[0]) : { message: 'value.invalid' });
+    return { field: path || (error.validationContext ?? 'body'), rule: v.keyword, ...keyed };
   });
 }
 
@@ -59,17 +63,11 @@ export function sendEnvelope(reply: FastifyReply, request: FastifyRequest, error
   return reply.status(error.entry.status).send({ code: error.entry.code, message, data: translateFields(error.data, request.lang) });
 }
 
-// field messages given as keys (`password.weak`) become sentences in the caller's language
+// field messages given as keys (`password.weak`, `tree.cycle`) become sentences in the caller's language
 function translateFields(data: Record<string, unknown> | null, lang: Language) {
   const fields = data?.fields as FieldError[] | undefined;
   if (!data || !Array.isArray(fields)) return data;
-  return {
-    ...data,
-    fields: fields.map((f) => {
-      const known = validationMessages[f.message];
-      return known ? { ...f, message: lang === 'en-US' ? known.en : known.zh } : f;
-    }),
-  };
+  return { ...data, fields: fields.map(({ params, ...f }) => ({ ...f, message: fieldMessage(f.message, lang, params) })) };
 }
 
 /**

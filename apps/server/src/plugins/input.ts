@@ -39,7 +39,7 @@ export const inputPlugin = fp(
       for (const value of [request.body, request.query, request.params]) {
         const field = nulPath(value);
         if (field !== null) {
-          throw new AppError('validation', { fields: [{ field, rule: 'nul', message: 'must not contain NUL characters' }] });
+          throw new AppError('validation', { fields: [{ field, rule: 'nul', message: 'value.nul' }] });
         }
       }
     });

@@ -26,9 +26,9 @@ export function caller(ctx: TestContext, token: string) {
   return {
     token,
     get: (url: string) => call('GET', url),
-    post: (url: string, body: unknown) => call('POST', url, body),
-    put: (url: string, body: unknown) => call('PUT', url, body),
-    del: (url: string) => call('DELETE', url),
+    post: (url: string, body: unknown, lang?: string) => call('POST', url, body, lang),
+    put: (url: string, body: unknown, lang?: string) => call('PUT', url, body, lang),
+    del: (url: string, lang?: string) => call('DELETE', url, undefined, lang),
   };
 }
 export type Caller = ReturnType<typeof caller>;

@@ -74,6 +74,16 @@ describe.each(engines)('tenants, audit, sessions and Excel on %s', (engine) => {
     const mine = await acme.get('/api/system/operlog?module=system:post&action=create');
     expect(mine.status).toBe(200);
     expect(mine.body.data.list[0]).toMatchObject({ operator: 'acme', module: 'system:post', action: 'create', result: 'success' });
+    // the object is kept by name as well as by id, also for a status change and after a delete
+    const post = (await acme.get('/api/system/post?code=acme-audit')).body.data.list[0];
+    await acme.put(`/api/system/post/${post.id}/status`, { status: '1' });
+    await acme.del(`/api/system/post/${post.id}`);
+    const entries = (await acme.get('/api/system/operlog?module=system:post')).body.data.list.slice(0, 3);
+    expect(entries.map((e: { action: string; target: string; targetName: string }) => [e.action, e.targetName])).toEqual([
+      ['delete', 'acme-audit Audit me'],
+      ['status', 'acme-audit Audit me'],
+      ['create', 'acme-audit Audit me'],
+    ]);
     const theirs = await admin.get('/api/system/operlog?operator=acme');
     expect(theirs.body.data.total).toBe(0);
     const bad = await admin.get('/api/system/operlog?sort=operator:asc');
@@ -132,6 +142,13 @@ describe.each(engines)('tenants, audit, sessions and Excel on %s', (engine) => {
       [5, 'Phone'],
       [6, 'Department'],
     ]);
+    // each message reads in the requester's language, not as the validator's English
+    expect(result.errors.map((e: { message: string }) => e.message)).toEqual([
+      'can be at most 20 characters',
+      'is not valid',
+      'is already in use',
+      'the chosen record does not exist or was deleted',
+    ]);
     expect((await acme.get('/api/system/user/user?accountId=imp.one')).body.data.total).toBe(1);
     const garbage = await ctx.app.inject({
       method: 'POST',
@@ -140,5 +157,6 @@ describe.each(engines)('tenants, audit, sessions and Excel on %s', (engine) => {
       payload: Buffer.from('not a workbook'),
     });
     expect(garbage.statusCode).toBe(400);
+    expect(garbage.json().data.fields).toEqual([{ field: 'file', rule: 'format', message: '不是 .xlsx 工作簿' }]);
   });
 });

@@ -146,6 +146,12 @@ describe.each(engines)('system management API on %s', (engine) => {
 
       const cycle = await admin.put(`/api/system/dept/${a.id}`, { name: 'Head office', parentId: c.id });
       expect([cycle.status, fieldsOf(cycle.body)]).toEqual([400, ['parentId']]);
+      // the reason reads in the caller's language, never as the server's own English
+      expect(cycle.body.data.fields[0].message).toBe('cannot be moved under itself or one of its own descendants');
+      const zh = await admin.put(`/api/system/dept/${a.id}`, { name: 'Head office', parentId: c.id }, 'zh-CN');
+      expect(zh.body.data.fields).toEqual([{ field: 'parentId', rule: 'cycle', message: '不能移到自己或自己的下级之下' }]);
+      const inUse = await admin.del(`/api/system/dept/${a.id}`, 'zh-CN');
+      expect(inUse.body.data.fields[0].message).toBe('该部门下还有 1 个子部门，请先删除或移走它们');
       const own = await admin.put(`/api/system/dept/${a.id}`, { name: 'Head office', parentId: a.id });
       expect(own.status).toBe(400);
 

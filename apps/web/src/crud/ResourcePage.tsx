@@ -1,6 +1,6 @@
-import { Button, Card, Message, Popconfirm, Result, Space, Table, type TableColumnProps } from '@arco-design/web-react';
-import { IconDelete, IconEdit, IconPlus } from '@arco-design/web-react/icon';
-import { type ReactNode, useState } from 'react';
+import { Button, Card, Dropdown, Message, Popconfirm, Result, Space, Table, type TableColumnProps } from '@arco-design/web-react';
+import { IconDelete, IconDown, IconPlus } from '@arco-design/web-react/icon';
+import { Children, Fragment, isValidElement, type ReactElement, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../components/permission';
 import { useIsPhone } from '../shell/useIsNarrow';
@@ -128,7 +128,6 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
       shown.push({
         key: 'status',
         title: t('crud.status'),
-        width: 100,
         render: (_: unknown, item: Item) => (
           <StatusSwitch
             status={item.status ?? '0'}
@@ -152,25 +151,25 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
       title: t('crud.actions'),
       fixed: phone ? undefined : 'right',
       render: (_: unknown, item: Item) => (
-        <Space size={4} wrap={phone} style={phone ? { maxWidth: 150 } : undefined}>
+        // on a phone the actions stand one under the other (edit, 更多, delete): the column stays narrow
+        <Space size={0} direction={phone ? 'vertical' : 'horizontal'} className="crud-row-actions">
           {canWrite.update && (
             <Button
               type="text"
               size="mini"
-              icon={<IconEdit />}
               onClick={async () => setEditing({ id: item.id, values: toForm ? await toForm(item) : { ...item } })}
             >
               {t('crud.edit')}
             </Button>
           )}
-          {rowActions?.(item)}
+          {canWrite.update || canWrite.delete ? <RowActions actions={rowActions?.(item)} allInMenu={phone} /> : rowActions?.(item)}
           {canWrite.delete && (
             <Popconfirm
               title={t('crud.deleteConfirmNamed', { name: label(item) })}
               content={deleteWarning?.(item)}
               onOk={() => removeRows([item.id])}
             >
-              <Button type="text" size="mini" status="danger" icon={<IconDelete />}>
+              <Button type="text" size="mini" status="danger">
                 {t('crud.delete')}
               </Button>
             </Popconfirm>
@@ -248,7 +247,8 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
         scroll={{ x: 'max-content' }}
         noDataElement={<Result status={null} title={t('crud.empty')} />}
         rowSelection={
-          canWrite.delete && !tree
+          // a phone has no room for the selection column: rows are deleted one at a time there
+          canWrite.delete && !tree && !phone
             ? { type: 'checkbox', selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }
             : undefined
         }
@@ -282,5 +282,38 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
         />
       )}
     </Card>
+  );
+}
+
+/** The buttons of a `rowActions` result, its fragments unwrapped and empty slots dropped. */
+function actionList(node: ReactNode): ReactNode[] {
+  return Children.toArray(node).flatMap((child) =>
+    isValidElement(child) && child.type === Fragment
+      ? actionList((child as ReactElement<{ children?: ReactNode }>).props.children)
+      : [child],
+  );
+}
+
+/**
+ * Beside edit and delete, a page's own row actions: the first one inline, the others under 更多, so
+ * the pinned column stays narrow enough for every other column to show at 1280 px. The menu keeps its
+ * content mounted: an action that opens a dialog keeps it open after the menu closes.
+ */
+function RowActions({ actions, allInMenu }: { actions: ReactNode; allInMenu?: boolean }) {
+  const { t } = useTranslation();
+  const list = actionList(actions);
+  const [first, ...rest] = allInMenu && list.length > 1 ? [null, ...list] : list;
+  return (
+    <>
+      {first}
+      {rest.length > 0 && (
+        <Dropdown droplist={<div className="crud-more-actions">{rest}</div>} position="br" unmountOnExit={false}>
+          <Button type="text" size="mini">
+            {t('crud.more')}
+            <IconDown />
+          </Button>
+        </Dropdown>
+      )}
+    </>
   );
 }

@@ -10,6 +10,8 @@ export const operLogSchema = z.object({
   module: z.string(),
   action: z.string(),
   target: z.string().nullable(),
+  /** What the target was called when the entry was written (`hq0001 张三`); null on entries from before it was kept. */
+  targetName: z.string().nullable(),
   method: z.string(),
   url: z.string(),
   ip: z.string().nullable(),

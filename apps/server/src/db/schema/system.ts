@@ -192,6 +192,8 @@ export const operLogs = pgTable(
     // create | update | delete | status | export | import | grant | reset_password | other
     action: varchar('action', { length: 30 }).notNull(),
     target: varchar('target', { length: 200 }),
+    // the target's display name when the entry was written (`hq0001 张三`): it reads after a rename or delete
+    targetName: varchar('target_name', { length: 200 }),
     method: varchar('method', { length: 10 }).notNull(),
     url: varchar('url', { length: 500 }).notNull(),
     ip: varchar('ip', { length: 64 }),

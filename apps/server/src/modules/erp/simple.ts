@@ -29,8 +29,8 @@ async function parentInTree(ctx: Ctx, input: Record<string, unknown>, id?: numbe
       select c.id, c.parent_id from ${erpCategories} c join up on c.id = up.parent_id and c.tenant_id = ${ctx.caller.tenantId})
     select id from up`);
   const chain = (result as unknown as { rows: { id: number | string }[] }).rows.map((r) => Number(r.id));
-  if (!chain.length) throw invalidField('parentId', 'exists', 'no such category');
-  if (id && chain.includes(id)) throw invalidField('parentId', 'cycle', 'a category cannot sit below itself');
+  if (!chain.length) throw invalidField('parentId', 'exists', 'ref.missing');
+  if (id && chain.includes(id)) throw invalidField('parentId', 'cycle', 'tree.cycle');
 }
 
 async function withParentName(row: Record<string, unknown>, ctx: Ctx) {

@@ -80,7 +80,8 @@ export async function sendNotice(tx: Tx, sender: { tenantId: number; accountRef:
       fields: missing.map((id) => ({
         field: `targetIds.${input.targetIds.indexOf(id)}`,
         rule: 'exists',
-        message: `no such ${input.scope} ${id}`,
+        message: 'ref.missingId',
+        params: { id },
       })),
     });
   }

@@ -10,6 +10,7 @@ import { useSettings } from '../../app/settings';
 import { AppBreadcrumb } from '../breadcrumb/AppBreadcrumb';
 import { KeepAliveOutlet } from '../keep-alive/KeepAliveOutlet';
 import { MenuTree } from '../menu/MenuTree';
+import { useMenu } from '../menu/useMenu';
 import { Navbar } from '../navbar/Navbar';
 import { FloatingSettingsButton } from '../settings/FloatingSettingsButton';
 import { TabBar } from '../tab-bar/TabBar';
@@ -45,7 +46,12 @@ export function AppLayout() {
     document.title = route ? `${t(route.meta.locale)} - ${t('app.name')}` : t('app.name');
   }, [route, t]);
 
-  const showSider = settings.menu && !settings.hideMenu && !narrow;
+  const sideMenu = settings.menu && !settings.hideMenu && !narrow;
+  // top-menu mode beside a side menu splits it (as Arco Pro does): the first level on top, the chosen
+  // section's pages at the side; a section that is a page itself leaves no side menu
+  const split = settings.topMenu && sideMenu;
+  const { items, sectionKey } = useMenu();
+  const showSider = sideMenu && (!split || Boolean(items.find((node) => node.name === sectionKey)?.children?.length));
   const collapsed = settings.menuCollapse;
   const siderWidth = collapsed ? COLLAPSED_WIDTH : settings.menuWidth;
   const openSettings = () => {
@@ -67,7 +73,7 @@ export function AppLayout() {
           {showSider ? (
             <aside className="app-sider" style={{ width: siderWidth }}>
               <div className="app-sider-menu">
-                <MenuTree collapsed={collapsed} ariaLabel={t('menu.ariaLabel')} />
+                <MenuTree part={split ? 'section' : undefined} collapsed={collapsed} ariaLabel={t('menu.ariaLabel')} />
               </div>
               <button
                 type="button"
@@ -96,7 +102,7 @@ export function AppLayout() {
           <div className="app-main">
             {settings.topMenu ? (
               <div className="app-topmenu">
-                <MenuTree mode="horizontal" ariaLabel={t('menu.topAriaLabel')} />
+                <MenuTree mode="horizontal" part={split ? 'sections' : undefined} ariaLabel={t('menu.topAriaLabel')} />
               </div>
             ) : null}
             {settings.tabBar ? <TabBar /> : null}

@@ -4,10 +4,15 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { MenuNode } from '../../app/routes';
 import { MenuIcon } from './icons';
-import { useMenu } from './useMenu';
+import { firstLeaf, useMenu } from './useMenu';
 
 type Props = {
   mode?: 'vertical' | 'horizontal' | 'pop';
+  /**
+   * The menu split in two, as in top-menu mode: `sections` is the first level alone (a section opens
+   * its first page), `section` the children of the section the current page belongs to.
+   */
+  part?: 'sections' | 'section';
   collapsed?: boolean;
   ariaLabel: string;
   onNavigate?: () => void;
@@ -16,10 +21,17 @@ type Props = {
 const isLink = (node: MenuNode) => Boolean(node.meta.link) || /^https?:\/\//.test(node.path);
 
 /** The menu (side, top or drawer). Keys are route names; external entries open in a new tab. */
-export function MenuTree({ mode = 'vertical', collapsed, ariaLabel, onNavigate }: Props) {
+export function MenuTree({ mode = 'vertical', part, collapsed, ariaLabel, onNavigate }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { items, selectedKey, openKey } = useMenu();
+  const menu = useMenu();
+  const { selectedKey, openKey, sectionKey } = menu;
+  const items =
+    part === 'sections'
+      ? menu.items.map((node) => ({ ...node, children: undefined }))
+      : part === 'section'
+        ? (menu.items.find((node) => node.name === sectionKey)?.children ?? [])
+        : menu.items;
   const [openKeys, setOpenKeys] = useState<string[]>(openKey ? [openKey] : []);
 
   useEffect(() => {
@@ -33,11 +45,12 @@ export function MenuTree({ mode = 'vertical', collapsed, ariaLabel, onNavigate }
       if (node.children) walk(node.children);
     }
   };
-  walk(items);
+  walk(menu.items);
 
   const onClickItem = (key: string) => {
-    const node = byName.get(key);
-    if (!node) return;
+    const found = byName.get(key);
+    if (!found) return;
+    const node = part === 'sections' ? firstLeaf(found) : found;
     if (isLink(node)) window.open(node.meta.link ?? node.path, '_blank', 'noopener');
     else navigate(node.path);
     onNavigate?.();
@@ -72,7 +85,7 @@ export function MenuTree({ mode = 'vertical', collapsed, ariaLabel, onNavigate }
       <Menu
         mode={mode}
         collapse={collapsed}
-        selectedKeys={selectedKey ? [selectedKey] : []}
+        selectedKeys={part === 'sections' ? (sectionKey ? [sectionKey] : []) : selectedKey ? [selectedKey] : []}
         openKeys={openKeys}
         onClickSubMenu={(_key, keys) => setOpenKeys(keys)}
         onClickMenuItem={onClickItem}

@@ -5,7 +5,7 @@ import { useSettings } from '../../app/settings';
 import { useCurrentRoute } from '../useCurrentRoute';
 
 /** The menu tree for the signed-in user, with the keys to highlight and open for the current page. */
-export function useMenu(): { items: MenuNode[]; selectedKey?: string; openKey?: string } {
+export function useMenu(): { items: MenuNode[]; selectedKey?: string; openKey?: string; sectionKey?: string } {
   const role = useSession((s) => s.role);
   const serverMenu = useSession((s) => s.serverMenu);
   const menuFromServer = useSettings((s) => s.menuFromServer);
@@ -17,7 +17,17 @@ export function useMenu(): { items: MenuNode[]; selectedKey?: string; openKey?: 
   // detail pages light up the menu entry they belong to
   const selectedKey = route?.meta.activeMenu ?? route?.name;
   const openKey = selectedKey ? (findLeafByName(selectedKey)?.parent?.name ?? route?.parent?.name) : undefined;
-  return { items, selectedKey, openKey };
+  const sectionKey = selectedKey ? items.find((node) => contains(node, selectedKey))?.name : undefined;
+  return { items, selectedKey, openKey, sectionKey };
+}
+
+const contains = (node: MenuNode, name: string): boolean =>
+  node.name === name || Boolean(node.children?.some((child) => contains(child, name)));
+
+/** The first page a section opens (its first leaf), for the top menu's sections. */
+export function firstLeaf(node: MenuNode): MenuNode {
+  const child = node.children?.[0];
+  return child ? firstLeaf(child) : node;
 }
 
 /** Every page the menu offers (external links left out), for shortcuts. */

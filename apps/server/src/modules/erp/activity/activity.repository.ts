@@ -47,7 +47,7 @@ async function setSkus(ctx: Ctx, id: number, skuIds: number[]) {
     .select({ id: erpSkus.id })
     .from(erpSkus)
     .where(and(eq(erpSkus.tenantId, t), inArray(erpSkus.id, unique), eq(erpSkus.deleted, false)));
-  if (live.length !== unique.length) throw invalidField('skuIds', 'exists', 'no such SKU');
+  if (live.length !== unique.length) throw invalidField('skuIds', 'exists', 'ref.missing');
   await ctx.tx.delete(erpActivitySkus).where(and(eq(erpActivitySkus.tenantId, t), eq(erpActivitySkus.activityId, id)));
   await ctx.tx.insert(erpActivitySkus).values(unique.map((skuId) => ({ tenantId: t, activityId: id, skuId })));
 }
@@ -83,7 +83,7 @@ async function assertNoOverlap(ctx: Ctx, id: number) {
       ),
     )
     .limit(1);
-  if (other) throw refused('status', 'overlap', `shares a SKU and time with the enabled activity "${other.name}" (${other.id})`);
+  if (other) throw refused('status', 'overlap', 'activity.overlap', { name: other.name, id: other.id });
 }
 
 export const activityRepository = {

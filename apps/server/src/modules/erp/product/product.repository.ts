@@ -27,17 +27,17 @@ const toSku = (s: SkuRow): Sku => ({
 /** Every SKU's spec values must be one combination of the product's specs, each combination once. */
 function checkSkus(input: CreateProductInput) {
   const keys = new Set<string>();
-  if (!input.specs.length && input.skus.length !== 1) throw invalidField('skus', 'single', 'a product without specs has exactly one SKU');
+  if (!input.specs.length && input.skus.length !== 1) throw invalidField('skus', 'single', 'product.singleSku');
   input.skus.forEach((sku, i) => {
     if (sku.specValues.length !== input.specs.length) {
-      throw invalidField(`skus.${i}.specValues`, 'combination', 'one value for each spec, in order');
+      throw invalidField(`skus.${i}.specValues`, 'combination', 'product.specCombination');
     }
     sku.specValues.forEach((v, j) => {
       if (!input.specs[j]?.values.includes(v))
-        throw invalidField(`skus.${i}.specValues`, 'combination', `${v} is not a value of ${input.specs[j]?.name}`);
+        throw invalidField(`skus.${i}.specValues`, 'combination', 'product.specValue', { value: v, spec: input.specs[j]?.name ?? '' });
     });
     const key = specKeyOf(sku.specValues);
-    if (keys.has(key)) throw invalidField(`skus.${i}.specValues`, 'unique', 'the same combination twice');
+    if (keys.has(key)) throw invalidField(`skus.${i}.specValues`, 'unique', 'product.duplicateCombination');
     keys.add(key);
   });
 }
@@ -63,7 +63,7 @@ async function assertCategory(ctx: Ctx, categoryId: number | null | undefined) {
     .select({ id: erpCategories.id })
     .from(erpCategories)
     .where(and(eq(erpCategories.tenantId, ctx.caller.tenantId), eq(erpCategories.id, categoryId)));
-  if (!row) throw invalidField('categoryId', 'exists', 'no such category');
+  if (!row) throw invalidField('categoryId', 'exists', 'ref.missing');
 }
 
 /** SKU ids among `ids` that stock, the ledger or a sales line refers to: those are soft-deleted. */
@@ -210,7 +210,7 @@ export const productRepository = {
       .where(and(eq(erpSkus.tenantId, t), eq(erpSkus.productId, id), eq(erpSkus.deleted, false)));
     const kept = new Set(input.skus.flatMap((s) => (s.id ? [s.id] : [])));
     for (const skuId of kept) {
-      if (!existing.some((e) => e.id === skuId)) throw invalidField('skus', 'exists', `SKU ${skuId} is not one of this product's`);
+      if (!existing.some((e) => e.id === skuId)) throw invalidField('skus', 'exists', 'product.foreignSku', { id: skuId });
     }
     // gone first, so a new SKU may take a removed one's combination
     const gone = existing.filter((e) => !kept.has(e.id)).map((e) => e.id);
@@ -263,7 +263,7 @@ export const productRepository = {
         )
       ).size
     )
-      throw refused('id', 'inUse', 'the product has stock, ledger or sales');
+      throw refused('id', 'inUse', 'product.inUse');
     await ctx.tx.delete(erpSkus).where(and(eq(erpSkus.tenantId, t), eq(erpSkus.productId, id)));
     await ctx.tx.delete(erpProducts).where(and(eq(erpProducts.tenantId, t), eq(erpProducts.id, id)));
   },

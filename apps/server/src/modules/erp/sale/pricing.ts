@@ -21,7 +21,7 @@ export async function priceLines(ctx: Ctx, items: { skuId: number; quantity: num
     .where(and(eq(erpSkus.tenantId, t), inArray(erpSkus.id, ids), eq(erpSkus.deleted, false), eq(erpProducts.status, '0')));
   const price = new Map(skus.map((s) => [s.id, s.price]));
   items.forEach((item, i) => {
-    if (!price.has(item.skuId)) throw invalidField(`items.${i}.skuId`, 'exists', 'no such SKU on sale');
+    if (!price.has(item.skuId)) throw invalidField(`items.${i}.skuId`, 'exists', 'sku.notOnSale');
   });
   const running = await ctx.tx
     .select({

@@ -75,13 +75,13 @@ async function assertRefs(ctx: Ctx, input: CreateSaleInput) {
     .select({ id: erpWarehouses.id, status: erpWarehouses.status })
     .from(erpWarehouses)
     .where(and(eq(erpWarehouses.tenantId, t), eq(erpWarehouses.id, input.warehouseId)));
-  if (!w) throw invalidField('warehouseId', 'exists', 'no such warehouse');
+  if (!w) throw invalidField('warehouseId', 'exists', 'ref.missing');
   if (input.memberId) {
     const [m] = await ctx.tx
       .select({ id: erpMembers.id })
       .from(erpMembers)
       .where(and(eq(erpMembers.tenantId, t), eq(erpMembers.id, input.memberId)));
-    if (!m) throw invalidField('memberId', 'exists', 'no such member');
+    if (!m) throw invalidField('memberId', 'exists', 'ref.missing');
   }
 }
 
@@ -115,7 +115,7 @@ async function cas(ctx: Ctx, id: number, from: readonly SaleStatus[], to: SaleSt
     .returning();
   return row ?? null;
 }
-const notFrom = (transition: string) => refused('status', 'transition', `the order cannot ${transition} from its current state`);
+const notFrom = (_transition: string) => refused('status', 'transition', 'sale.transition');
 
 /** Sales orders: the worked example of a complex entity (lines, state machine, stock moves, document numbers). */
 export const saleService = {
@@ -183,7 +183,7 @@ export const saleService = {
       memberId: input.memberId ?? null,
       remark: input.remark ?? null,
     });
-    if (!row) throw refused('status', 'draftOnly', 'only a draft order can be edited');
+    if (!row) throw refused('status', 'draftOnly', 'sale.draftOnly');
     const priced = await writeLines(ctx, id, input);
     await ctx.tx
       .update(erpSales)
@@ -202,7 +202,7 @@ export const saleService = {
       .delete(erpSales)
       .where(and(eq(erpSales.tenantId, ctx.caller.tenantId), eq(erpSales.id, id), inArray(erpSales.status, ['draft', 'cancelled'])))
       .returning({ id: erpSales.id });
-    if (!row) throw refused('status', 'inUse', 'only draft or cancelled orders can be deleted');
+    if (!row) throw refused('status', 'inUse', 'sale.deleteState');
   },
 
   /**

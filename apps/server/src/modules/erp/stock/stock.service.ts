@@ -36,7 +36,7 @@ export async function moveStock(ctx: Ctx, move: StockMove, negativeAllowed?: boo
         where tenant_id = ${tenantId} and sku_id = ${move.skuId} and warehouse_id = ${move.warehouseId} and quantity >= ${n}
         returning quantity`),
     );
-    if (!row) throw refused(`skuId`, 'insufficientStock', `not enough stock of SKU ${move.skuId}`);
+    if (!row) throw refused('skuId', 'insufficientStock', 'stock.insufficient', { sku: move.skuId });
     balance = Number(row.quantity);
   } else {
     const [row] = rowsOf<{ quantity: string | number }>(
@@ -68,10 +68,10 @@ export async function assertStockTarget(ctx: Ctx, skuId: number, warehouseId: nu
     .select({ id: erpSkus.id })
     .from(erpSkus)
     .where(and(eq(erpSkus.tenantId, tenantId), eq(erpSkus.id, skuId), eq(erpSkus.deleted, false)));
-  if (!sku) throw invalidField('skuId', 'exists', 'no such SKU');
+  if (!sku) throw invalidField('skuId', 'exists', 'ref.missing');
   const [warehouse] = await ctx.tx
     .select({ id: erpWarehouses.id })
     .from(erpWarehouses)
     .where(and(eq(erpWarehouses.tenantId, tenantId), eq(erpWarehouses.id, warehouseId)));
-  if (!warehouse) throw invalidField('warehouseId', 'exists', 'no such warehouse');
+  if (!warehouse) throw invalidField('warehouseId', 'exists', 'ref.missing');
 }

@@ -132,7 +132,7 @@ export const sessionRepository = {
   /** The session if it is live and in the caller's tenant. */
   async findLive(ctx: Ctx, id: number) {
     const [row] = await ctx.tx
-      .select({ id: sessions.id, superAdmin: accounts.superAdmin })
+      .select({ id: sessions.id, superAdmin: accounts.superAdmin, accountId: accounts.accountId })
       .from(sessions)
       .innerJoin(accounts, eq(accounts.id, sessions.accountId))
       .where(and(eq(sessions.id, id), eq(sessions.tenantRef, ctx.caller.tenantId), isNull(sessions.endedAt)));

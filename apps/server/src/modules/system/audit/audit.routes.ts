@@ -2,6 +2,7 @@ import { envelopeOf, idParamSchema, loginLogResource, operLogResource, sessionRe
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { recordAudit } from '../../../crud/audit';
 import { inTenant } from '../../../crud/context';
 import { registerExport } from '../../../crud/excel';
 import { ok, registerResource, routeOptions } from '../../../crud/register-resource';
@@ -38,6 +39,7 @@ export async function auditRoutes(app: FastifyInstance) {
     { header: 'Module', zh: '模块', key: 'module' },
     { header: 'Action', zh: '操作', key: 'action' },
     { header: 'Target', zh: '对象', key: 'target', width: 30 },
+    { header: 'Target name', zh: '对象名称', key: 'targetName', width: 30 },
     { header: 'Method', zh: '请求方式', key: 'method', width: 10 },
     { header: 'URL', zh: '请求地址', key: 'url', width: 40 },
     { header: 'IP', zh: 'IP', key: 'ip' },
@@ -77,6 +79,7 @@ export async function auditRoutes(app: FastifyInstance) {
           if (!live) throw notFound();
           // a tenant administrator may not sign the super admin out
           if (live.superAdmin && !ctx.caller.superAdmin) throw forbidden();
+          recordAudit(request, { targetName: live.accountId });
           ctx.afterCommit(() => endSessions(app, { reason: 'forced', sessionIds: [id] }));
         });
         return ok(null);

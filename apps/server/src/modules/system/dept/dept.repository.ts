@@ -31,11 +31,11 @@ async function row(ctx: Ctx, id: number): Promise<DeptRow | undefined> {
 /** The ancestors a department gets under `parentId`; refuses an unknown parent and cycles. */
 async function ancestorsUnder(ctx: Ctx, parentId: number | null, selfId?: number): Promise<number[]> {
   if (parentId === null) return [];
-  if (parentId === selfId) throw invalidField('parentId', 'cycle', 'a department cannot be its own parent');
+  if (parentId === selfId) throw invalidField('parentId', 'cycle', 'tree.cycle');
   const parent = await row(ctx, parentId);
-  if (!parent) throw invalidField('parentId', 'exists', 'no such parent department');
+  if (!parent) throw invalidField('parentId', 'exists', 'ref.missing');
   if (selfId !== undefined && parent.ancestors.includes(selfId)) {
-    throw invalidField('parentId', 'cycle', 'a department cannot move under its own descendant');
+    throw invalidField('parentId', 'cycle', 'tree.cycle');
   }
   return [...parent.ancestors, parent.id];
 }
@@ -162,12 +162,12 @@ export const deptRepository = {
       .select({ n: count() })
       .from(depts)
       .where(and(inTenant(ctx), eq(depts.parentId, id)));
-    if ((children?.n ?? 0) > 0) throw refused('id', 'hasChildren', 'the department has sub-departments', 'dept.hasChildren', children?.n);
+    if ((children?.n ?? 0) > 0) throw refused('id', 'hasChildren', 'dept.hasChildren', { count: children?.n ?? 0 });
     const [users] = await ctx.tx
       .select({ n: count() })
       .from(tenantUsers)
       .where(and(eq(tenantUsers.tenantId, ctx.caller.tenantId), eq(tenantUsers.deptId, id)));
-    if ((users?.n ?? 0) > 0) throw refused('id', 'hasUsers', 'the department has users', 'dept.hasUsers', users?.n);
+    if ((users?.n ?? 0) > 0) throw refused('id', 'hasUsers', 'dept.hasUsers', { count: users?.n ?? 0 });
     await ctx.tx.delete(depts).where(and(inTenant(ctx), eq(depts.id, id)));
   },
 };

@@ -80,9 +80,9 @@ async function assertParent(ctx: Ctx, parentId: number | null, selfId?: number) 
   let current = parentId;
   // walk up: the parent must exist and the chain must not pass through the menu itself
   for (let depth = 0; current !== null; depth++) {
-    if (current === selfId || depth > 20) throw invalidField('parentId', 'cycle', 'a menu cannot move under itself');
+    if (current === selfId || depth > 20) throw invalidField('parentId', 'cycle', 'tree.cycle');
     const [parent] = await ctx.tx.select({ parentId: menus.parentId }).from(menus).where(eq(menus.id, current));
-    if (!parent) throw invalidField('parentId', 'exists', 'no such parent menu');
+    if (!parent) throw invalidField('parentId', 'exists', 'ref.missing');
     current = parent.parentId;
   }
 }
@@ -144,7 +144,7 @@ export const menuRepository = {
 
   async remove(ctx: Ctx, id: number) {
     const [children] = await ctx.tx.select({ n: count() }).from(menus).where(eq(menus.parentId, id));
-    if ((children?.n ?? 0) > 0) throw refused('id', 'hasChildren', 'the menu has children', 'menu.hasChildren', children?.n);
+    if ((children?.n ?? 0) > 0) throw refused('id', 'hasChildren', 'menu.hasChildren', { count: children?.n ?? 0 });
     await ctx.tx.delete(menus).where(eq(menus.id, id));
   },
 };

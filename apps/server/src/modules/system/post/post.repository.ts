@@ -88,7 +88,7 @@ export const postRepository = {
       .select({ n: count() })
       .from(userPosts)
       .where(and(eq(userPosts.tenantId, ctx.caller.tenantId), eq(userPosts.postId, id)));
-    if ((used?.n ?? 0) > 0) throw refused('id', 'inUse', 'the post is held by users', 'post.inUse', used?.n);
+    if ((used?.n ?? 0) > 0) throw refused('id', 'inUse', 'post.inUse', { count: used?.n ?? 0 });
     await ctx.tx.delete(posts).where(and(eq(posts.tenantId, ctx.caller.tenantId), eq(posts.id, id)));
   },
 };

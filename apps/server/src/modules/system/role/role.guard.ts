@@ -111,7 +111,7 @@ export const roleGuard = {
     if (unbounded(ctx) || !roleIds.length) return;
     const menus = await heldMenus(ctx);
     for (const grant of (await grantsOf(ctx, roleIds)).values()) {
-      if (!(await within(ctx, grant, menus))) throw denied(field, 'exceedsOwn', 'a role may grant no more than you hold yourself');
+      if (!(await within(ctx, grant, menus))) throw denied(field, 'exceedsOwn', 'role.exceedsOwn');
     }
   },
 
@@ -120,21 +120,21 @@ export const roleGuard = {
     if (await within(ctx, { ...grant, deptIds: grant.dataScope === '2' ? grant.deptIds : [] })) return;
     const menus = unbounded(ctx) ? null : await heldMenus(ctx);
     const field = menus && !grant.menuIds.every((id) => menus.has(id)) ? 'menuIds' : 'dataScope';
-    throw denied(field, 'exceedsOwn', 'a role may grant no more than you hold yourself');
+    throw denied(field, 'exceedsOwn', 'role.exceedsOwn');
   },
 
   /** Editing, disabling or deleting a role: not one the caller holds, nor one that grants more than they hold. */
   async assertEditable(ctx: Ctx, roleId: number) {
     if (unbounded(ctx)) return;
-    if ((await heldRoles(ctx)).has(roleId)) throw denied('id', 'ownRole', 'you cannot change a role you hold');
+    if ((await heldRoles(ctx)).has(roleId)) throw denied('id', 'ownRole', 'role.ownRole');
     const grant = (await grantsOf(ctx, [roleId])).get(roleId);
-    if (grant && !(await within(ctx, grant))) throw denied('id', 'exceedsOwn', 'this role grants more than you hold');
+    if (grant && !(await within(ctx, grant))) throw denied('id', 'exceedsOwn', 'role.grantsMore');
   },
 
   /** Placing a user (oneself included) in a department: only one inside the caller's data scope. */
   async assertDepartmentInScope(ctx: Ctx, deptId: number | null | undefined, field = 'deptId') {
     if (!deptId || unbounded(ctx) || ctx.caller.dataScope === '1') return;
-    if ((await departmentsInScope(ctx, [deptId])) !== 1) throw denied(field, 'outsideScope', 'the department is outside your data scope');
+    if ((await departmentsInScope(ctx, [deptId])) !== 1) throw denied(field, 'outsideScope', 'dept.outsideScope');
   },
 
   /** Whether the caller holds at least everything the given user's roles grant (for taking over an account). */

@@ -33,14 +33,14 @@ async function writeGrants(ctx: Ctx, roleId: number, input: Pick<CreateRoleInput
   const deptIds = input.dataScope === '2' ? [...new Set(input.deptIds)] : [];
   if (menuIds.length) {
     const found = await ctx.tx.select({ id: menus.id }).from(menus).where(inArray(menus.id, menuIds));
-    if (found.length !== menuIds.length) throw invalidField('menuIds', 'exists', 'unknown menu id');
+    if (found.length !== menuIds.length) throw invalidField('menuIds', 'exists', 'ref.missing');
   }
   if (deptIds.length) {
     const found = await ctx.tx
       .select({ id: depts.id })
       .from(depts)
       .where(and(eq(depts.tenantId, tenantId), inArray(depts.id, deptIds)));
-    if (found.length !== deptIds.length) throw invalidField('deptIds', 'exists', 'unknown department id');
+    if (found.length !== deptIds.length) throw invalidField('deptIds', 'exists', 'ref.missing');
   }
   await ctx.tx.delete(roleMenus).where(and(eq(roleMenus.tenantId, tenantId), eq(roleMenus.roleId, roleId)));
   await ctx.tx.delete(roleDepts).where(and(eq(roleDepts.tenantId, tenantId), eq(roleDepts.roleId, roleId)));
@@ -137,7 +137,7 @@ export const roleRepository = {
       .select({ n: count() })
       .from(userRoles)
       .where(and(eq(userRoles.tenantId, ctx.caller.tenantId), eq(userRoles.roleId, id)));
-    if ((held?.n ?? 0) > 0) throw refused('id', 'inUse', 'the role is held by users', 'role.inUse', held?.n);
+    if ((held?.n ?? 0) > 0) throw refused('id', 'inUse', 'role.inUse', { count: held?.n ?? 0 });
     await ctx.tx.delete(roles).where(and(inTenant(ctx), eq(roles.id, id)));
   },
 };

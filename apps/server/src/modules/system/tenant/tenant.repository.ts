@@ -122,17 +122,16 @@ export const tenantRepository = {
   },
 
   async setStatus(ctx: Ctx, id: number, status: Status) {
-    if (status === '1' && id === ctx.caller.tenantId)
-      throw refused('id', 'current', 'switch to another tenant before disabling this one', 'tenant.current');
+    if (status === '1' && id === ctx.caller.tenantId) throw refused('id', 'current', 'tenant.current');
     const [row] = await ctx.tx.update(tenants).set({ status, updateTime: new Date() }).where(eq(tenants.id, id)).returning();
     return toTenant(row!);
   },
 
   /** Only an empty tenant goes: deleting one cascades through every tenant table. */
   async remove(ctx: Ctx, id: number) {
-    if (id === ctx.caller.tenantId) throw refused('id', 'current', 'you are signed in to this tenant', 'tenant.current');
+    if (id === ctx.caller.tenantId) throw refused('id', 'current', 'tenant.current');
     const [members] = await ctx.tx.select({ n: count() }).from(memberships).where(eq(memberships.tenantRef, id));
-    if ((members?.n ?? 0) > 0) throw refused('id', 'hasUsers', 'the tenant still has users', 'tenant.hasUsers', members?.n);
+    if ((members?.n ?? 0) > 0) throw refused('id', 'hasUsers', 'tenant.hasUsers', { count: members?.n ?? 0 });
     await ctx.tx.delete(tenants).where(and(eq(tenants.id, id)));
   },
 };

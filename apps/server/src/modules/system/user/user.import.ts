@@ -1,11 +1,19 @@
 import { Readable } from 'node:stream';
-import { type CreateUserInput, createUserSchema, type ImportResult } from '@atrium/contracts';
+import {
+  type CreateUserInput,
+  conflictReasons,
+  createUserSchema,
+  errorMessage,
+  type FieldError,
+  fieldMessage,
+  type ImportResult,
+} from '@atrium/contracts';
 import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Ctx } from '../../../crud/context';
 import { type Bilingual, type ExcelColumn, headerOf } from '../../../crud/excel';
 import { depts } from '../../../db/schema';
-import { AppError } from '../../../errors';
+import { AppError, issueMessage } from '../../../errors';
 import type { UserRecord } from './user.repository';
 import { userService } from './user.service';
 import { checkZipSizes } from './zip-guard';
@@ -58,7 +66,8 @@ const cellText = (value: ExcelJS.CellValue): string | undefined => {
   return String(value).trim() || undefined;
 };
 
-const fileError = (rule: string, message: string) => new AppError('validation', { fields: [{ field: 'file', rule, message }] });
+const fileError = (rule: string, message: string, params?: Record<string, string | number>) =>
+  new AppError('validation', { fields: [{ field: 'file', rule, message, ...(params ? { params } : {}) }] });
 
 /** A word of either language ('停用', 'Disabled') or the code itself back to the code. */
 function codeOf(labels: Record<string, Bilingual> | undefined, text: string | undefined): string | undefined {
@@ -124,21 +133,21 @@ export async function importUsers(ctx: Ctx, file: Buffer, now: () => number = Da
           if (column) headers.set(col, column.key);
         });
         if (![...headers.values()].includes('accountId')) {
-          throw fileError('header', 'the first row must hold the column headers (User number / 用户编号, Name / 姓名…)');
+          throw fileError('header', 'import.header');
         }
         continue;
       }
-      if (!headers.size) throw fileError('header', 'the first row must hold the column headers');
-      if (++seen > MAX_ROWS) throw fileError('max', `at most ${MAX_ROWS} rows`);
-      if (now() > deadline) throw fileError('timeout', `the import took too long; ${result.created} rows were created`);
+      if (!headers.size) throw fileError('header', 'import.header');
+      if (++seen > MAX_ROWS) throw fileError('max', 'import.maxRows', { max: MAX_ROWS });
+      if (now() > deadline) throw fileError('timeout', 'import.timeout', { created: result.created });
       await importRow(ctx, row, headers, deptIds, label, result);
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
     ctx.request.log.warn({ err: error }, 'unreadable import workbook');
-    throw fileError('format', 'not an .xlsx workbook');
+    throw fileError('format', 'import.notXlsx');
   }
-  if (!headers.size) throw fileError('format', 'the workbook has no sheet with a header row');
+  if (!headers.size) throw fileError('format', 'import.noHeader');
   return result;
 }
 
@@ -157,11 +166,18 @@ async function importRow(
   }
   if (Object.values(raw).every((v) => v === undefined)) return;
   const errors: ImportResult['errors'] = [];
+  const lang = ctx.request.lang;
+  const say = (message: string, params?: Record<string, string | number>) => fieldMessage(message, lang, params);
   const fail = (key: string, rule: string, message: string) => errors.push({ row: row.number, field: label(key), rule, message });
   const deptId = raw.deptName ? deptIds.get(raw.deptName) : undefined;
-  if (raw.deptName && deptId === undefined) fail('deptName', 'exists', 'no such department');
+  if (raw.deptName && deptId === undefined) fail('deptName', 'exists', say('ref.missing'));
   const parsed = createUserSchema.safeParse({ ...raw, deptName: undefined, createTime: undefined, deptId });
-  if (!parsed.success) for (const issue of parsed.error.issues) fail(String(issue.path[0] ?? 'row'), issue.code, issue.message);
+  if (!parsed.success)
+    for (const issue of parsed.error.issues) {
+      const field = String(issue.path[0] ?? 'row');
+      const { message, params } = issueMessage(issue, raw[field]);
+      fail(field, issue.code, say(message, params));
+    }
   if (errors.length || !parsed.success) {
     result.failed++;
     result.errors.push(...errors);
@@ -172,16 +188,25 @@ async function importRow(
     result.created++;
   } catch (error) {
     result.failed++;
-    const fields =
-      error instanceof AppError ? (error.data?.fields as { field: string; rule?: string; message: string }[] | undefined) : undefined;
+    const fields = error instanceof AppError ? (error.data?.fields as FieldError[] | undefined) : undefined;
     if (fields?.length) {
-      for (const f of fields) result.errors.push({ row: row.number, field: label(f.field), rule: f.rule ?? 'invalid', message: f.message });
+      for (const f of fields)
+        result.errors.push({ row: row.number, field: label(f.field), rule: f.rule ?? 'invalid', message: say(f.message, f.params) });
     } else if (error instanceof AppError) {
-      result.errors.push({ row: row.number, field: label('row'), rule: 'refused', message: error.message });
+      result.errors.push({
+        row: row.number,
+        field: label('row'),
+        rule: 'refused',
+        message: errorMessage(
+          error.reason ? { ...error.entry, ...(conflictReasons[error.reason] ?? {}) } : error.entry,
+          lang,
+          error.params,
+        ),
+      });
     } else {
       // the statement and its parameters stay in the server log
       ctx.request.log.error({ err: error, row: row.number }, 'import row not saved');
-      result.errors.push({ row: row.number, field: label('row'), rule: 'saveFailed', message: 'the row could not be saved' });
+      result.errors.push({ row: row.number, field: label('row'), rule: 'saveFailed', message: say('import.saveFailed') });
     }
   }
 }

@@ -10,7 +10,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { recordAudit } from '../../../crud/audit';
+import { displayNameOf, recordAudit } from '../../../crud/audit';
 import { inTenant } from '../../../crud/context';
 import { registerExport, XLSX_TYPE } from '../../../crud/excel';
 import { ok, registerResource, routeOptions } from '../../../crud/register-resource';
@@ -55,7 +55,7 @@ export async function userRoutes(app: FastifyInstance) {
     async (request) => {
       const { id } = request.params as { id: number };
       const user = await inTenant(request, (ctx) => userService.resetPassword(ctx, id, (request.body as { password: string }).password));
-      recordAudit(request, { target: `${user.id} ${user.accountId}` });
+      recordAudit(request, { target: `${user.id} ${user.accountId}`, targetName: displayNameOf(user) });
       return ok(null);
     },
   );
@@ -73,7 +73,12 @@ export async function userRoutes(app: FastifyInstance) {
       const { before, after } = await inTenant(request, (ctx) =>
         userService.assignRoles(ctx, id, (request.body as { roleIds: number[] }).roleIds),
       );
-      recordAudit(request, { target: `${after.id} ${after.accountId}`, before: { roleIds: before }, after: { roleIds: after.roleIds } });
+      recordAudit(request, {
+        target: `${after.id} ${after.accountId}`,
+        targetName: displayNameOf(after),
+        before: { roleIds: before },
+        after: { roleIds: after.roleIds },
+      });
       return ok(after);
     },
   );

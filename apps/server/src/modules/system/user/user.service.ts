@@ -22,7 +22,7 @@ async function assertLinks(ctx: Ctx, input: { deptId?: number | null; postIds?: 
       .select({ id: depts.id })
       .from(depts)
       .where(and(eq(depts.tenantId, tenantId), eq(depts.id, input.deptId)));
-    if (!d) throw invalidField('deptId', 'exists', 'no such department');
+    if (!d) throw invalidField('deptId', 'exists', 'ref.missing');
   }
   for (const [field, table, ids] of [
     ['postIds', posts, input.postIds],
@@ -34,7 +34,7 @@ async function assertLinks(ctx: Ctx, input: { deptId?: number | null; postIds?: 
       .select({ id: table.id })
       .from(table)
       .where(and(eq(table.tenantId, tenantId), inArray(table.id, unique)));
-    if (found.length !== unique.length) throw invalidField(field, 'exists', 'unknown id');
+    if (found.length !== unique.length) throw invalidField(field, 'exists', 'ref.missing');
   }
 }
 
@@ -53,9 +53,9 @@ async function target(ctx: Ctx, id: number) {
 
 /** Nobody disables or deletes themselves or the last enabled super admin of the tenant. */
 async function assertRemovable(ctx: Ctx, id: number, found: Awaited<ReturnType<typeof target>>) {
-  if (ctx.caller.userId === id) throw refused('id', 'self', 'you cannot disable or delete yourself', 'user.self');
+  if (ctx.caller.userId === id) throw refused('id', 'self', 'user.self');
   if ((found.superAdmin || found.user.userType === '00') && (await userRepository.otherSuperAdmins(ctx, id)) === 0) {
-    throw refused('id', 'lastSuperAdmin', 'the last super admin cannot be disabled or deleted', 'user.lastSuperAdmin');
+    throw refused('id', 'lastSuperAdmin', 'user.lastSuperAdmin');
   }
 }
 
@@ -67,7 +67,7 @@ const sameIds = (a: number[], b: number[]) => {
 
 /** Role assignment is its own permission (`system:user:grant`), on every route that can do it. */
 function assertMayGrant(ctx: Ctx, field = 'roleIds') {
-  if (!can(ctx.caller, 'system:user:grant')) throw denied(field, 'permission', 'assigning roles needs system:user:grant');
+  if (!can(ctx.caller, 'system:user:grant')) throw denied(field, 'permission', 'user.grantPermission');
 }
 
 /** Roles added or taken away: the grant permission, and each role within what the caller holds. */
@@ -93,7 +93,7 @@ function assertNotOwnPrivileges(
     ['deptId', input.deptId !== undefined && (input.deptId ?? null) !== found.deptId],
   ];
   const field = changes.find(([, changed]) => changed)?.[0];
-  if (field) throw denied(field, 'self', 'you cannot change your own roles, user type, status or department');
+  if (field) throw denied(field, 'self', 'user.selfChange');
 }
 
 export const userService = {

@@ -22,17 +22,17 @@ export function checkZipSizes(file: Buffer): void {
       break;
     }
   }
-  if (end < 0) throw refuse('format', 'not an .xlsx workbook');
+  if (end < 0) throw refuse('format', 'import.notXlsx');
   const entries = file.readUInt16LE(end + 10);
   let offset = file.readUInt32LE(end + 16);
-  if (entries === 0xffff || offset === 0xffffffff || entries > MAX_ENTRIES) throw refuse('format', 'unsupported workbook layout');
+  if (entries === 0xffff || offset === 0xffffffff || entries > MAX_ENTRIES) throw refuse('format', 'import.layout');
   let total = 0;
   for (let n = 0; n < entries; n++) {
-    if (offset + 46 > file.length || file.readUInt32LE(offset) !== 0x02014b50) throw refuse('format', 'not an .xlsx workbook');
+    if (offset + 46 > file.length || file.readUInt32LE(offset) !== 0x02014b50) throw refuse('format', 'import.notXlsx');
     const size = file.readUInt32LE(offset + 24);
-    if (size === 0xffffffff || size > MAX_ENTRY_BYTES) throw refuse('size', 'the workbook is too large once unpacked');
+    if (size === 0xffffffff || size > MAX_ENTRY_BYTES) throw refuse('size', 'import.tooLarge');
     total += size;
-    if (total > MAX_TOTAL_BYTES) throw refuse('size', 'the workbook is too large once unpacked');
+    if (total > MAX_TOTAL_BYTES) throw refuse('size', 'import.tooLarge');
     offset += 46 + file.readUInt16LE(offset + 28) + file.readUInt16LE(offset + 30) + file.readUInt16LE(offset + 32);
   }
 }

@@ -7,6 +7,7 @@ import { http } from '../../../api/http';
 import { ExportButton } from '../../../crud/ExportButton';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
+import '../shared/locale';
 import '../shared/locale-admin';
 import { formatDateTimeSeconds } from '../../../locale/datetime';
 
@@ -15,6 +16,18 @@ const MODULES_URL = `/api${operLogResource.basePath}/modules`;
 const moduleLabel = (module: string) => {
   const key = `menu.${module.replace(':', '.')}`;
   return i18next.exists(key) ? key : module;
+};
+/**
+ * The entry's object as a person reads it: the entity, then what the row was called when it was
+ * written (`用户 hq0001 张三`, `User hq0001 Zhang San`); entries from before names were kept show the id.
+ */
+const objectOf = (r: OperLog) => {
+  const what = r.targetName ?? r.target;
+  if (!what) return '';
+  const key = `${r.module.replace(':', '.')}.entity`;
+  if (!i18next.exists(key)) return what;
+  const entity = i18next.t(key);
+  return `${entity.charAt(0).toLocaleUpperCase() + entity.slice(1)} ${what}`;
 };
 const results = ['success', 'failure'].map((v) => ({ label: `system.operlog.result.${v}`, value: v }));
 const searchFields = (modules: string[]): FieldDef[] => [
@@ -43,7 +56,7 @@ export function OperLogPage() {
       title: 'system.operlog.action',
       render: (r) => (i18next.exists(`system.operlog.action.${r.action}`) ? t(`system.operlog.action.${r.action}`) : r.action),
     },
-    { key: 'target', title: 'system.operlog.target' },
+    { key: 'target', title: 'system.operlog.target', render: objectOf },
     {
       key: 'result',
       title: 'system.operlog.result',

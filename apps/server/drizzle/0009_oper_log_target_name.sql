@@ -1,0 +1,1 @@
+ALTER TABLE "oper_logs" ADD COLUMN "target_name" varchar(200);
