@@ -100,6 +100,7 @@ export const conflictReasons: Record<string, { zh: string; en: string }> = {
   'sale.transition': { zh: '订单当前的状态不允许这样操作', en: 'The order cannot do this from its current state' },
   'sale.draftOnly': { zh: '只有草稿订单可以修改', en: 'Only a draft order can be edited' },
   'sale.deleteState': { zh: '只有草稿或已取消的订单可以删除', en: 'Only draft or cancelled orders can be deleted' },
+  'service.transition': { zh: '服务当前的状态不允许这样操作', en: 'The service cannot do this from its current state' },
   'activity.overlap': {
     zh: '与已启用的活动“{name}”（{id}）有相同的 SKU 且时间重叠',
     en: 'Shares a SKU and time with the enabled activity "{name}" ({id})',
@@ -161,6 +162,13 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   'import.layout': { zh: '不支持的工作簿结构', en: 'unsupported workbook layout' },
   'import.tooLarge': { zh: '工作簿解压后过大', en: 'the workbook is too large once unpacked' },
   'import.saveFailed': { zh: '该行未能保存', en: 'the row could not be saved' },
+  'password.wrong': { zh: '当前密码不正确', en: 'the current password is wrong' },
+  'password.same': { zh: '新密码不能与当前密码相同', en: 'the new password must differ from the current one' },
+  'words.max200': { zh: '最多 200 字', en: 'at most 200 words' },
+  'chars.nameOnly': { zh: '只能包含汉字、字母或数字', en: 'only Chinese characters, letters or digits' },
+  'link.http': { zh: '须以 http:// 或 https:// 开头', en: 'must start with http:// or https://' },
+  'rate.minAboveMax': { zh: '最小码率不能大于最大码率', en: 'the minimum bit rate must not exceed the maximum' },
+  'rate.defaultOutside': { zh: '默认码率须在最小与最大码率之间', en: 'the default bit rate must lie between the minimum and the maximum' },
 };
 
 /**

@@ -23,7 +23,7 @@ const words = (max: number, chars: number) =>
     .string()
     .trim()
     .max(chars)
-    .refine((v) => countWords(v) <= max, { message: `at most ${max} words` });
+    .refine((v) => countWords(v) <= max, { message: `words.max${max}` });
 
 export const channelTypes = ['web', 'api'] as const;
 
@@ -34,7 +34,7 @@ export const stepFormInputSchema = z.object({
     .trim()
     .min(1)
     .max(20)
-    .regex(/^[\p{Script=Han}A-Za-z0-9]+$/u, 'Chinese characters, letters or digits only'),
+    .regex(/^[\p{Script=Han}A-Za-z0-9]+$/u, 'chars.nameOnly'),
   channelType: z.enum(channelTypes),
   promotionTime: z.iso.datetime({ offset: true }),
   // spec §5: must start with http:// or the host (https:// covers a host served over TLS)
@@ -43,7 +43,7 @@ export const stepFormInputSchema = z.object({
     .trim()
     .min(1)
     .max(500)
-    .regex(/^https?:\/\/[^\s]+$/, 'must start with http:// or https://'),
+    .regex(/^https?:\/\/[^\s]+$/, 'link.http'),
   advertisingSource: z.string().trim().min(1).max(50),
   advertisingMedia: z.string().trim().min(1).max(50),
   keyword: z.array(z.string().trim().min(1).max(20)).min(1).max(10),
@@ -113,9 +113,9 @@ export const groupFormObjectSchema = z.object({
 /** Group form (spec §3 fields, §5 ranges: frame rates 1–30, bit rates 150–1800, min ≤ default ≤ max). */
 export const groupFormSchema = groupFormObjectSchema.superRefine((v, ctx) => {
   if (v.minEncodingRate > v.maxEncodingRate)
-    ctx.addIssue({ code: 'custom', path: ['minEncodingRate'], message: 'must not exceed the maximum encoding rate' });
+    ctx.addIssue({ code: 'custom', path: ['minEncodingRate'], message: 'rate.minAboveMax' });
   if (v.defaultEncodingRate < v.minEncodingRate || v.defaultEncodingRate > v.maxEncodingRate)
-    ctx.addIssue({ code: 'custom', path: ['defaultEncodingRate'], message: 'must lie between the minimum and maximum encoding rates' });
+    ctx.addIssue({ code: 'custom', path: ['defaultEncodingRate'], message: 'rate.defaultOutside' });
 });
 
 export type GroupForm = z.infer<typeof groupFormSchema>;

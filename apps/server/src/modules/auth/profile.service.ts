@@ -135,11 +135,11 @@ export async function changeOwnPassword(
 ): Promise<{ endedSessions: number }> {
   const [account] = await app.database.db.select({ hash: accounts.passwordHash }).from(accounts).where(eq(accounts.id, auth.accountRef));
   if (!account?.hash || !(await verifyPassword(account.hash, input.oldPassword))) {
-    throw invalidField('oldPassword', 'wrong', 'the current password is wrong');
+    throw invalidField('oldPassword', 'wrong', 'password.wrong');
   }
   assertPasswordPolicy(input.newPassword, 'newPassword');
   if (input.newPassword === input.oldPassword)
-    throw invalidField('newPassword', 'same', 'the new password must differ from the current one');
+    throw invalidField('newPassword', 'same', 'password.same');
   const now = app.clock.now();
   await app.database.db
     .update(accounts)

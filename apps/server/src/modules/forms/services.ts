@@ -86,7 +86,7 @@ export async function serviceRoutes(app: FastifyInstance) {
           .set({ ...changes[action], updateBy: ctx.caller.accountId, updateTime: new Date() })
           .where(and(mine(ctx), eq(listServices.id, params.id), inArray(effective, [...serviceTransitions[action]])))
           .returning({ id: listServices.id });
-        if (!done) throw refused('status', 'transition', `the service cannot ${action} from its current state`);
+        if (!done) throw refused('status', 'transition', 'service.transition');
         return (await get(ctx, params.id)) as Service;
       },
     );
