@@ -118,6 +118,38 @@ describe.each(engines)('ERP on %s', (engine) => {
     ]);
   });
 
+  it('refuses negative stock unless the tenant turns it on; with it on the ledger still sums to the stock', async () => {
+    const { skuId } = await product(api);
+    const w = await warehouse(api);
+    expect((await api.get('/api/erp/stock/settings')).body.data).toEqual({ allowNegativeStock: false });
+    await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: 1 });
+    expect((await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: -2 })).status).toBe(409);
+    const bad = await api.put('/api/erp/stock/settings', { allowNegativeStock: 'yes' });
+    expect(bad.status).toBe(400);
+    expect(fieldsOf(bad.body)).toEqual(['allowNegativeStock']);
+    const user = await signIn(ctx, 'user', 'User@123456');
+    expect((await user.put('/api/erp/stock/settings', { allowNegativeStock: true })).status).toBe(403);
+    expect((await api.get('/api/erp/stock/settings')).body.data.allowNegativeStock).toBe(false);
+    try {
+      expect((await api.put('/api/erp/stock/settings', { allowNegativeStock: true })).body.data).toEqual({ allowNegativeStock: true });
+      expect((await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: -3 })).body.data.quantity).toBe(-2);
+      const order = await api.post('/api/erp/sale', { warehouseId: w, items: [{ skuId, quantity: 2 }] });
+      expect((await api.put(`/api/erp/sale/${order.body.data.id}/confirm`, {})).status).toBe(200);
+      expect(await stockOf(api, skuId, w)).toBe(-4);
+      // a SKU never stocked in this warehouse goes below zero from no row at all
+      const other = await warehouse(api);
+      expect((await api.post('/api/erp/stock/adjust', { warehouseId: other, skuId, delta: -1 })).body.data.quantity).toBe(-1);
+      const ledger = await ledgerOf(api, skuId, w);
+      expect(ledger.map((l) => l.balance)).toEqual([-4, -2, 1]);
+      expect(ledger.reduce((sum, l) => sum + l.delta, 0)).toBe(-4);
+    } finally {
+      await api.put('/api/erp/stock/settings', { allowNegativeStock: false });
+    }
+    expect((await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: -1 })).status).toBe(409);
+    const order = await api.post('/api/erp/sale', { warehouseId: w, items: [{ skuId, quantity: 1 }] });
+    expect((await api.put(`/api/erp/sale/${order.body.data.id}/confirm`, {})).status).toBe(409);
+  });
+
   it('sells 5 units to exactly 5 of 50 racing confirmations; the ledger counts down 5,4,3,2,1,0', async () => {
     const { skuId } = await product(api);
     const w = await warehouse(api);
