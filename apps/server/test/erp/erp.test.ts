@@ -1,5 +1,7 @@
+import ExcelJS from 'exceljs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatTime } from '../../src/crud/excel';
 import { buildTestApp, engines } from '../helper';
 import { type Caller, fieldsOf, signIn } from '../system/api';
 
@@ -148,6 +150,36 @@ describe.each(engines)('ERP on %s', (engine) => {
     expect((await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: -1 })).status).toBe(409);
     const order = await api.post('/api/erp/sale', { warehouseId: w, items: [{ skuId, quantity: 1 }] });
     expect((await api.put(`/api/erp/sale/${order.body.data.id}/confirm`, {})).status).toBe(409);
+  });
+
+  it('exports ERP lists in the requester’s language: headers, coded values, yes/no, money in yuan and local times', async () => {
+    const code = unique('W');
+    const made = await api.post('/api/erp/warehouse', { name: 'Export', code, status: '1' });
+    const sheetOf = async (url: string, lang: string) => {
+      const answer = await ctx.app.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${api.token}`, 'accept-language': lang },
+      });
+      expect(answer.statusCode).toBe(200);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(answer.rawPayload as unknown as ArrayBuffer);
+      const ws = workbook.worksheets[0]!;
+      const header = (ws.getRow(1).values as unknown[]).slice(1) as string[];
+      return { header, row: Object.fromEntries(header.map((h, i) => [h, ws.getRow(2).getCell(i + 1).value])) };
+    };
+    const zh = await sheetOf(`/api/erp/warehouse/export?code=${code}&tz=Asia/Shanghai`, 'zh-CN');
+    expect(zh.header.slice(0, 2)).toEqual(['仓库名称', '仓库编码']);
+    expect(zh.row).toMatchObject({ 仓库名称: 'Export', 状态: '停用', 默认仓库: '否' });
+    expect(zh.row.创建时间).toBe(formatTime(made.body.data.createTime, 'Asia/Shanghai'));
+    const en = await sheetOf(`/api/erp/warehouse/export?code=${code}`, 'en-US');
+    expect(en.row).toMatchObject({ Status: 'Disabled', Created: formatTime(made.body.data.createTime, 'UTC') });
+    // sales orders: the state as a word, the amount in yuan
+    const { skuId } = await product(api, 1250);
+    const w = await warehouse(api);
+    const sale = await api.post('/api/erp/sale', { warehouseId: w, items: [{ skuId, quantity: 2 }] });
+    const orders = await sheetOf(`/api/erp/sale/export?orderNo=${sale.body.data.orderNo}`, 'en-US');
+    expect(orders.row).toMatchObject({ 'Order no.': sale.body.data.orderNo, Status: 'Draft', 'Total (¥)': 25 });
   });
 
   it('sells 5 units to exactly 5 of 50 racing confirmations; the ledger counts down 5,4,3,2,1,0', async () => {
