@@ -194,7 +194,8 @@ describe.each(engines)('ERP on %s', (engine) => {
     expect(numbers.every((n) => /^SO\d{8}\d{6}$/.test(n))).toBe(true);
     expect(orders.every((o) => o.body.data.status === 'draft' && o.body.data.totalAmount === 1000)).toBe(true);
     const confirms = await Promise.all(orders.map((o) => api.put(`/api/erp/sale/${o.body.data.id}/confirm`, {})));
-    console.log('STATUSES', confirms.map((c) => `${c.status}:${c.body.message}`).join(' '));
+    // anything but 200 or 409 (a 503 from a starved engine on a loaded machine) shows here first
+    expect(confirms.filter((c) => c.status !== 200 && c.status !== 409).map((c) => `${c.status} ${c.body.message}`)).toEqual([]);
     expect(confirms.filter((c) => c.status === 200)).toHaveLength(5);
     expect(confirms.filter((c) => c.status === 409)).toHaveLength(45);
     expect(await stockOf(api, skuId, w)).toBe(0);

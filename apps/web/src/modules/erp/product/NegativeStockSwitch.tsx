@@ -27,7 +27,8 @@ export function NegativeStockSwitch() {
   );
   return (
     <Space size="mini">
-      <span>{t('erp.stock.allowNegative')}</span>
+      {/* a card's `extra` is link-coloured; this is a label */}
+      <span style={{ color: 'var(--color-text-2)' }}>{t('erp.stock.allowNegative')}</span>
       {editable ? (
         <Popconfirm title={t(on ? 'erp.stock.negativeConfirmOff' : 'erp.stock.negativeConfirmOn')} onOk={() => save.mutateAsync(!on)}>
           {control}

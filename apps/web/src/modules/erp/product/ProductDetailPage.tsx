@@ -104,7 +104,7 @@ export function ProductDetailPage() {
         <Card title={t('erp.stock.adjust')} extra={<NegativeStockSwitch />}>
           <Form form={form} layout="inline" onSubmit={submit} data-testid="stock-adjust">
             <Form.Item label={t('erp.stock.warehouse')} field="warehouseId">
-              <SourceSelect source="/erp/warehouse" onChange={(v) => form.setFieldValue('warehouseId', v)} />
+              <SourceSelect source="/erp/warehouse" style={{ width: 160 }} onChange={(v) => form.setFieldValue('warehouseId', v)} />
             </Form.Item>
             <Form.Item label={t('erp.stock.sku')} field="skuId">
               <Select style={{ width: 200 }} options={product.data.skus.map((s) => ({ label: skuName(s.specValues), value: s.id }))} />
