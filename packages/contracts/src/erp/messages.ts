@@ -1,6 +1,6 @@
 /**
- * The ERP pages' strings in both languages (plain data: a test checks every manifest key is here). The
- * web app registers them with i18next; the server's Excel export writes its headers and values with them.
+ * The ERP strings in both languages, as the server's Excel export writes headers and values with them.
+ * The web app has the same bundle (`apps/web/src/modules/erp/messages.ts`); a test keeps the two equal.
  */
 export const erpZh: Record<string, string> = {
   'erp.yes': '是',
