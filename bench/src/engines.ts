@@ -5,7 +5,9 @@ import pg from 'pg';
 export type BenchEngine = 'postgres' | 'pglite';
 
 export const benchPostgresAdminUrl = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const benchDatabaseName = 'atrium_bench';
+export const benchDatabaseName = process.env.BENCH_DATABASE ?? 'atrium_bench';
+/** The first of the ports a bench uses (server, ceilings): `BENCH_PORT`, so two benches can run side by side. */
+export const benchPort = Number(process.env.BENCH_PORT ?? 18900);
 export const benchDataDir = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'atrium-bench-data');
 
 export function benchOwnerUrl(): string {

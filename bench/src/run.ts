@@ -5,7 +5,7 @@ import { hash, verify } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { measureColdLoads } from './browser';
-import { BENCH_ACCOUNT, BENCH_PASSWORD, benchOwnerUrl, engineFromArgs, postgresReachable, serverEnv } from './engines';
+import { BENCH_ACCOUNT, BENCH_PASSWORD, benchOwnerUrl, benchPort, engineFromArgs, postgresReachable, serverEnv } from './engines';
 import { lighthouseLogin } from './lighthouse';
 import { serverEntry, startProcess } from './server-process';
 
@@ -13,7 +13,11 @@ const engine = engineFromArgs();
 const args = process.argv.slice(2);
 const durationArg = args.indexOf('--duration');
 const duration = durationArg >= 0 ? Number(args[durationArg + 1]) : 10;
-const only = args.find((a) => a.startsWith('--only='))?.split('=')[1];
+const onlyArg = args.find((a) => a.startsWith('--only='))?.split('=')[1];
+// `--only=a,b`: the scenarios whose names contain one of the parts
+const onlyParts = onlyArg?.split(',');
+const only = onlyArg;
+const picked = (name: string) => !onlyParts || onlyParts.some((o) => name.includes(o));
 
 type Row = {
   name: string;
@@ -99,14 +103,14 @@ async function main() {
   const ceilings = { json: 0, pg: 0 };
   const rows: Row[] = [];
   {
-    const server = await startCeiling('json', 18911);
+    const server = await startCeiling('json', benchPort + 1);
     const row = await load('ceiling: bare Fastify JSON', { url: `${server.url}/ceiling` });
     ceilings.json = row.rps;
     rows.push(row);
     await server.stop();
   }
   if (engine === 'postgres') {
-    const server = await startCeiling('pg', 18912);
+    const server = await startCeiling('pg', benchPort + 2);
     const row = await load('ceiling: Fastify + pg LIMIT 20', { url: `${server.url}/ceiling` });
     ceilings.pg = row.rps;
     rows.push(row);
@@ -115,7 +119,7 @@ async function main() {
   const loginCeiling = await argonVerifyRate(5);
   console.log(`argon2id verify ceiling: ${loginCeiling.toFixed(0)} verifies/s (4 in flight, m=19456 t=2 p=1)`);
 
-  const port = 18920;
+  const port = benchPort;
   const server = await startProcess(serverEntry(), serverEnv(engine, port), port);
   const rssStart = server.rssKb();
   try {
@@ -166,9 +170,10 @@ async function main() {
       },
     ]);
     for (const [name, options] of scenarios) {
-      if (only && !name.includes(only)) continue;
+      if (!picked(name)) continue;
       rows.push(await load(name, options));
     }
+    if (engine === 'postgres' && (!onlyParts || onlyParts.includes('erp'))) rows.push(...(await erpScenarios(api, auth)));
     if (!only || 'login'.includes(only)) {
       rows.push(
         await load('login (10 conn)', {
@@ -208,6 +213,118 @@ async function main() {
     print(rows, ceilings, loginCeiling);
     console.log(`server RSS: ${(rssStart / 1024).toFixed(0)} MB at start, ${(rssEnd / 1024).toFixed(0)} MB at end`);
   }
+}
+
+/** The ERP scenarios (`--only=erp`) on the data of seed-erp.ts; the race is reported on its own. */
+async function erpScenarios(api: (path: string) => string, auth: Record<string, string>): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: benchOwnerUrl() });
+  await client.connect();
+  const rows: Row[] = [];
+  try {
+    const [info] = (
+      await client.query(`select (select count(*) from erp_sales)::int orders, (select min(id) from erp_warehouses)::int warehouse,
+                                 (select member_id from erp_sales where member_id is not null order by id limit 1)::int member`)
+    ).rows as { orders: number; warehouse: number; member: number }[];
+    if (!info?.orders) {
+      console.log('no ERP data in the bench database (bench:seed -- --erp-only adds it): ERP scenarios skipped');
+      return rows;
+    }
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    const prefix = `SO${day(30).replaceAll('-', '')}`;
+    const reads: [string, string, 'pg'][] = [
+      ['erp order list page 1', '/erp/sale?pageNum=1&pageSize=20', 'pg'],
+      ['erp order list status=confirmed', '/erp/sale?pageNum=1&pageSize=20&status=confirmed', 'pg'],
+      ['erp order list date range (30 days)', `/erp/sale?pageNum=1&pageSize=20&from=${day(60)}&to=${day(30)}`, 'pg'],
+      ['erp order list member', `/erp/sale?pageNum=1&pageSize=20&memberId=${info.member}`, 'pg'],
+      ['erp order list number prefix', `/erp/sale?pageNum=1&pageSize=20&orderNo=${prefix}`, 'pg'],
+      [
+        'erp order list all filters',
+        `/erp/sale?pageNum=1&pageSize=20&status=completed&from=${day(200)}&to=${day(10)}&memberId=${info.member}&orderNo=SO`,
+        'pg',
+      ],
+      ['erp product list page 1', '/erp/product?pageNum=1&pageSize=20', 'pg'],
+    ];
+    for (const [name, path, ceiling] of reads) rows.push(await load(name, { url: api(path), headers: auth, ceiling }));
+
+    // confirmations: each request confirms another draft order (consecutive drafts are on different SKUs)
+    const drafts = (await client.query(`select s.id from erp_sales s where s.status = 'draft' order by s.id limit 60000`)).rows.map((r) =>
+      Number(r.id),
+    );
+    let next = 0;
+    const confirm = await load('erp confirm orders (different SKUs)', {
+      url: api('/erp/sale/0/confirm'),
+      method: 'PUT',
+      headers: auth,
+      ceiling: 'pg',
+      requests: [
+        {
+          method: 'PUT',
+          setupRequest: (request) => ({ ...request, path: `/api/erp/sale/${drafts[next++ % drafts.length]}/confirm` }),
+        },
+      ],
+    });
+    rows.push(confirm);
+    console.log(`confirmations sent: ${next.toLocaleString()} of ${drafts.length.toLocaleString()} draft orders`);
+
+    rows.push(await race(api, auth, client, info.warehouse));
+  } finally {
+    await client.end();
+  }
+  return rows;
+}
+
+/**
+ * 50 one-unit orders confirmed at once on a SKU with 5 units left: exactly 5 must be confirmed, the
+ * stock end at 0 and the ledger read 4,3,2,1,0 after the opening balance of 5.
+ */
+async function race(api: (path: string) => string, auth: Record<string, string>, client: pg.Client, warehouseId: number): Promise<Row> {
+  const N = 5;
+  const RACERS = 50;
+  const json = { ...auth, 'content-type': 'application/json' };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(api(path), { method, headers: body ? json : auth, body: body ? JSON.stringify(body) : undefined });
+    return (await response.json()) as { code: number; data: Record<string, unknown> };
+  };
+  // the newest SKU of an enabled product, so that the orders can be placed
+  const [sku] = (
+    await client.query(`select k.id from erp_skus k join erp_products p on p.tenant_id = k.tenant_id and p.id = k.product_id
+                         where p.status = '0' and not k.deleted order by k.id desc limit 1`)
+  ).rows as { id: string }[];
+  const skuId = Number(sku?.id);
+  const now = await call('GET', `/erp/stock?skuId=${skuId}&warehouseId=${warehouseId}`);
+  const quantity = Number((now.data.list as { quantity: number }[])[0]?.quantity ?? 0);
+  if (quantity !== N) await call('POST', '/erp/stock/adjust', { warehouseId, skuId, delta: N - quantity, remark: 'bench race' });
+  const orders: number[] = [];
+  for (let i = 0; i < RACERS; i++) {
+    const created = await call('POST', '/erp/sale', { warehouseId, items: [{ skuId, quantity: 1 }] });
+    if (created.code !== 200) throw new Error(`erp race: placing an order failed: ${JSON.stringify(created)}`);
+    orders.push(Number(created.data.id));
+  }
+  const started = performance.now();
+  const answers = await Promise.all(orders.map((id) => call('PUT', `/erp/sale/${id}/confirm`)));
+  const seconds = (performance.now() - started) / 1000;
+  const confirmed = answers.filter((a) => a.code === 200).length;
+  const refused = answers.filter((a) => a.code === 409).length;
+  const after = await call('GET', `/erp/stock?skuId=${skuId}&warehouseId=${warehouseId}`);
+  const left = Number((after.data.list as { quantity: number }[])[0]?.quantity);
+  const ledger = await call('GET', `/erp/stock/ledger?skuId=${skuId}&warehouseId=${warehouseId}&pageSize=${N + 1}`);
+  const balances = (ledger.data.list as { balance: number }[]).map((l) => l.balance).reverse();
+  const others = answers.filter((a) => a.code !== 200 && a.code !== 409).map((a) => a.code);
+  if (others.length) console.log(`erp race: other answers ${others.join(',')}`);
+  const correct = confirmed === N && refused === RACERS - N && left === 0 && balances.join() === [5, 4, 3, 2, 1, 0].join();
+  console.log(
+    `erp race: ${RACERS} confirmations of one-unit orders on ${N} units: ${confirmed} confirmed, ${refused} refused (409), ` +
+      `stock ${left}, ledger balances ${balances.join(',')} — ${correct ? 'correct' : 'WRONG'}`,
+  );
+  return {
+    name: `erp race: ${RACERS} confirms on ${N} units (${correct ? 'correct' : 'WRONG'}: ${confirmed} confirmed, stock ${left})`,
+    connections: RACERS,
+    rps: RACERS / seconds,
+    p50: seconds * 1000,
+    p99: seconds * 1000,
+    errors: answers.length - confirmed - refused,
+    non2xx: refused,
+  };
 }
 
 function startCeiling(mode: 'json' | 'pg', port: number) {

@@ -1,6 +1,8 @@
-// `npm run bench:seed [-- --engine pglite]`: a fresh bench database holding one tenant with 100,000 users
-// across 500 departments (with posts and roles), 200,000 operation-log rows and 20,000 notifications.
-// Rows are generated inside the database (generate_series) in chunks, with a progress bar.
+// `npm run bench:seed [-- --engine pglite] [--skip-erp | --erp-only]`: a fresh bench database holding one
+// tenant with 100,000 users across 500 departments (with posts and roles), 200,000 operation-log rows,
+// 20,000 notifications and the ERP data of seed-erp.ts (100,000 SKUs, 1,000,000 sales orders).
+// `--erp-only` replaces just the ERP data of an existing bench database. Rows are generated inside the
+// database (generate_series) in chunks, with a progress bar.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -13,10 +15,12 @@ import {
   benchDatabaseName,
   benchDataDir,
   benchOwnerUrl,
+  benchPort,
   benchPostgresAdminUrl,
   engineFromArgs,
   serverEnv,
 } from './engines';
+import { clearErp, ERP_MEMBERS, ERP_ORDERS, ERP_SKUS, fillErp } from './seed-erp';
 import { startProcess } from './server-process';
 
 export const USERS = Number(process.env.BENCH_USERS ?? 100_000);
@@ -51,7 +55,7 @@ const surnames =
 const given =
   "array['伟','芳','娜','敏','静','丽','强','磊','军','洋','勇','艳','杰','娟','涛','明','超','秀英','霞','平','James','Emma','Olivia','Liam','Noah','Ava','Mia','Lucas']";
 
-async function fill(exec: Exec) {
+async function fill(exec: Exec): Promise<number> {
   const [tenant] = (await exec(`insert into tenants (code, name) values ('bench', 'Bench Industries') returning id`)).rows;
   const t = Number(tenant?.id);
   const passwordHash = await hash(BENCH_PASSWORD, { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 });
@@ -159,6 +163,24 @@ async function fill(exec: Exec) {
   for (const table of ['accounts', 'depts', 'posts', 'roles', 'tenant_users']) {
     await exec(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`);
   }
+  return t;
+}
+
+const args = process.argv.slice(2);
+const withErp = !args.includes('--skip-erp');
+const erpOnly = args.includes('--erp-only');
+
+async function fillAll(exec: Exec) {
+  let t: number;
+  if (erpOnly) {
+    const [row] = (await exec(`select id from tenants where code = 'bench'`)).rows;
+    if (!row) throw new Error('no bench tenant: run npm run bench:seed first');
+    t = Number(row.id);
+    await clearErp(exec);
+  } else {
+    t = await fill(exec);
+  }
+  if (withErp || erpOnly) await fillErp(exec, t, bar);
   // as autovacuum would soon after a bulk load: statistics, and a visibility map for index-only scans
   await exec('vacuum analyze');
 }
@@ -166,9 +188,17 @@ async function fill(exec: Exec) {
 export async function seedBench(engine: BenchEngine) {
   const started = Date.now();
   console.log(
-    `bench:seed on ${engine}: ${USERS.toLocaleString()} users, ${DEPTS} departments, ${OPER_LOGS.toLocaleString()} log rows, ${NOTIFICATIONS.toLocaleString()} notifications`,
+    erpOnly
+      ? `bench:seed on ${engine}: the ERP data only`
+      : `bench:seed on ${engine}: ${USERS.toLocaleString()} users, ${DEPTS} departments, ${OPER_LOGS.toLocaleString()} log rows, ${NOTIFICATIONS.toLocaleString()} notifications`,
   );
-  if (engine === 'postgres') {
+  if (withErp || erpOnly)
+    console.log(
+      `  ERP: ${ERP_SKUS.toLocaleString()} SKUs, ${ERP_MEMBERS.toLocaleString()} members, ${ERP_ORDERS.toLocaleString()} sales orders with lines, stock and ledger`,
+    );
+  if (erpOnly) {
+    // the schema exists; only the ERP rows are replaced
+  } else if (engine === 'postgres') {
     const admin = new pg.Client({ connectionString: benchPostgresAdminUrl });
     await admin.connect();
     await admin.query(`drop database if exists ${benchDatabaseName} with (force)`);
@@ -178,22 +208,24 @@ export async function seedBench(engine: BenchEngine) {
     await rm(benchDataDir, { recursive: true, force: true });
   }
   // one real start migrates the schema and seeds the menu catalogue and the first super admin
-  const port = 18900;
-  const server = await startProcess('apps/server/src/main.ts', serverEnv(engine, port), port);
-  await server.stop();
+  if (!erpOnly) {
+    const port = benchPort;
+    const server = await startProcess('apps/server/src/main.ts', serverEnv(engine, port), port);
+    await server.stop();
+  }
 
   if (engine === 'postgres') {
     const owner = new pg.Client({ connectionString: benchOwnerUrl() });
     await owner.connect();
     try {
-      await fill((text, params) => owner.query(text, params));
+      await fillAll((text, params) => owner.query(text, params));
     } finally {
       await owner.end();
     }
   } else {
     const owner = await PGlite.create(path.join(benchDataDir, 'pglite'));
     try {
-      await fill(async (text, params) => ({ rows: (await owner.query(text, params)).rows as Record<string, unknown>[] }));
+      await fillAll(async (text, params) => ({ rows: (await owner.query(text, params)).rows as Record<string, unknown>[] }));
     } finally {
       await owner.close();
     }

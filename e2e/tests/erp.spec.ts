@@ -43,6 +43,51 @@ test('every ERP page opens in both languages, without "coming soon"', async ({ p
   await setLanguage(page, 'zh-CN');
 });
 
+/** Relative luminance (0 black … 1 white) of a computed CSS colour. */
+const luminance = (rgb: string) => {
+  const [r, g, b] = (rgb.match(/[\d.]+/g) ?? []).map(Number).map((c) => {
+    const v = c / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
+};
+
+test('every ERP page and detail page is dark in the dark theme: no light panel, light text', async ({ page }) => {
+  test.setTimeout(400_000);
+  await page.goto('/login');
+  await page.evaluate(() => localStorage.setItem('atrium-settings', JSON.stringify({ state: { theme: 'dark' }, version: 0 })));
+  await signIn(page, demoAccounts.acme.account, demoAccounts.acme.password);
+  await expect(page.locator('body')).toHaveAttribute('arco-theme', 'dark');
+  const check = async (what: string) => {
+    // every card, table cell and description of the page: a dark background and light text
+    const colours = await page
+      .locator('#main-content')
+      .locator('.arco-card, .arco-table-td, .arco-table-th, .arco-descriptions-item-value')
+      .evaluateAll((nodes) =>
+        nodes.map((n) => {
+          const style = getComputedStyle(n);
+          return { background: style.backgroundColor, color: style.color };
+        }),
+      );
+    expect(colours.length, what).toBeGreaterThan(0);
+    const light = colours.filter((c) => !c.background.endsWith(', 0)') && c.background !== 'transparent' && luminance(c.background) > 0.2);
+    expect({ what, light }).toEqual({ what, light: [] });
+    expect({ what, dark: colours.filter((c) => luminance(c.color) < 0.2) }).toEqual({ what, dark: [] });
+  };
+  for (const p of pages) {
+    await page.goto(p.path);
+    await expect(page.locator('.crud-page .arco-table-td').first()).toBeVisible();
+    await check(p.path);
+  }
+  for (const list of ['/erp/products', '/erp/member']) {
+    await page.goto(list);
+    await page.locator('.crud-page').getByText('详情', { exact: true }).first().click();
+    await expect(page.locator('.arco-descriptions').first()).toBeVisible();
+    await check(`${list} detail`);
+  }
+  await page.evaluate(() => localStorage.removeItem('atrium-settings'));
+});
+
 test('create a product with two specs, adjust its stock, sell it, cancel the sale, and read the ledger', async ({ page }) => {
   test.setTimeout(400_000);
   const stamp = Date.now().toString(36).slice(-5);

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { RouteMeta } from './auth';
 import type { Resource } from './resource';
 
@@ -53,4 +54,47 @@ export function manifestLocaleKeys(m: EntityManifest): string[] {
   const keys = [m.route.locale, ...(m.detail ? [m.detail.locale] : [])];
   for (const f of m.fields ?? []) keys.push(f.label, ...(f.options ?? []).map((o) => o.label));
   return [...new Set(keys)];
+}
+
+type Stored<T> = undefined extends T ? Exclude<T, undefined> | null : T;
+/** The row fields of an input shape: each field's output as stored; an optional input is `null` when absent. */
+export type RowShape<S extends z.ZodRawShape> = { [K in keyof S]: z.ZodType<Stored<z.output<S[K]>>> };
+
+type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; options?: z.ZodType[]; element?: z.ZodType };
+
+/** One input field as a row field: its type without the input's rules (lengths, patterns, defaults). */
+function stored(schema: z.ZodType): z.ZodType {
+  const def = (schema as unknown as { def: Def }).def;
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+      return stored(def.innerType as z.ZodType).nullable();
+    case 'default':
+    case 'prefault':
+    case 'catch':
+    case 'readonly':
+      return stored(def.innerType as z.ZodType);
+    case 'pipe':
+      return stored(def.in as z.ZodType);
+    case 'union':
+      return z.union((def.options ?? []).map(stored) as [z.ZodType, z.ZodType]);
+    case 'string':
+      return z.string();
+    case 'number':
+      return (schema as unknown as { isInt: boolean }).isInt ? z.number().int() : z.number();
+    case 'array':
+      return z.array(stored(def.element as z.ZodType));
+    default:
+      // booleans, enums, literals: as they are
+      return schema;
+  }
+}
+
+/**
+ * The fields of a simple entity's row, derived from its input schema, so that a contract writes its
+ * fields once: `z.object({ id, ...rowOf(createSchema), ...auditFields })`. Answers are not held to the
+ * input's rules (a row stored before a rule tightened still answers).
+ */
+export function rowOf<S extends z.ZodRawShape>(input: z.ZodObject<S>): RowShape<S> {
+  return Object.fromEntries(Object.entries(input.shape).map(([key, schema]) => [key, stored(schema as z.ZodType)])) as RowShape<S>;
 }

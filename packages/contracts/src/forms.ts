@@ -112,8 +112,7 @@ export const groupFormObjectSchema = z.object({
 
 /** Group form (spec §3 fields, §5 ranges: frame rates 1–30, bit rates 150–1800, min ≤ default ≤ max). */
 export const groupFormSchema = groupFormObjectSchema.superRefine((v, ctx) => {
-  if (v.minEncodingRate > v.maxEncodingRate)
-    ctx.addIssue({ code: 'custom', path: ['minEncodingRate'], message: 'rate.minAboveMax' });
+  if (v.minEncodingRate > v.maxEncodingRate) ctx.addIssue({ code: 'custom', path: ['minEncodingRate'], message: 'rate.minAboveMax' });
   if (v.defaultEncodingRate < v.minEncodingRate || v.defaultEncodingRate > v.maxEncodingRate)
     ctx.addIssue({ code: 'custom', path: ['defaultEncodingRate'], message: 'rate.defaultOutside' });
 });

@@ -1,22 +1,37 @@
 import type { EntityManifest, FieldMeta } from '@atrium/contracts';
+import { bilingual } from '@atrium/contracts/erp/messages';
 import type { FastifyInstance } from 'fastify';
 import { type ExcelColumn, registerExport } from './excel';
 import { type ResourceHandlers, registerResource } from './register-resource';
 
-/** Export columns from the manifest's list columns. */
-function exportColumns(fields: readonly FieldMeta[]): ExcelColumn<Record<string, unknown>>[] {
+/**
+ * Export columns from the manifest's list columns, in the requester's language: headers and option
+ * values from the manifest's labels, times in the requester's time zone, money in yuan, yes/no words.
+ */
+export function exportColumns(fields: readonly FieldMeta[]): ExcelColumn<Record<string, unknown>>[] {
+  const yes = bilingual('erp.yes');
+  const no = bilingual('erp.no');
   return fields
     .filter((f) => f.column !== false)
-    .map((f) => ({
-      header: f.field,
-      key: f.field,
-      value: (row) => {
-        const v = row[f.field];
-        if (v === null || v === undefined) return null;
-        if (f.widget === 'money' && typeof v === 'number') return v / 100;
-        return typeof v === 'number' || typeof v === 'string' ? v : JSON.stringify(v);
-      },
-    }));
+    .map((f) => {
+      const header = bilingual(f.label);
+      const labels = f.options ? Object.fromEntries(f.options.map((o) => [String(o.value), bilingual(o.label)])) : undefined;
+      return {
+        header: header.en,
+        zh: header.zh,
+        key: f.field,
+        time: f.widget === 'datetime',
+        labels: f.widget === 'switch' ? { true: yes, false: no } : labels,
+        value: (row) => {
+          const v = row[f.field];
+          if (v === null || v === undefined) return null;
+          if (f.widget === 'money' && typeof v === 'number') return v / 100;
+          if (typeof v === 'boolean') return String(v);
+          if (Array.isArray(v)) return v.join(', ');
+          return typeof v === 'number' || typeof v === 'string' ? v : JSON.stringify(v);
+        },
+      };
+    });
 }
 
 /**

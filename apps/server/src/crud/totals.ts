@@ -10,11 +10,14 @@ const PER_TENANT_LIMIT = 2_000;
  * Exact list totals, kept per tenant, resource, data scope and filter. Counting 100,000 rows costs
  * more than the page itself, and paging through a list asks the same count again and again; a write
  * in the tenant (an audited or PUT/DELETE API request through this instance, or a peer's, relayed over
- * the Redis backplane) drops the tenant's totals at once, and a total is never older than TOTALS_TTL_MS.
+ * the Redis backplane) drops the tenant's totals at once, and a total is never older than TOTALS_TTL_MS
+ * plus one recount: one request at a time counts a total afresh, the others share that count, or,
+ * when the total merely aged, answer with it until the recount is in.
  */
 export class TotalsCache {
   private readonly tenants = new Map<number, Map<string, { total: number; at: number }>>();
   private readonly generations = new Map<number, number>();
+  private readonly inFlight = new Map<string, Promise<number>>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -22,8 +25,22 @@ export class TotalsCache {
     const hit = this.tenants.get(tenantId)?.get(key);
     if (hit && this.now() - hit.at < TOTALS_TTL_MS) return hit.total;
     const generation = this.generations.get(tenantId) ?? 0;
+    // one count at a time per total: requests arriving while it runs share it (when it started after the
+    // tenant's last write); if it fails, each counts for itself
+    const flightKey = `${tenantId}|${generation}|${key}`;
+    const running = this.inFlight.get(flightKey);
+    // a total that merely aged (no write since: a write drops it) stays good while its recount runs
+    if (running && hit) return hit.total;
+    if (running) return running.catch(count);
     const at = this.now();
-    const total = await count();
+    const counting = count();
+    this.inFlight.set(flightKey, counting);
+    let total: number;
+    try {
+      total = await counting;
+    } finally {
+      this.inFlight.delete(flightKey);
+    }
     // a write that landed while counting dropped the tenant's totals: this one may be from before it
     if ((this.generations.get(tenantId) ?? 0) === generation) {
       const kept = this.tenants.get(tenantId) ?? new Map<string, { total: number; at: number }>();

@@ -61,6 +61,13 @@ describe('ERP manifests: catalogue, permissions, server routes, pages and string
     expect(routePermissions.filter((p) => !(allPermissions as string[]).includes(p))).toEqual([]);
   });
 
+  it("keeps the server's copy of the ERP strings (Excel exports) equal to the web app's", async () => {
+    const web = await load<{ erpZh: Bundle; erpEn: Bundle }>('modules/erp/messages.ts');
+    const server = await import('@atrium/contracts/erp/messages');
+    expect(server.erpZh).toEqual(web.erpZh);
+    expect(server.erpEn).toEqual(web.erpEn);
+  });
+
   it('has every string a manifest names in both languages', async () => {
     const strings = await webStrings();
     const keys = erpEntities.flatMap(manifestLocaleKeys);

@@ -7,6 +7,7 @@ import { erpPages } from './pages';
 const mobileSchema = z
   .string()
   .trim()
+  .max(21)
   .regex(/^\+?[0-9]{5,20}$/, 'invalid mobile number');
 const sexSchema = z.enum(['0', '1', '2']);
 

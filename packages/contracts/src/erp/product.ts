@@ -108,7 +108,8 @@ export const productEntity: EntityManifest = {
   resource: productResource,
   route: erpPages.product.route,
   detail: erpPages.product.detail,
-  extraActions: ['adjust'],
+  /** `stockSettings`: the tenant's negative-stock switch (administrators) */
+  extraActions: ['adjust', 'stockSettings'],
   fields: [
     { field: 'code', label: 'erp.product.code', search: true },
     { field: 'name', label: 'erp.product.name', search: true },

@@ -1,19 +1,10 @@
 import { z } from 'zod';
-import type { EntityManifest } from '../entity';
+import { type EntityManifest, rowOf } from '../entity';
 import { defineResource, textFilter } from '../resource';
 import { auditFields, createTimeField, erpStatus, nameSchema, optionalText, remarkField, sortSchemaField, statusField } from './common';
 import { erpPages } from './pages';
 
 /** A spec (颜色) and its ordered values (红, 蓝); products combine spec values into SKUs. */
-export const specSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  values: z.array(z.string()),
-  sort: z.number().int(),
-  ...erpStatus,
-  remark: z.string().nullable(),
-  ...auditFields,
-});
 const specValue = z.string().trim().min(1).max(30);
 export const createSpecSchema = z.object({
   name: nameSchema(30),
@@ -26,6 +17,7 @@ export const createSpecSchema = z.object({
   status: erpStatus.status.default('0'),
   remark: optionalText(500),
 });
+export const specSchema = z.object({ id: z.number().int(), ...rowOf(createSpecSchema), ...auditFields });
 
 export const specResource = defineResource({
   name: 'spec',

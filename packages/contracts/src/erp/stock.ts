@@ -20,6 +20,10 @@ export const stockAdjustSchema = z.object({
 });
 export const stockBalanceSchema = z.object({ skuId: z.number().int(), warehouseId: z.number().int(), quantity: z.number().int() });
 
+/** Per-tenant stock settings: negative stock is off unless an administrator turns it on. */
+export const stockSettingsSchema = z.object({ allowNegativeStock: z.boolean() });
+export type StockSettings = z.infer<typeof stockSettingsSchema>;
+
 export const stockQuerySchema = z.object({ ...page, skuId: idFilter, warehouseId: idFilter, productId: idFilter });
 export const stockRowSchema = stockBalanceSchema.extend({
   warehouseName: z.string(),

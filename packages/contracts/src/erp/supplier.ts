@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EntityManifest } from '../entity';
+import { type EntityManifest, rowOf } from '../entity';
 import { defineResource, textFilter } from '../resource';
 import {
   auditFields,
@@ -14,19 +14,6 @@ import {
 } from './common';
 import { erpPages } from './pages';
 
-export const supplierSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  contact: z.string().nullable(),
-  mobile: z.string().nullable(),
-  phone: z.string().nullable(),
-  email: z.string().nullable(),
-  taxNo: z.string().nullable(),
-  bankAccount: z.string().nullable(),
-  ...erpStatus,
-  remark: z.string().nullable(),
-  ...auditFields,
-});
 export const createSupplierSchema = z.object({
   name: nameSchema(100),
   contact: optionalText(30),
@@ -38,6 +25,7 @@ export const createSupplierSchema = z.object({
   status: erpStatus.status.default('0'),
   remark: optionalText(500),
 });
+export const supplierSchema = z.object({ id: z.number().int(), ...rowOf(createSupplierSchema), ...auditFields });
 
 export const supplierResource = defineResource({
   name: 'supplier',

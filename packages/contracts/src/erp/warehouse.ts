@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EntityManifest } from '../entity';
+import { type EntityManifest, rowOf } from '../entity';
 import { defineResource, textFilter } from '../resource';
 import {
   auditFields,
@@ -15,19 +15,6 @@ import {
 } from './common';
 import { erpPages } from './pages';
 
-export const warehouseSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  code: z.string(),
-  address: z.string().nullable(),
-  principal: z.string().nullable(),
-  phone: z.string().nullable(),
-  isDefault: z.boolean(),
-  sort: z.number().int(),
-  ...erpStatus,
-  remark: z.string().nullable(),
-  ...auditFields,
-});
 export const createWarehouseSchema = z.object({
   name: nameSchema(50),
   code: codeSchema(32),
@@ -39,6 +26,7 @@ export const createWarehouseSchema = z.object({
   status: erpStatus.status.default('0'),
   remark: optionalText(500),
 });
+export const warehouseSchema = z.object({ id: z.number().int(), ...rowOf(createWarehouseSchema), ...auditFields });
 
 export const warehouseResource = defineResource({
   name: 'warehouse',

@@ -294,6 +294,8 @@ export const erpSales = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('erp_sales_order_no_key').on(t.tenantId, t.orderNo),
+    // order-number prefix search (`LIKE 'SO202611%'`) whatever the database's collation
+    index('erp_sales_order_no_prefix_idx').on(t.tenantId, t.orderNo.op('text_pattern_ops')),
     foreignKey({ columns: [t.tenantId, t.memberId], foreignColumns: [erpMembers.tenantId, erpMembers.id] }).onDelete('restrict'),
     foreignKey({ columns: [t.tenantId, t.warehouseId], foreignColumns: [erpWarehouses.tenantId, erpWarehouses.id] }).onDelete('restrict'),
     index('erp_sales_created_idx').on(t.tenantId, t.createTime, t.id),

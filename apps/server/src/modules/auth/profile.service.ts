@@ -138,8 +138,7 @@ export async function changeOwnPassword(
     throw invalidField('oldPassword', 'wrong', 'password.wrong');
   }
   assertPasswordPolicy(input.newPassword, 'newPassword');
-  if (input.newPassword === input.oldPassword)
-    throw invalidField('newPassword', 'same', 'password.same');
+  if (input.newPassword === input.oldPassword) throw invalidField('newPassword', 'same', 'password.same');
   const now = app.clock.now();
   await app.database.db
     .update(accounts)

@@ -1,4 +1,9 @@
-/** The ERP pages' strings in both languages (plain data: a test checks every manifest key is here). */
+/**
+ * The ERP pages' strings in both languages (plain data: a test checks every manifest key is here, and
+ * that `packages/contracts/src/erp/messages.ts`, the server's copy for Excel exports, says the same).
+ * The web app keeps its own copy: importing the contracts' bundle here changed the chunks so that the
+ * shared i18n strings module ran before i18next was ready in English.
+ */
 export const erpZh: Record<string, string> = {
   'erp.yes': '是',
   'erp.no': '否',
@@ -47,6 +52,12 @@ export const erpZh: Record<string, string> = {
   'erp.stock.delta': '调整数量（正数入库，负数出库）',
   'erp.stock.remark': '说明',
   'erp.stock.adjusted': '库存已调整，当前 {{quantity}}',
+  'erp.stock.allowNegative': '允许负库存（本租户）',
+  'erp.stock.negativeConfirmOn': '开启后，调整和销售确认可使库存低于零。确定开启？',
+  'erp.stock.negativeConfirmOff': '关闭后，库存不足的出库将被拒绝。确定关闭？',
+  'erp.stock.negativeOn': '已允许负库存',
+  'erp.stock.negativeOff': '已禁止负库存',
+  'erp.stock.negativeAdminOnly': '仅管理员可修改',
   'erp.ledger.title': '库存流水',
   'erp.ledger.delta': '变动',
   'erp.ledger.balance': '结存',
@@ -165,6 +176,12 @@ export const erpEn: Record<keyof typeof erpZh, string> = {
   'erp.stock.delta': 'Change (positive in, negative out)',
   'erp.stock.remark': 'Note',
   'erp.stock.adjusted': 'Stock adjusted, now {{quantity}}',
+  'erp.stock.allowNegative': 'Allow negative stock (this tenant)',
+  'erp.stock.negativeConfirmOn': 'Adjustments and order confirmations may then take stock below zero. Turn it on?',
+  'erp.stock.negativeConfirmOff': 'Decrements beyond the stock will then be refused. Turn it off?',
+  'erp.stock.negativeOn': 'Negative stock allowed',
+  'erp.stock.negativeOff': 'Negative stock refused',
+  'erp.stock.negativeAdminOnly': 'Only administrators can change this',
   'erp.ledger.title': 'Stock ledger',
   'erp.ledger.delta': 'Change',
   'erp.ledger.balance': 'Balance',

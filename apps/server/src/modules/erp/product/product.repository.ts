@@ -78,47 +78,53 @@ async function referencedSkus(ctx: Ctx, ids: number[]): Promise<Set<number>> {
   return new Set(result.rows.map((r) => Number(r.sku_id)));
 }
 
-async function toProduct(ctx: Ctx, row: ProductRow, skus?: SkuRow[]): Promise<Product> {
+/**
+ * Products with their live SKUs, category names and stock over all warehouses: three statements for
+ * any number of rows (a list page is one page of products, not three statements per product).
+ */
+async function toProducts(ctx: Ctx, rows: ProductRow[], given?: SkuRow[]): Promise<Product[]> {
+  if (!rows.length) return [];
   const t = ctx.caller.tenantId;
-  const live =
-    skus ??
-    (await ctx.tx
-      .select()
-      .from(erpSkus)
-      .where(and(eq(erpSkus.tenantId, t), eq(erpSkus.productId, row.id), eq(erpSkus.deleted, false)))
-      .orderBy(erpSkus.id));
-  const [category] = row.categoryId
-    ? await ctx.tx
-        .select({ name: erpCategories.name })
-        .from(erpCategories)
-        .where(and(eq(erpCategories.tenantId, t), eq(erpCategories.id, row.categoryId)))
-    : [];
-  const [stock] = live.length
-    ? await ctx.tx
-        .select({ n: sql<string>`coalesce(sum(${erpStock.quantity}), 0)` })
-        .from(erpStock)
-        .where(
-          and(
-            eq(erpStock.tenantId, t),
-            inArray(
-              erpStock.skuId,
-              live.map((s) => s.id),
-            ),
-          ),
-        )
-    : [];
-  const { tenantId: _t, createTime, updateTime, ...rest } = row;
-  return {
-    ...rest,
-    status: rest.status as Product['status'],
-    categoryName: category?.name ?? null,
-    skus: live.map(toSku),
-    minPrice: live.length ? Math.min(...live.map((s) => s.price)) : 0,
-    stock: Number(stock?.n ?? 0),
-    createTime: createTime.toISOString(),
-    updateTime: updateTime.toISOString(),
-  };
+  const ids = rows.map((r) => r.id);
+  const categoryIds = [...new Set(rows.map((r) => r.categoryId).filter((c): c is number => c !== null))];
+  const [skus, categories, stock] = await Promise.all([
+    given ??
+      ctx.tx
+        .select()
+        .from(erpSkus)
+        .where(and(eq(erpSkus.tenantId, t), inArray(erpSkus.productId, ids), eq(erpSkus.deleted, false)))
+        .orderBy(erpSkus.id),
+    categoryIds.length
+      ? ctx.tx
+          .select({ id: erpCategories.id, name: erpCategories.name })
+          .from(erpCategories)
+          .where(and(eq(erpCategories.tenantId, t), inArray(erpCategories.id, categoryIds)))
+      : [],
+    ctx.tx
+      .select({ productId: erpSkus.productId, n: sql<string>`coalesce(sum(${erpStock.quantity}), 0)` })
+      .from(erpStock)
+      .innerJoin(erpSkus, and(eq(erpSkus.tenantId, erpStock.tenantId), eq(erpSkus.id, erpStock.skuId)))
+      .where(and(eq(erpStock.tenantId, t), inArray(erpSkus.productId, ids), eq(erpSkus.deleted, false)))
+      .groupBy(erpSkus.productId),
+  ]);
+  const categoryName = new Map(categories.map((c) => [c.id, c.name]));
+  const stockOf = new Map(stock.map((s) => [s.productId, Number(s.n)]));
+  return rows.map((row) => {
+    const live = skus.filter((s) => s.productId === row.id);
+    const { tenantId: _t, createTime, updateTime, ...rest } = row;
+    return {
+      ...rest,
+      status: rest.status as Product['status'],
+      categoryName: row.categoryId ? (categoryName.get(row.categoryId) ?? null) : null,
+      skus: live.map(toSku),
+      minPrice: live.length ? Math.min(...live.map((s) => s.price)) : 0,
+      stock: stockOf.get(row.id) ?? 0,
+      createTime: createTime.toISOString(),
+      updateTime: updateTime.toISOString(),
+    };
+  });
 }
+const toProduct = async (ctx: Ctx, row: ProductRow, skus?: SkuRow[]) => (await toProducts(ctx, [row], skus))[0] as Product;
 
 const productValues = (input: CreateProductInput) => ({
   name: input.name,
@@ -161,9 +167,7 @@ export const productRepository = {
         .offset(pageOffset(q).offset),
       listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpProducts).where(where))[0]?.n ?? 0),
     ]);
-    const list: Product[] = [];
-    for (const row of rows) list.push(await toProduct(ctx, row));
-    return { list, total };
+    return { list: await toProducts(ctx, rows), total };
   },
 
   async get(ctx: Ctx, id: number) {

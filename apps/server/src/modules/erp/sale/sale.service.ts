@@ -14,7 +14,8 @@ import { allOf } from '../../../crud/data-scope';
 import { orderOf, pageOffset, startsWith } from '../../../crud/query';
 import { listTotal } from '../../../crud/totals';
 import { erpMemberPoints, erpMembers, erpProducts, erpSaleItems, erpSales, erpSkus, erpWarehouses } from '../../../db/schema';
-import { moveStock } from '../stock/stock.service';
+import { notFound } from '../../../errors';
+import { allowsNegative, moveStock } from '../stock/stock.service';
 import { nextDocNo } from './doc-number';
 import { priceLines } from './pricing';
 
@@ -101,8 +102,10 @@ async function moveLines(ctx: Ctx, sale: typeof erpSales.$inferSelect, sign: -1 
     .where(and(eq(erpSaleItems.tenantId, ctx.caller.tenantId), eq(erpSaleItems.saleId, sale.id)));
   const perSku = new Map<number, number>();
   for (const i of items) perSku.set(i.skuId, (perSku.get(i.skuId) ?? 0) + i.quantity);
+  // the tenant's negative-stock setting, read once for all lines
+  const negativeAllowed = sign < 0 ? await allowsNegative(ctx.tx, ctx.caller.tenantId) : true;
   for (const [skuId, quantity] of [...perSku].sort((a, b) => a[0] - b[0])) {
-    await moveStock(ctx, { skuId, warehouseId: sale.warehouseId, delta: sign * quantity, kind, refNo: sale.orderNo });
+    await moveStock(ctx, { skuId, warehouseId: sale.warehouseId, delta: sign * quantity, kind, refNo: sale.orderNo }, negativeAllowed);
   }
 }
 
@@ -115,7 +118,14 @@ async function cas(ctx: Ctx, id: number, from: readonly SaleStatus[], to: SaleSt
     .returning();
   return row ?? null;
 }
-const notFrom = (_transition: string) => refused('status', 'transition', 'sale.transition');
+/** A compare-and-set that moved nothing: 404 when the order is not the tenant's, else 409 (another state). */
+async function notFrom(ctx: Ctx, id: number, _transition: string) {
+  const [row] = await ctx.tx
+    .select({ id: erpSales.id })
+    .from(erpSales)
+    .where(and(eq(erpSales.tenantId, ctx.caller.tenantId), eq(erpSales.id, id)));
+  return row ? refused('status', 'transition', 'sale.transition') : notFound();
+}
 
 /** Sales orders: the worked example of a complex entity (lines, state machine, stock moves, document numbers). */
 export const saleService = {
@@ -217,12 +227,12 @@ export const saleService = {
       await ctx.tx.execute(sql`select id from erp_sales where tenant_id = ${ctx.caller.tenantId} and id = ${id} for update`);
       const wasConfirmed = await cas(ctx, id, ['confirmed'], 'cancelled', { cancelTime: now });
       if (wasConfirmed) await moveLines(ctx, wasConfirmed, 1, 'cancel');
-      else if (!(await cas(ctx, id, ['draft'], 'cancelled', { cancelTime: now }))) throw notFrom(transition);
+      else if (!(await cas(ctx, id, ['draft'], 'cancelled', { cancelTime: now }))) throw await notFrom(ctx, id, transition);
     } else {
       const { from, to } = saleTransitions[transition];
       const stamp = { confirm: { confirmTime: now }, ship: { shipTime: now }, complete: { completeTime: now } }[transition];
       const row = await cas(ctx, id, from, to, stamp);
-      if (!row) throw notFrom(transition);
+      if (!row) throw await notFrom(ctx, id, transition);
       if (transition === 'confirm') await moveLines(ctx, row, -1, 'sale');
       if (transition === 'complete' && row.memberId) await awardPoints(ctx, row);
     }

@@ -7,6 +7,7 @@ import {
   stockBalanceSchema,
   stockQuerySchema,
   stockRowSchema,
+  stockSettingsSchema,
 } from '@atrium/contracts';
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -14,8 +15,8 @@ import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { pageOffset } from '../../../crud/query';
 import { typedRoute } from '../../../crud/typed-route';
-import { erpProducts, erpSkus, erpStock, erpStockLedger, erpWarehouses } from '../../../db/schema';
-import { assertStockTarget, moveStock } from './stock.service';
+import { erpProducts, erpSettings, erpSkus, erpStock, erpStockLedger, erpWarehouses } from '../../../db/schema';
+import { allowsNegative, assertStockTarget, moveStock } from './stock.service';
 
 type Filter = { skuId?: number; warehouseId?: number; productId?: number };
 const whereOf = (ctx: Ctx, t: typeof erpStock | typeof erpStockLedger, q: Filter): SQL | undefined =>
@@ -32,6 +33,33 @@ const joins = (t: typeof erpStock | typeof erpStockLedger) => ({
 
 /** Stock balances, the ledger and adjustments; the product permissions guard them (`erp:product:adjust` for writes). */
 export async function stockRoutes(app: FastifyInstance) {
+  typedRoute(
+    app,
+    productResource,
+    { method: 'GET', url: '/erp/stock/settings', action: 'query', response: stockSettingsSchema },
+    async (ctx) => ({ allowNegativeStock: await allowsNegative(ctx.tx, ctx.caller.tenantId) }),
+  );
+  typedRoute(
+    app,
+    productResource,
+    {
+      method: 'PUT',
+      url: '/erp/stock/settings',
+      action: 'stockSettings',
+      body: stockSettingsSchema,
+      response: stockSettingsSchema,
+      write: true,
+    },
+    async (ctx, { body }) => {
+      const tenantId = ctx.caller.tenantId;
+      await ctx.tx
+        .insert(erpSettings)
+        .values({ tenantId, allowNegativeStock: body.allowNegativeStock })
+        .onConflictDoUpdate({ target: erpSettings.tenantId, set: { allowNegativeStock: body.allowNegativeStock } });
+      return { allowNegativeStock: await allowsNegative(ctx.tx, tenantId) };
+    },
+  );
+
   typedRoute(
     app,
     productResource,

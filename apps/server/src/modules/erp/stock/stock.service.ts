@@ -15,7 +15,8 @@ export type StockMove = {
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
-async function allowsNegative(tx: Tx, tenantId: number): Promise<boolean> {
+/** The tenant's negative-stock setting (no row: off). */
+export async function allowsNegative(tx: Tx, tenantId: number): Promise<boolean> {
   const [row] = await tx.select({ allow: erpSettings.allowNegativeStock }).from(erpSettings).where(eq(erpSettings.tenantId, tenantId));
   return row?.allow ?? false;
 }

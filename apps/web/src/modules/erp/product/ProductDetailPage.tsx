@@ -13,6 +13,7 @@ import { useResourceItem } from '../../../crud/useResource';
 import { serverErrors } from '../../../crud/validation';
 import '../locale';
 import { SourceSelect, yuan } from '../shared/widgets';
+import { NegativeStockSwitch } from './NegativeStockSwitch';
 
 const keys = resourceKeys(productResource);
 type Paged<T> = { list: T[]; total: number };
@@ -100,10 +101,10 @@ export function ProductDetailPage() {
         />
       </Card>
       {can('erp:product:adjust') && product.data && (
-        <Card title={t('erp.stock.adjust')}>
+        <Card title={t('erp.stock.adjust')} extra={<NegativeStockSwitch />}>
           <Form form={form} layout="inline" onSubmit={submit} data-testid="stock-adjust">
             <Form.Item label={t('erp.stock.warehouse')} field="warehouseId">
-              <SourceSelect source="/erp/warehouse" onChange={(v) => form.setFieldValue('warehouseId', v)} />
+              <SourceSelect source="/erp/warehouse" style={{ width: 160 }} onChange={(v) => form.setFieldValue('warehouseId', v)} />
             </Form.Item>
             <Form.Item label={t('erp.stock.sku')} field="skuId">
               <Select style={{ width: 200 }} options={product.data.skus.map((s) => ({ label: skuName(s.specValues), value: s.id }))} />

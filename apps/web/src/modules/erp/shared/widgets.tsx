@@ -64,15 +64,19 @@ export function SourceSelect({
   value,
   onChange,
   placeholder,
+  style,
 }: {
   source: string;
   value?: unknown;
   onChange: (v: unknown) => void;
   placeholder?: string;
+  /** a width of its own where the form does not give one (inline forms) */
+  style?: React.CSSProperties;
 }) {
   const options = useSourceOptions(source);
   return (
     <Select
+      style={style}
       value={value as number | undefined}
       onChange={(v) => onChange(v ?? null)}
       options={options}
