@@ -11,6 +11,7 @@ import { ResourceDetail } from '../../../crud/ResourceDetail';
 import { resourceKeys } from '../../../crud/resource-api';
 import { useResourceItem } from '../../../crud/useResource';
 import { serverErrors } from '../../../crud/validation';
+import { formatDateTime } from '../../../locale/datetime';
 import '../locale';
 import { SourceSelect, yuan } from '../shared/widgets';
 import { NegativeStockSwitch } from './NegativeStockSwitch';
@@ -130,7 +131,7 @@ export function ProductDetailPage() {
           data={ledger.data?.list ?? []}
           data-testid="stock-ledger"
           columns={[
-            { title: t('erp.ledger.time'), render: (_: unknown, r: LedgerRow) => new Date(r.createTime).toLocaleString() },
+            { title: t('erp.ledger.time'), render: (_: unknown, r: LedgerRow) => formatDateTime(r.createTime) },
             { title: t('erp.stock.warehouse'), dataIndex: 'warehouseName' },
             { title: t('erp.stock.sku'), render: (_: unknown, r: LedgerRow) => skuName(r.specValues) },
             { title: t('erp.ledger.kind'), render: (_: unknown, r: LedgerRow) => t(`erp.ledger.kind.${r.kind}`) },

@@ -1,6 +1,7 @@
 import type { FieldMeta } from '@atrium/contracts/entity';
 import type { TFunction } from 'i18next';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
+import { formatDateTime } from '../../../locale/datetime';
 import { DateInput, MoneyInput, SourceSelect, TagsInput, yuan } from './widgets';
 
 /** The list cell of a field, from its widget. */
@@ -10,7 +11,7 @@ export function cellOf(meta: FieldMeta, value: unknown, t: TFunction): string {
     case 'money':
       return `¥${yuan(value as number)}`;
     case 'datetime':
-      return new Date(value as string).toLocaleString();
+      return formatDateTime(value as string);
     case 'switch':
       return t(value ? 'erp.yes' : 'erp.no');
     case 'tags':
