@@ -23,19 +23,8 @@ export function realtimeSubscription(clientKey: string): string {
   return `${REALTIME_TOPIC_ROOT}/+/${clientKey}`;
 }
 
-/**
- * A browser's MQTT client id is its account's client key, a dash and characters of its own (one id per
- * tab): the broker refuses any other, so an account never takes over another account's connection by
- * reusing its id.
- */
-export function realtimeClientId(clientKey: string, tab: string): string {
-  return `${clientKey}-${tab}`;
-}
-
-/** Whether `clientId` is one the account with `clientKey` may connect with. */
-export function ownsClientId(clientKey: string, clientId: string): boolean {
-  return clientKey.length > 0 && clientId.length > clientKey.length + 1 && clientId.startsWith(`${clientKey}-`);
-}
+// client ids live apart from the schemas, so the web app's connection code loads without zod
+export { ownsClientId, realtimeClientId } from './realtime-ids';
 
 /** Limits the embedded broker enforces on every client. */
 export const realtimeLimits = {

@@ -1,4 +1,5 @@
-import { type RealtimeConnection, realtimeClientId } from '@atrium/contracts/realtime';
+import type { RealtimeConnection } from '@atrium/contracts/realtime';
+import { realtimeClientId } from '@atrium/contracts/realtime-ids';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { RealtimeMessage } from './events';
 
