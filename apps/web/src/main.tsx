@@ -17,17 +17,6 @@ startNavigationProgress(router);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
-// the splash painted by index.html stays until the first page (its code and loader data) is ready
-const removeSplash = () => document.getElementById('boot-splash')?.remove();
-if (router.state.initialized) removeSplash();
-else {
-  const stop = router.subscribe((state) => {
-    if (!state.initialized) return;
-    stop();
-    removeSplash();
-  });
-}
-
 createRoot(root).render(
   <StrictMode>
     <App />
