@@ -44,6 +44,8 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL,
+    // an action whose target never shows fails after this, not after the whole test's time
+    actionTimeout: 30_000,
     locale: 'zh-CN',
     viewport: { width: 1440, height: 900 },
     screenshot: 'only-on-failure',

@@ -160,19 +160,24 @@ test('create a product with two specs, adjust its stock, sell it, cancel the sal
   const orderNo = /SO\d{14}/.exec(await draft.innerText())?.[0] ?? '';
   expect(orderNo).not.toBe('');
   const order = page.locator('tr.arco-table-tr').filter({ hasText: orderNo });
-  await order.getByTestId('sale-confirm').click();
+  // the transitions from the order's detail dialog (the list shows them under the row's 更多 too)
+  await order.getByRole('button', { name: '详情' }).click();
+  const dialog = page.locator('.arco-modal').filter({ hasText: orderNo });
+  await dialog.getByTestId('sale-confirm').click();
   await page
     .locator('.arco-popconfirm')
     .getByRole('button', { name: /确定|OK/ })
     .click();
   await expect(page.getByText('确认成功')).toBeVisible();
-  await expect(order).toContainText('已确认');
-  await order.getByTestId('sale-cancel').click();
+  await expect(dialog).toContainText('已确认');
+  await dialog.getByTestId('sale-cancel').click();
   await page
     .locator('.arco-popconfirm')
     .getByRole('button', { name: /确定|OK/ })
     .click();
   await expect(page.getByText('取消订单成功')).toBeVisible();
+  await expect(dialog).toContainText('已取消');
+  await page.keyboard.press('Escape');
   await expect(order).toContainText('已取消');
 
   // the ledger on the detail page: +5 adjust, -2 sale, +2 cancel, newest first
