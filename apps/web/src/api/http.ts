@@ -61,6 +61,8 @@ async function handleInvalidLogin(url: string, data: unknown): Promise<void> {
 
 export async function request<T>(method: string, url: string, options: RequestOptions = {}): Promise<T> {
   const hasBody = options.body !== undefined;
+  // the session this request speaks for: an answer about an older one (signed out, switched) asks nothing
+  const sentWith = getToken();
   let response: Response;
   try {
     response = await fetch(withQuery(url, options.params), {
@@ -89,7 +91,7 @@ export async function request<T>(method: string, url: string, options: RequestOp
   if (envelope.code === SUCCESS_CODE) return envelope.data;
   const message = envelope.message || i18next.t('http.error');
   if (INVALID_LOGIN_CODES.includes(envelope.code)) {
-    if (!options.ignoreInvalidLogin) await handleInvalidLogin(url, envelope.data);
+    if (!options.ignoreInvalidLogin && sentWith === getToken()) await handleInvalidLogin(url, envelope.data);
   } else if (!options.silent) {
     Message.error({ content: message, duration: TOAST_DURATION });
   }
