@@ -1,7 +1,7 @@
 import { Message } from '@arco-design/web-react';
 import { INVALID_LOGIN_CODES, SUCCESS_CODE } from '@atrium/contracts/errors';
 import i18next from 'i18next';
-import { getDeviceId, getToken, getTokenFlag } from './storage';
+import { getDeviceId, getToken, getTokenFlag, hasSignedOutHere } from './storage';
 
 export type Envelope<T> = { code: number; message: string; data: T };
 
@@ -54,6 +54,8 @@ function headers(hasBody: boolean): Headers {
 
 async function handleInvalidLogin(url: string, data: unknown): Promise<void> {
   if (url === USER_INFO_URL && getTokenFlag()) return;
+  // signed out here a moment ago: a background refresh of the closed session asks nothing
+  if (!getToken() && hasSignedOutHere()) return;
   // the dialog and logout live in their own chunk: the sign-in page rarely needs them
   const { onInvalidLogin } = await import('./invalid-login');
   await onInvalidLogin((data as { reason?: string } | null)?.reason);

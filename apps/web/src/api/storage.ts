@@ -45,11 +45,17 @@ export function setTokenFlag(on: boolean): void {
 
 export function markSignedIn(): void {
   localStorage.setItem(SIGNED_IN_KEY, 'flag');
+  signedOutHere = false;
 }
 
 export function clearSignedIn(): void {
   localStorage.removeItem(SIGNED_IN_KEY);
+  signedOutHere = true;
 }
+
+// this tab signed out on purpose: a late answer of the closed session is not a reason to ask about it
+let signedOutHere = false;
+export const hasSignedOutHere = () => signedOutHere;
 
 export function rememberSignOutReason(reason: string): void {
   sessionStorage.setItem(SIGN_OUT_REASON_KEY, reason);
