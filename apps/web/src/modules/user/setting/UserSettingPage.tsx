@@ -10,6 +10,9 @@ import { useSchemaForm } from '../../../crud/schema-form';
 import '../../form/messages';
 import { userProfileKeys } from '../info/UserInfoPage';
 
+// both tabs' forms: labels on the left, one readable column
+const formLayout = { layout: 'horizontal', labelCol: { span: 5 }, wrapperCol: { span: 14 }, style: { maxWidth: 760 } } as const;
+
 const settingFields = ['email', 'nickname', 'countryRegion', 'area', 'address', 'profile'] as const;
 
 /** Spec user settings: basic information and security (own password), saved on the server. */
@@ -80,10 +83,7 @@ function BasicSettings() {
   return (
     <Form
       form={form}
-      layout="horizontal"
-      labelCol={{ span: 5 }}
-      wrapperCol={{ span: 14 }}
-      style={{ maxWidth: 760 }}
+      {...formLayout}
       onValuesChange={(changed) => {
         if ('profile' in changed) setProfile(String(changed.profile ?? ''));
         recheck(changed);
@@ -147,10 +147,7 @@ function PasswordForm() {
   return (
     <Form
       form={form}
-      layout="horizontal"
-      labelCol={{ span: 5 }}
-      wrapperCol={{ span: 14 }}
-      style={{ maxWidth: 760 }}
+      {...formLayout}
       onValuesChange={(changed) => {
         if ('confirmPassword' in changed) form.setFields({ confirmPassword: { error: undefined } });
         recheck(changed);
