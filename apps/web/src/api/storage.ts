@@ -45,6 +45,7 @@ export function setTokenFlag(on: boolean): void {
 
 export function markSignedIn(): void {
   localStorage.setItem(SIGNED_IN_KEY, 'flag');
+  sessionStorage.removeItem(SIGN_OUT_REASON_KEY);
   signedOutHere = false;
 }
 
@@ -61,9 +62,10 @@ export function rememberSignOutReason(reason: string): void {
   sessionStorage.setItem(SIGN_OUT_REASON_KEY, reason);
 }
 
-/** The reason the last session ended, once: reading it forgets it. */
-export function takeSignOutReason(): string | null {
-  const reason = sessionStorage.getItem(SIGN_OUT_REASON_KEY);
-  sessionStorage.removeItem(SIGN_OUT_REASON_KEY);
-  return reason;
+/**
+ * The reason the last session of this tab ended, until the next sign-in: the sign-in page may mount twice
+ * (once as the session store empties, again after the reload that follows), and both must say why.
+ */
+export function signOutReason(): string | null {
+  return sessionStorage.getItem(SIGN_OUT_REASON_KEY);
 }

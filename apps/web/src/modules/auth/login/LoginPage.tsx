@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { authApi, type SystemMeta } from '../../../api/auth';
 import { ApiError } from '../../../api/http';
-import { getDeviceId, takeSignOutReason } from '../../../api/storage';
+import { getDeviceId, signOutReason } from '../../../api/storage';
 import { afterLoginPath } from '../../../app/guard';
 import { loadSession, login } from '../../../app/session';
 import { useSettings } from '../../../app/settings';
@@ -30,9 +30,9 @@ export function LoginPage() {
   const [values, setValues] = useState<Values>({ account: remembered ?? '', password: '', code: '' });
   const [remember, setRemember] = useState(Boolean(remembered));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  // a session that ended elsewhere (forced out, expired…) says why, once
+  // a session that ended elsewhere (forced out, expired…) says why, until the next sign-in
   const [failure, setFailure] = useState(() => {
-    const reason = takeSignOutReason();
+    const reason = signOutReason();
     return reason ? t(`login.signedOut.${SIGN_OUT_REASONS.includes(reason) ? reason : 'other'}`) : '';
   });
   const [loading, setLoading] = useState(false);
