@@ -6,9 +6,9 @@ import type { Caller } from './context';
 /** How an entity's rows relate to departments and owners; either may be missing. */
 export type ScopeColumns = { dept?: AnyPgColumn; self?: (caller: Caller) => SQL | undefined };
 
-/** Ids of a department and everything below it, as a subquery (uses the `ancestors` id path). */
+/** Ids of a department and everything below it, as a subquery (uses the `ancestors` id path); the ids may be placeholders. */
 export function deptAndBelow(tenantId: number, deptId: number) {
-  return sql`(select ${depts.id} from ${depts} where ${depts.tenantId} = ${tenantId} and (${depts.id} = ${deptId} or ${depts.ancestors} @> ${JSON.stringify([deptId])}::jsonb))`;
+  return sql`(select ${depts.id} from ${depts} where ${depts.tenantId} = ${tenantId} and (${depts.id} = ${deptId} or ${depts.ancestors} @> jsonb_build_array(${deptId}::bigint)))`;
 }
 
 /**

@@ -17,8 +17,15 @@ export function contains(column: AnyPgColumn, text: string | undefined): SQL | u
  */
 export function startsWith(column: AnyPgColumn, text: string | undefined, { caseless = true } = {}): SQL | undefined {
   if (!text) return undefined;
-  return caseless ? sql`lower(${column}) like ${`${escapeLike(text.toLowerCase())}%`}` : sql`${column} like ${`${escapeLike(text)}%`}`;
+  return caseless ? sql`lower(${column}) like ${prefixPattern(text)}` : sql`${column} like ${prefixPattern(text, { caseless })}`;
 }
+
+/** The LIKE pattern of `startsWith`, for a statement that takes it as a placeholder. */
+export const prefixPattern = (text: string, { caseless = true } = {}) => `${escapeLike(caseless ? text.toLowerCase() : text)}%`;
+
+/** `startsWith` with the pattern as the placeholder `name` (its value from `prefixPattern`). */
+export const startsWithPlaceholder = (column: AnyPgColumn, name: string, { caseless = true } = {}): SQL =>
+  caseless ? sql`lower(${column}) like ${sql.placeholder(name)}` : sql`${column} like ${sql.placeholder(name)}`;
 
 /**
  * ORDER BY from an allow-listed sort (the contract already refused anything else) plus a unique
@@ -29,7 +36,17 @@ export function orderOf<C extends string>(sort: SortOrder<C>, columns: Record<C,
   return [dir(columns[sort.column]), dir(tiebreaker)];
 }
 
-export const pageOffset = (q: { pageNum: number; pageSize: number }) => ({ limit: q.pageSize, offset: (q.pageNum - 1) * q.pageSize });
+/**
+ * LIMIT and OFFSET of a page. The page size goes into the statement's text (a bounded integer the
+ * contract checked), not a parameter: with an unknown LIMIT PostgreSQL cannot cost a generic plan and
+ * re-plans the statement on every execution, which for a list under row-level security took longer
+ * than running it. The offset stays a parameter. Typed as a number for the query builders, which put
+ * an SQL fragment in as it is.
+ */
+export const pageOffset = (q: { pageNum: number; pageSize: number }) => ({
+  limit: sql.raw(String(Math.trunc(q.pageSize))) as unknown as number,
+  offset: (q.pageNum - 1) * q.pageSize,
+});
 
 type Isoed<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { passwordSchema } from '@atrium/contracts';
 import { hash, verify } from '@node-rs/argon2';
 import { AppError } from '../../errors';
@@ -15,21 +16,61 @@ const common = new Set(
     .filter((line) => line && !line.startsWith('#')),
 );
 
-export const hashPassword = (password: string) => hash(password, ARGON2);
+/**
+ * Password hashing runs at most one per core; the next ARGON2_QUEUE_PER_CORE per core wait their turn and
+ * anything past that is a 429 with Retry-After. More hashes at once than cores only share the CPU (each
+ * wants 19 MiB and ~10 ms of a core), so every sign-in took longer and the latency of a burst grew without
+ * bound; a bounded queue keeps a sign-in's wait under a second and tells the rest to come back.
+ */
+export const ARGON2_QUEUE_PER_CORE = 4;
+
+export function createGate(slots: number, queueLimit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    get running() {
+      return running;
+    },
+    get waiting() {
+      return waiting.length;
+    },
+    async run<T>(work: () => Promise<T>): Promise<T> {
+      if (running >= slots) {
+        if (waiting.length >= queueLimit) throw new AppError('rateLimited', { data: { retryAfterSeconds: 1 } });
+        await new Promise<void>((resolve) => waiting.push(resolve));
+      } else running++;
+      try {
+        return await work();
+      } finally {
+        // the slot passes straight to the next in line, or is freed
+        const next = waiting.shift();
+        if (next) next();
+        else running--;
+      }
+    },
+  };
+}
+
+const cores = Math.max(1, availableParallelism());
+export const argon2Gate = createGate(cores, cores * ARGON2_QUEUE_PER_CORE);
+
+export const hashPassword = (password: string) => argon2Gate.run(() => hash(password, ARGON2));
 
 /** Compares with a stored hash; a malformed hash is a mismatch, not a crash. */
 export async function verifyPassword(stored: string, password: string): Promise<boolean> {
-  try {
-    return await verify(stored, password);
-  } catch {
-    return false;
-  }
+  return argon2Gate.run(async () => {
+    try {
+      return await verify(stored, password);
+    } catch {
+      return false;
+    }
+  });
 }
 
 // verified against when the account does not exist, so both answers take as long
 let decoy: Promise<string> | undefined;
 export async function burnPasswordCheck(password: string): Promise<void> {
-  decoy ??= hashPassword('decoy-password-never-matches!1');
+  decoy ??= hash('decoy-password-never-matches!1', ARGON2);
   await verifyPassword(await decoy, password);
 }
 

@@ -6,9 +6,10 @@ import {
   notificationTypes,
   type UnreadCounts,
 } from '@atrium/contracts/realtime';
-import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { oneAtATime, type Tx } from '../../db/client';
+import { pageOffset } from '../../crud/query';
+import { oneAtATime, type RawResult, type Tx } from '../../db/client';
 import { notifications, tenantUsers } from '../../db/schema';
 
 export type NotificationRow = typeof notifications.$inferSelect;
@@ -89,18 +90,37 @@ export async function listNotifications(tx: Tx, owner: Owner, query: Notificatio
   if (query.type) filters.push(eq(notifications.type, query.type));
   if (query.read !== undefined) filters.push(eq(notifications.read, query.read));
   const where = and(mine(owner), ...filters);
-  const [rows, [total], unread] = await oneAtATime([
+  const page = pageOffset(query);
+  // two round trips: the page, then its total and the unread counts in one statement (each part on its index)
+  const [rows, counts] = await oneAtATime([
     tx
       .select()
       .from(notifications)
       .where(where)
       .orderBy(desc(notifications.createTime), desc(notifications.id))
-      .limit(query.pageSize)
-      .offset((query.pageNum - 1) * query.pageSize),
-    tx.select({ n: count() }).from(notifications).where(where),
-    () => unreadCounts(tx, owner),
+      .limit(page.limit)
+      .offset(page.offset),
+    () => counted(tx, owner, where),
   ]);
-  return { list: rows.map(toNotification), total: total?.n ?? 0, pageNum: query.pageNum, pageSize: query.pageSize, unread };
+  return { list: rows.map(toNotification), total: counts.total, pageNum: query.pageNum, pageSize: query.pageSize, unread: counts.unread };
+}
+
+const unreadOf = (owner: Owner, type: NotificationType) =>
+  sql<number>`(select count(*) from ${notifications} where ${and(mine(owner), eq(notifications.type, type), eq(notifications.read, false))})::int`;
+
+async function counted(tx: Tx, owner: Owner, where: SQL | undefined): Promise<{ total: number; unread: UnreadCounts }> {
+  const result = (await tx.execute(sql`select (select count(*) from ${notifications} where ${where})::int as total,
+    ${unreadOf(owner, 'message')} as message, ${unreadOf(owner, 'notice')} as notice, ${unreadOf(owner, 'todo')} as todo`)) as RawResult<{
+    total: number;
+    message: number;
+    notice: number;
+    todo: number;
+  }>;
+  const row = result.rows[0];
+  return {
+    total: Number(row?.total ?? 0),
+    unread: { message: Number(row?.message ?? 0), notice: Number(row?.notice ?? 0), todo: Number(row?.todo ?? 0) },
+  };
 }
 
 export async function unreadCounts(tx: Tx, owner: Owner): Promise<UnreadCounts> {

@@ -1,10 +1,12 @@
 import type { ListQueryOf, Status, userResource } from '@atrium/contracts';
 import { and, count, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Ctx } from '../../../crud/context';
+import type { Caller, Ctx } from '../../../crud/context';
 import { allOf, dataScopeFilter, deptAndBelow } from '../../../crud/data-scope';
-import { orderOf, pageOffset, startsWith } from '../../../crud/query';
+import { orderOf, pageOffset, prefixPattern, startsWithPlaceholder } from '../../../crud/query';
+import { scopedCaller, statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
+import type { RawResult } from '../../../db/client';
 import { accounts, depts, memberships, tenantUsers, userPosts, userRoles } from '../../../db/schema';
 import type { UserType } from '../../../plugins/access';
 
@@ -36,6 +38,7 @@ const columns = {
 const sortColumns = { createTime: tenantUsers.createTime, id: tenantUsers.id, accountId: accounts.accountId };
 
 type Row = Awaited<ReturnType<typeof selectUsers>>[number];
+
 export type UserRecord = ReturnType<typeof toUser>;
 
 const toUser = (row: Row) => {
@@ -53,10 +56,10 @@ const toUser = (row: Row) => {
 };
 
 /** The caller's data scope over users: department column, and "self" as the caller's own row. */
-export const userScope = (ctx: Ctx) =>
-  dataScopeFilter(ctx.caller, {
+export const userScope = (caller: Caller) =>
+  dataScopeFilter(caller, {
     dept: tenantUsers.deptId,
-    self: (caller) => (caller.userId === null ? undefined : eq(tenantUsers.id, caller.userId)),
+    self: (c) => (c.userId === null ? undefined : eq(tenantUsers.id, c.userId)),
   });
 
 const idsOf = (table: typeof userRoles | typeof userPosts, column: AnyPgColumn) =>
@@ -64,8 +67,8 @@ const idsOf = (table: typeof userRoles | typeof userPosts, column: AnyPgColumn) 
      where ${table.tenantId} = ${tenantUsers.tenantId} and ${table.userId} = ${tenantUsers.id}), '{}')`;
 
 /** Joined rows with their role and post ids: the membership row first, the account by primary key. */
-function selectUsers(ctx: Ctx, where: SQL | undefined) {
-  return ctx.tx
+function selectUsers(tx: Ctx['tx'], where: SQL | undefined) {
+  return tx
     .select({ ...columns, roleIds: idsOf(userRoles, userRoles.roleId), postIds: idsOf(userPosts, userPosts.postId) })
     .from(tenantUsers)
     .innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef))
@@ -73,54 +76,95 @@ function selectUsers(ctx: Ctx, where: SQL | undefined) {
     .where(where);
 }
 
+// the list and the detail run as statements built once per shape (crud/statements.ts)
+const listStatements = statementCache('user list');
+const userStatements = statementCache('user');
+const p = sql.placeholder;
+const textFilters = ['name', 'nickname', 'accountId', 'phone', 'email'] as const;
+const textColumns = {
+  name: accounts.name,
+  nickname: accounts.nickname,
+  accountId: accounts.accountId,
+  phone: accounts.phone,
+  email: accounts.email,
+};
+
 export const userRepository = {
   async list(ctx: Ctx, q: UserQuery) {
     const tenantId = ctx.caller.tenantId;
-    const own = allOf(
-      eq(tenantUsers.tenantId, tenantId),
-      userScope(ctx),
-      q.status ? eq(tenantUsers.status, q.status) : undefined,
-      q.deptId ? inArray(tenantUsers.deptId, deptAndBelow(tenantId, q.deptId)) : undefined,
-      q.createTimeFrom ? gte(tenantUsers.createTime, q.createTimeFrom) : undefined,
-      q.createTimeTo ? lte(tenantUsers.createTime, q.createTimeTo) : undefined,
-    );
-    // text filters match from the start (index-served on 100,000s of accounts), case-insensitively
-    const onAccount = allOf(
-      startsWith(accounts.name, q.name),
-      startsWith(accounts.nickname, q.nickname),
-      startsWith(accounts.accountId, q.accountId),
-      startsWith(accounts.phone, q.phone, { caseless: false }),
-      startsWith(accounts.email, q.email),
-    );
-    const where = allOf(own, onAccount);
+    const scope = scopedCaller(ctx.caller);
+    const texts = textFilters.filter((f) => q[f]);
+    const has = { status: !!q.status, deptId: !!q.deptId, from: !!q.createTimeFrom, to: !!q.createTimeTo };
     const page = pageOffset(q);
     // Page over the membership rows alone (its (tenant, created, id) index serves order and offset)
     // and join the account only where a filter or the sort needs it; the page's 20 rows are then
     // read with their roles and posts in the same statement.
-    const needsAccount = onAccount !== undefined || q.sort.column === 'accountId';
-    const pageIds = (
-      needsAccount
-        ? ctx.tx.select({ id: tenantUsers.id }).from(tenantUsers).innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef)).where(where)
-        : ctx.tx.select({ id: tenantUsers.id }).from(tenantUsers).where(own)
-    )
-      .orderBy(...orderOf(q.sort, sortColumns, tenantUsers.id))
-      .limit(page.limit)
-      .offset(page.offset);
-    const rows = await selectUsers(ctx, and(eq(tenantUsers.tenantId, tenantId), inArray(tenantUsers.id, pageIds))).orderBy(
-      ...orderOf(q.sort, sortColumns, tenantUsers.id),
+    const needsAccount = texts.length > 0 || q.sort.column === 'accountId';
+    const whereOf = (c: typeof scope.caller) => {
+      const own = allOf(
+        eq(tenantUsers.tenantId, p('tenantId')),
+        userScope(c),
+        has.status ? eq(tenantUsers.status, p('status')) : undefined,
+        has.deptId ? inArray(tenantUsers.deptId, deptAndBelow(p('tenantId') as never, p('deptId') as never)) : undefined,
+        has.from ? gte(tenantUsers.createTime, p('from')) : undefined,
+        has.to ? lte(tenantUsers.createTime, p('to')) : undefined,
+      );
+      // text filters match from the start (index-served on 100,000s of accounts), case-insensitively
+      const onAccount = allOf(...texts.map((f) => startsWithPlaceholder(textColumns[f], f, { caseless: f !== 'phone' })));
+      return { own, all: allOf(own, onAccount) };
+    };
+    const key = JSON.stringify([scope.key, texts, has, q.sort, q.pageSize, page.offset > 0]);
+    const values: Record<string, unknown> = {
+      ...scope.values,
+      tenantId,
+      status: q.status,
+      deptId: q.deptId,
+      from: q.createTimeFrom,
+      to: q.createTimeTo,
+      offset: page.offset,
+    };
+    for (const f of texts) values[f] = prefixPattern(q[f] as string, { caseless: f !== 'phone' });
+    const rows = await listStatements<Row>(
+      ctx.tx,
+      key,
+      (tx) => {
+        const where = whereOf(scope.caller);
+        const order = orderOf(q.sort, sortColumns, tenantUsers.id);
+        const pageIds = (
+          needsAccount
+            ? tx
+                .select({ id: tenantUsers.id })
+                .from(tenantUsers)
+                .innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef))
+                .where(where.all)
+            : tx.select({ id: tenantUsers.id }).from(tenantUsers).where(where.own)
+        )
+          .orderBy(...order)
+          .limit(page.limit)
+          .offset(page.offset > 0 ? (p('offset') as unknown as number) : 0);
+        return selectUsers(tx, and(eq(tenantUsers.tenantId, p('tenantId')), inArray(tenantUsers.id, pageIds))).orderBy(...order);
+      },
+      values,
     );
     const total = await listTotal(ctx, async () => {
+      const where = whereOf(ctx.caller);
       const counted = needsAccount
-        ? ctx.tx.select({ n: count() }).from(tenantUsers).innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef)).where(where)
-        : ctx.tx.select({ n: count() }).from(tenantUsers).where(own);
-      return (await counted)[0]?.n ?? 0;
+        ? ctx.tx.select({ n: count() }).from(tenantUsers).innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef)).where(where.all)
+        : ctx.tx.select({ n: count() }).from(tenantUsers).where(where.own);
+      return (await counted.execute(values))[0]?.n ?? 0;
     });
     return { list: rows.map(toUser), total };
   },
 
   /** One user the caller may see (tenant and data scope), with what the rules need to know. */
   async find(ctx: Ctx, id: number) {
-    const [row] = await selectUsers(ctx, allOf(eq(tenantUsers.tenantId, ctx.caller.tenantId), eq(tenantUsers.id, id), userScope(ctx)));
+    const scope = scopedCaller(ctx.caller);
+    const [row] = await userStatements<Row>(
+      ctx.tx,
+      scope.key,
+      (tx) => selectUsers(tx, allOf(eq(tenantUsers.tenantId, p('tenantId')), eq(tenantUsers.id, p('id')), userScope(scope.caller))),
+      { ...scope.values, tenantId: ctx.caller.tenantId, id },
+    );
     if (!row) return null;
     return {
       user: toUser(row),
@@ -150,23 +194,34 @@ export const userRepository = {
     return row?.n ?? 0;
   },
 
-  /** The field already taken by another account, if any: accountId, phone or email (case-insensitive). */
+  /** The field already taken by another account, if any: accountId, phone or email (case-insensitive); one statement. */
   async takenField(ctx: Ctx, input: { accountId?: string; phone?: string | null; email?: string | null }, exceptAccount?: number) {
     const checks: [string, SQL | undefined][] = [
       ['accountId', input.accountId ? eq(sql`lower(${accounts.accountId})`, input.accountId.toLowerCase()) : undefined],
       ['phone', input.phone ? eq(accounts.phone, input.phone) : undefined],
       ['email', input.email ? eq(sql`lower(${accounts.email})`, input.email.toLowerCase()) : undefined],
     ];
-    for (const [field, condition] of checks) {
-      if (!condition) continue;
-      const [hit] = await ctx.tx
-        .select({ id: accounts.id })
-        .from(accounts)
-        .where(and(condition, exceptAccount ? ne(accounts.id, exceptAccount) : undefined))
-        .limit(1);
-      if (hit) return field;
-    }
-    return null;
+    const asked = checks.filter((c): c is [string, SQL] => c[1] !== undefined);
+    if (!asked.length) return null;
+    const other = exceptAccount ? ne(accounts.id, exceptAccount) : undefined;
+    // each probe on its own index; the first field taken, in the order above
+    const probes = asked.map(
+      ([field, condition], i) =>
+        sql`(select ${i}::int as n, ${field}::text as field from ${accounts} where ${and(condition, other)} limit 1)`,
+    );
+    const result = (await ctx.tx.execute(
+      sql`select field from (${sql.join(probes, sql` union all `)}) taken order by n limit 1`,
+    )) as RawResult<{ field: string }>;
+    return result.rows[0]?.field ?? null;
+  },
+
+  /** Links of a new user (nothing to replace). */
+  async addLinks(ctx: Ctx, userId: number, links: { roleIds?: number[]; postIds?: number[] }) {
+    const tenantId = ctx.caller.tenantId;
+    const roleIds = [...new Set(links.roleIds ?? [])];
+    if (roleIds.length) await ctx.tx.insert(userRoles).values(roleIds.map((roleId) => ({ tenantId, userId, roleId })));
+    const postIds = [...new Set(links.postIds ?? [])];
+    if (postIds.length) await ctx.tx.insert(userPosts).values(postIds.map((postId) => ({ tenantId, userId, postId })));
   },
 
   async replaceLinks(ctx: Ctx, userId: number, links: { roleIds?: number[]; postIds?: number[] }) {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateUserInput, Status, UpdateUserInput } from '@atrium/contracts';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { conflict, invalidField, refused } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
-import { accounts, depts, memberships, posts, roles, tenantUsers } from '../../../db/schema';
+import { accounts, depts, memberships, posts, roles, tenantUsers, userRoles } from '../../../db/schema';
 import { forbidden, notFound } from '../../../errors';
 import { can } from '../../../plugins/access';
 import { assertPasswordPolicy, hashPassword } from '../../auth/password';
@@ -144,16 +144,16 @@ export const userService = {
         updateBy: by,
       })
       .returning({ id: tenantUsers.id });
-    // no roles chosen: the tenant's default roles
-    const roleIds = input.roleIds.length
-      ? input.roleIds
-      : (
-          await ctx.tx
-            .select({ id: roles.id })
-            .from(roles)
-            .where(and(eq(roles.tenantId, tenantId), eq(roles.isDefault, true), eq(roles.status, '0')))
-        ).map((r) => r.id);
-    await userRepository.replaceLinks(ctx, user!.id, { roleIds, postIds: input.postIds });
+    // a new user has no links to replace; no roles chosen: the tenant's default roles, in one statement
+    if (input.roleIds.length) await userRepository.addLinks(ctx, user!.id, { roleIds: input.roleIds });
+    else
+      await ctx.tx.insert(userRoles).select(
+        ctx.tx
+          .select({ tenantId: roles.tenantId, userId: sql<number>`${user!.id}::bigint`.as('user_id'), roleId: roles.id })
+          .from(roles)
+          .where(and(eq(roles.tenantId, tenantId), eq(roles.isDefault, true), eq(roles.status, '0'))),
+      );
+    await userRepository.addLinks(ctx, user!.id, { postIds: input.postIds });
     return (await userRepository.get(ctx, user!.id))!;
   },
 

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, engines } from '../helper';
+import { type Caller, signIn } from './api';
+
+type User = {
+  id: number;
+  accountId: string;
+  name: string;
+  nickname: string;
+  phone: string | null;
+  email: string | null;
+  status: '0' | '1';
+  deptId: number | null;
+  createTime: string;
+};
+type Dept = { id: number; parentId: number | null; ancestors: number[] };
+const PASSWORD = 'Kx9!mountain-ledger';
+
+/**
+ * The user list runs as statements built once per filter shape (crud/statements.ts). For every filter,
+ * sort, page and data scope these tests hold its answer to a model computed here from all of the
+ * tenant's users: the same rows, in the same order, with the same total.
+ */
+describe.each(engines)('user list on %s: every filter shape against the model', (engine) => {
+  let ctx: Awaited<ReturnType<typeof buildTestApp>>;
+  let admin: Caller;
+  let all: User[];
+  let depts: Dept[];
+
+  const everyUser = async (caller: Caller, sort = 'createTime:desc') => {
+    const rows: User[] = [];
+    for (let page = 1; ; page++) {
+      const answer = (await caller.get(`/api/system/user/user?pageSize=200&pageNum=${page}&sort=${sort}`)).body.data;
+      rows.push(...answer.list);
+      if (rows.length >= answer.total) return rows;
+    }
+  };
+  const below = (deptId: number) => new Set(depts.filter((d) => d.id === deptId || d.ancestors.includes(deptId)).map((d) => d.id));
+  const newestFirst = (a: User, b: User) => (a.createTime === b.createTime ? b.id - a.id : a.createTime < b.createTime ? 1 : -1);
+
+  beforeAll(async () => {
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+    admin = await signIn(ctx, 'admin', 'Admin@123456');
+    all = await everyUser(admin);
+    depts = (await admin.get('/api/system/dept?pageSize=200')).body.data.list;
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('serves the tenant newest first with ties by id, and each page is the model’s slice', async () => {
+    expect(all.length).toBeGreaterThan(200);
+    expect([...all].sort(newestFirst).map((u) => u.id)).toEqual(all.map((u) => u.id));
+    for (const [pageNum, pageSize] of [
+      [1, 20],
+      [2, 20],
+      [7, 30],
+      [3, 100],
+    ] as const) {
+      const answer = (await admin.get(`/api/system/user/user?pageNum=${pageNum}&pageSize=${pageSize}`)).body.data;
+      expect(answer.total).toBe(all.length);
+      expect(answer.list.map((u: User) => u.id)).toEqual(all.slice((pageNum - 1) * pageSize, pageNum * pageSize).map((u) => u.id));
+    }
+  });
+
+  it('filters by status, department and below, text prefixes, time range and their combinations', async () => {
+    const sample = all[Math.floor(all.length / 3)] as User;
+    const withDept = all.find((u) => u.deptId !== null && depts.some((d) => d.parentId === u.deptId)) ?? all.find((u) => u.deptId);
+    const deptId = withDept?.deptId as number;
+    const times = all.map((u) => u.createTime).sort();
+    const from = times[Math.floor(times.length / 4)] as string;
+    const to = times[Math.floor((times.length * 3) / 4)] as string;
+    const lower = (s: string | null) => (s ?? '').toLowerCase();
+    const cases: [string, (u: User) => boolean][] = [
+      ['status=0', (u) => u.status === '0'],
+      ['status=1', (u) => u.status === '1'],
+      [`deptId=${deptId}`, (u) => u.deptId !== null && below(deptId).has(u.deptId)],
+      [`name=${encodeURIComponent(sample.name.slice(0, 1))}`, (u) => u.name.startsWith(sample.name.slice(0, 1))],
+      [
+        `nickname=${encodeURIComponent(sample.nickname.slice(0, 2).toUpperCase())}`,
+        (u) => lower(u.nickname).startsWith(lower(sample.nickname.slice(0, 2))),
+      ],
+      ['accountId=user', (u) => lower(u.accountId).startsWith('user')],
+      [`phone=${(sample.phone ?? '138').slice(0, 4)}`, (u) => (u.phone ?? '').startsWith((sample.phone ?? '138').slice(0, 4))],
+      [`email=${encodeURIComponent(lower(sample.email).slice(0, 2))}`, (u) => lower(u.email).startsWith(lower(sample.email).slice(0, 2))],
+      [`createTimeFrom=${from}&createTimeTo=${to}`, (u) => u.createTime >= from && u.createTime <= to],
+      [`status=0&deptId=${deptId}`, (u) => u.status === '0' && u.deptId !== null && below(deptId).has(u.deptId)],
+      ['accountId=USER&status=0', (u) => lower(u.accountId).startsWith('user') && u.status === '0'],
+      ['name=%25', (u) => u.name.startsWith('%')],
+      ['email=_', (u) => lower(u.email).startsWith('_')],
+    ];
+    for (const [query, keep] of cases) {
+      const expected = all.filter(keep);
+      for (const pageNum of [1, 2]) {
+        const answer = (await admin.get(`/api/system/user/user?${query}&pageSize=10&pageNum=${pageNum}`)).body.data;
+        expect(answer.total, query).toBe(expected.length);
+        expect(
+          answer.list.map((u: User) => u.id),
+          `${query} page ${pageNum}`,
+        ).toEqual(expected.slice((pageNum - 1) * 10, pageNum * 10).map((u) => u.id));
+      }
+    }
+  });
+
+  it('sorts by account number either way, with and without a filter', async () => {
+    const byAccount = await everyUser(admin, 'accountId:asc');
+    expect(new Set(byAccount.map((u) => u.id)).size).toBe(all.length);
+    const descending = await everyUser(admin, 'accountId:desc');
+    expect(descending.map((u) => u.id)).toEqual([...byAccount].reverse().map((u) => u.id));
+    const enabled = byAccount.filter((u) => u.status === '0');
+    const page2 = (await admin.get('/api/system/user/user?sort=accountId:asc&status=0&pageSize=15&pageNum=2')).body.data;
+    expect(page2.list.map((u: User) => u.id)).toEqual(enabled.slice(15, 30).map((u) => u.id));
+  });
+
+  it('applies each data scope, one caller’s statement never serving another’s rows', async () => {
+    const parent = depts.find((d) => depts.some((c) => c.parentId === d.id) && all.some((u) => u.deptId === d.id)) as Dept;
+    const menus = (await admin.get('/api/system/menu?pageSize=200')).body.data.list as { id: number; permission: string | null }[];
+    const listMenu = menus.filter((m) => m.permission === 'system:user:list' || m.permission === 'system:user:query').map((m) => m.id);
+    const callers: Record<string, Caller> = {};
+    for (const scope of ['3', '4', '5'] as const) {
+      const role = (
+        await admin.post('/api/system/role', { name: `Scope ${scope}`, code: `scope_${scope}`, dataScope: scope, menuIds: listMenu })
+      ).body.data;
+      for (const n of [1, 2]) {
+        const account = `scope${scope}n${n}`;
+        const created = await admin.post('/api/system/user/info', {
+          accountId: account,
+          name: `Scope ${scope}`,
+          password: PASSWORD,
+          roleIds: [role.id],
+          deptId: n === 1 ? parent.id : (depts.find((d) => d.parentId === parent.id) as Dept).id,
+        });
+        expect(created.status).toBe(200);
+        callers[account] = await signIn(ctx, account, PASSWORD);
+      }
+    }
+    const everyone = await everyUser(admin);
+    for (const [account, caller] of Object.entries(callers)) {
+      const me = everyone.find((u) => u.accountId === account) as User;
+      const scope = account.slice(5, 6);
+      const expected = everyone.filter((u) =>
+        scope === '5'
+          ? u.id === me.id
+          : scope === '3'
+            ? u.deptId === me.deptId || u.id === me.id
+            : u.deptId !== null && below(me.deptId as number).has(u.deptId),
+      );
+      const answer = (await caller.get('/api/system/user/user?pageSize=200')).body.data;
+      expect(answer.total, account).toBe(expected.length);
+      expect(
+        answer.list.map((u: User) => u.id),
+        account,
+      ).toEqual(expected.slice(0, 200).map((u) => u.id));
+      const outside = everyone.find((u) => !expected.includes(u)) as User;
+      expect((await caller.get(`/api/system/user/user/${outside.id}`)).status, account).toBe(404);
+      expect((await caller.get(`/api/system/user/user/${me.id}`)).status, account).toBe(200);
+    }
+  });
+});
