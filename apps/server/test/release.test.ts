@@ -1,0 +1,436 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent } from '@atrium/agent';
+import { and, eq, sql } from 'drizzle-orm';
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '../src/db/client';
+import { accounts, releaseLogChunks, tenantUsers } from '../src/db/schema';
+import { BrokerHook } from '../src/modules/realtime/hook';
+import { buildTestApp, engines } from './helper';
+import { type Caller, signIn } from './system/api';
+
+type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
+const agentCli = fileURLToPath(new URL('../../../packages/agent/src/cli.ts', import.meta.url));
+const SECRET = 'pa55-Very-secret-value';
+
+let seq = 0;
+const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${seq++}`;
+
+/** Polls until `check` answers something truthy; fails (never hangs) after `ms`. */
+async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`still waiting for: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Whether a process runs (a zombie waiting for its parent counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+describe.each(engines)('release management with real agents on %s', (engine) => {
+  let ctx: Ctx;
+  let admin: Caller;
+  let server: string;
+  const agents: Agent[] = [];
+  const dirs: string[] = [];
+  const children: ChildProcess[] = [];
+  let tenantId: number;
+
+  const workDir = async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'atrium-agent-'));
+    dirs.push(dir);
+    return dir;
+  };
+  const token = async () => {
+    const res = await admin.post('/api/release/client/enrol-token', {});
+    expect(res.status).toBe(200);
+    return res.body.data.token as string;
+  };
+  /** An enrolled, approved agent running in this process, connected to the embedded broker. */
+  const startAgent = async (labels: string[] = []) => {
+    const agent = new Agent({ server, work: await workDir(), enrol: await token(), labels, graceMs: 1000, reconnectMs: 300 });
+    agents.push(agent);
+    const credentials = await agent.start();
+    expect((await admin.put(`/api/release/client/${credentials.id}/approve`, {})).status).toBe(200);
+    await until('agent online', async () => (await admin.get(`/api/release/client/${credentials.id}`)).body.data.presence === 'online');
+    return { agent, credentials, work: dirs.at(-1) as string };
+  };
+  const ability = async (body: string, timeoutSec = 120) => {
+    const created = await admin.post('/api/release/ability', { key: unique('ab'), name: 'Step', runtime: 'shell', body, timeoutSec });
+    expect(created.status).toBe(200);
+    expect((await admin.put(`/api/release/ability/${created.body.data.id}/publish`, {})).status).toBe(200);
+    return created.body.data.id as number;
+  };
+  const setup = async (bodies: string[], envExtra: Record<string, unknown> = {}, labels: string[] = []) => {
+    const project = (await admin.post('/api/release/project', { key: unique('p'), name: 'Shop' })).body.data.id as number;
+    const env = await admin.post('/api/release/env', {
+      key: unique('e'),
+      name: 'Staging',
+      variables: [
+        { name: 'TOKEN', value: SECRET, secret: true },
+        { name: 'REGION', value: 'north', secret: false },
+      ],
+      ...envExtra,
+    });
+    expect(env.status).toBe(200);
+    const steps = [];
+    for (const body of bodies) steps.push({ abilityId: await ability(body), params: { GREETING: 'world' }, labels });
+    const process = await admin.post('/api/release/process', { name: 'Deploy', projectId: project, steps });
+    expect(process.status).toBe(200);
+    return { projectId: project, envId: env.body.data.id as number, processId: process.body.data.id as number };
+  };
+  const task = async (api: Caller, ids: { projectId: number; envId: number; processId: number }, version = '1.0.0') => {
+    const res = await api.post('/api/release/task', { ...ids, version });
+    expect(res.status).toBe(200);
+    return res.body.data as { id: number; status: string };
+  };
+  const statusOf = async (id: number) => (await admin.get(`/api/release/task/${id}`)).body.data.status as string;
+  const finished = (id: number) =>
+    until(`task ${id} finished`, async () => {
+      const status = await statusOf(id);
+      return ['SUCCEEDED', 'FAILED', 'CANCELED', 'LOST', 'TIMED_OUT'].includes(status) ? status : null;
+    });
+  const logOf = async (id: number) => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/release/task/${id}/log`,
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(res.statusCode).toBe(200);
+    return res.body;
+  };
+
+  beforeAll(async () => {
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000', RELEASE_LEASE_MS: '1500', RELEASE_LOG_CAP_BYTES: '4096' });
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = ctx.app.server.address();
+    server = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    admin = await signIn(ctx, 'admin', 'Admin@123456');
+    tenantId = (await admin.get('/api/user/info')).body.data?.tenantId ?? 1;
+  });
+  afterAll(async () => {
+    for (const agent of agents) await agent.stop().catch(() => {});
+    for (const child of children) child.kill('SIGKILL');
+    await ctx?.close();
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('enrols an agent once per token: it waits PENDING until approved, a reused token is refused', async () => {
+    const enrolToken = await token();
+    const agent = new Agent({ server, work: await workDir(), enrol: enrolToken, reconnectMs: 300 });
+    agents.push(agent);
+    const credentials = await agent.start();
+    const pending = (await admin.get(`/api/release/client/${credentials.id}`)).body.data;
+    expect(pending).toMatchObject({ status: 'PENDING', presence: 'offline' });
+    expect(pending.secretHash).toBeUndefined();
+    const again = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/release/client/enrol',
+      payload: { token: enrolToken, hostname: 'rogue' },
+    });
+    expect(again.statusCode).toBe(409);
+    expect((await admin.put(`/api/release/client/${credentials.id}/approve`, {})).status).toBe(200);
+    await until(
+      'approved agent online',
+      async () => (await admin.get(`/api/release/client/${credentials.id}`)).body.data.presence === 'online',
+    );
+  });
+
+  it('runs a real shell step: output in the log, params and variables as environment, the secret never stored', async () => {
+    const { agent } = await startAgent(['ok']);
+    const ids = await setup(
+      ['echo "hello $GREETING from $REGION"\necho "token=$TOKEN"\nprintf %s "$TOKEN" | base64\necho "cwd=$(pwd)"', 'echo second step'],
+      {},
+      ['ok'],
+    );
+    const env = (await admin.get(`/api/release/env/${ids.envId}`)).body.data;
+    expect(JSON.stringify(env)).not.toContain(SECRET);
+    const created = await task(admin, ids);
+    expect(created.status).toBe('QUEUED');
+    expect(await finished(created.id)).toBe('SUCCEEDED');
+    const log = await logOf(created.id);
+    expect(log).toContain('hello world from north');
+    expect(log).toContain('second step');
+    expect(log).toContain('token=******');
+    expect(log).not.toContain(SECRET);
+    expect(log).not.toContain(Buffer.from(SECRET).toString('base64').replace(/=+$/, ''));
+    expect((await admin.get(`/api/release/task/${created.id}/log?format=json`)).body.data.text).toBe(log);
+    const stored = await withTenant(ctx.database.db, tenantId, (tx) =>
+      tx.select({ text: releaseLogChunks.text }).from(releaseLogChunks).where(eq(releaseLogChunks.taskId, created.id)),
+    );
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.map((s) => s.text).join('')).not.toContain(SECRET);
+    const detail = (await admin.get(`/api/release/task/${created.id}`)).body.data;
+    expect(detail.stepRuns.map((r: { status: string; exitCode: number }) => [r.status, r.exitCode])).toEqual([
+      ['SUCCEEDED', 0],
+      ['SUCCEEDED', 0],
+    ]);
+    await agent.stop();
+  });
+
+  it('marks the task FAILED with the exit code of a failing step, and runs no later step', async () => {
+    const { agent } = await startAgent(['fail']);
+    const ids = await setup(['echo before failing\nexit 3', 'echo never'], {}, ['fail']);
+    const created = await task(admin, ids);
+    expect(await finished(created.id)).toBe('FAILED');
+    const detail = (await admin.get(`/api/release/task/${created.id}`)).body.data;
+    expect(detail.exitCode).toBe(3);
+    expect(detail.stepRuns).toHaveLength(1);
+    const log = await logOf(created.id);
+    expect(log).toContain('before failing');
+    expect(log).not.toContain('never');
+    // retry: the same snapshot again, as a new task
+    const retry = await admin.post(`/api/release/task/${created.id}/retry`, {});
+    expect(retry.status).toBe(200);
+    expect(retry.body.data).toMatchObject({ kind: 'RETRY', version: '1.0.0' });
+    expect(await finished(retry.body.data.id)).toBe('FAILED');
+    await agent.stop();
+  });
+
+  it('rolls back to the release before, as it was deployed; with none kept it is a 409', async () => {
+    const { agent } = await startAgent(['rollback']);
+    const ids = await setup(['echo "deploying $ATRIUM_VERSION"'], {}, ['rollback']);
+    const one = await task(admin, ids, '1.0');
+    expect(await finished(one.id)).toBe('SUCCEEDED');
+    const two = await task(admin, ids, '2.0');
+    expect(await finished(two.id)).toBe('SUCCEEDED');
+    expect((await admin.post(`/api/release/task/${one.id}/rollback`, {})).status).toBe(409);
+    const back = await admin.post(`/api/release/task/${two.id}/rollback`, {});
+    expect(back.status).toBe(200);
+    expect(back.body.data).toMatchObject({ kind: 'ROLLBACK', version: '1.0' });
+    expect(await finished(back.body.data.id)).toBe('SUCCEEDED');
+    expect(await logOf(back.body.data.id)).toContain('deploying 1.0');
+    await agent.stop();
+  });
+
+  it('caps a step log with a visible truncation line', async () => {
+    const { agent } = await startAgent(['cap']);
+    const ids = await setup(['i=0; while [ $i -lt 2000 ]; do echo "line $i of a long log"; i=$((i+1)); done'], {}, ['cap']);
+    const created = await task(admin, ids);
+    expect(await finished(created.id)).toBe('SUCCEEDED');
+    const log = await logOf(created.id);
+    expect(log).toContain('[log truncated');
+    expect(Buffer.byteLength(log)).toBeLessThan(4096 + 200);
+    await agent.stop();
+  });
+
+  it('cancel kills a sleep step and its children', async () => {
+    const { agent, work } = await startAgent(['cancel']);
+    const ids = await setup(
+      ['sleep 300 &\necho $! > child.pid\n(sleep 300; echo grandchild done) &\necho $! > sub.pid\necho $$ > shell.pid\nsleep 300'],
+      {},
+      ['cancel'],
+    );
+    const created = await task(admin, ids);
+    const run = await until('step running', async () => (await admin.get(`/api/release/task/${created.id}`)).body.data.stepRuns?.[0]);
+    const runDir = path.join(work, 'runs', String(run.id));
+    await until('pids written', async () => existsSync(path.join(runDir, 'shell.pid')));
+    const pids = await Promise.all(
+      ['child.pid', 'sub.pid', 'shell.pid'].map(async (f) => Number((await readFile(path.join(runDir, f), 'utf8')).trim())),
+    );
+    expect(pids.every(alive)).toBe(true);
+    expect((await admin.put(`/api/release/task/${created.id}/cancel`, {})).status).toBe(200);
+    expect(await finished(created.id)).toBe('CANCELED');
+    await until('every process of the step gone', async () => pids.every((pid) => !alive(pid)));
+    expect(pids.filter(alive)).toEqual([]);
+    await agent.stop();
+  });
+
+  it('never runs two tasks of one project and environment at once: the second waits in the queue', async () => {
+    const one = await startAgent(['lock']);
+    const two = await startAgent(['lock']);
+    const ids = await setup(['sleep 1\necho "done $ATRIUM_TASK_ID"'], {}, ['lock']);
+    const first = await task(admin, ids, '1.0.0');
+    const second = await task(admin, ids, '1.0.1');
+    await until('first running', async () => (await statusOf(first.id)) === 'RUNNING');
+    // an agent is free, yet the second task waits for the first
+    expect(await statusOf(second.id)).toBe('QUEUED');
+    expect(await finished(first.id)).toBe('SUCCEEDED');
+    expect(await finished(second.id)).toBe('SUCCEEDED');
+    const a = (await admin.get(`/api/release/task/${first.id}`)).body.data;
+    const b = (await admin.get(`/api/release/task/${second.id}`)).body.data;
+    expect(new Date(b.startedAt).getTime()).toBeGreaterThanOrEqual(new Date(a.finishedAt).getTime());
+    await one.agent.stop();
+    await two.agent.stop();
+  });
+
+  it('a killed agent leaves its task LOST after the lease and shows offline', async () => {
+    const work = await workDir();
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', agentCli, '--server', server, '--enrol', await token(), '--work', work, '--labels', 'killed'],
+      {
+        stdio: 'ignore',
+      },
+    );
+    children.push(child);
+    const credentials = await until('agent enrolled', async () => {
+      try {
+        return JSON.parse(await readFile(path.join(work, 'agent.json'), 'utf8')) as { id: number };
+      } catch {
+        return null;
+      }
+    });
+    await admin.put(`/api/release/client/${credentials.id}/approve`, {});
+    await until('agent online', async () => (await admin.get(`/api/release/client/${credentials.id}`)).body.data.presence === 'online');
+    const ids = await setup(['echo $$ > shell.pid\nsleep 60'], {}, ['killed']);
+    const created = await task(admin, ids);
+    const run = await until('step running', async () => (await admin.get(`/api/release/task/${created.id}`)).body.data.stepRuns?.[0]);
+    const pidFile = path.join(work, 'runs', String(run.id), 'shell.pid');
+    await until('step started', async () => existsSync(pidFile));
+    child.kill('SIGKILL');
+    expect(await finished(created.id)).toBe('LOST');
+    expect((await admin.get(`/api/release/client/${credentials.id}`)).body.data.presence).toBe('offline');
+    // the orphaned step is the host's to clean up; the test cleans its own
+    const pid = Number((await readFile(pidFile, 'utf8')).trim());
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {}
+  });
+
+  it('lets an agent use only its own topics, and refuses a wrong secret', async () => {
+    const a = await startAgent(['topics-a']);
+    const b = await startAgent(['topics-b']);
+    await a.agent.stop();
+    const url = `ws://127.0.0.1:${ctx.app.realtime.port}/mqtt`;
+    const connect = (password: string) =>
+      mqtt.connectAsync(url, {
+        clientId: `agent-${a.credentials.tenantId}-${a.credentials.id}`,
+        username: a.credentials.username,
+        password,
+        reconnectPeriod: 0,
+        protocolVersion: 4,
+      });
+    await expect(connect('not-the-secret')).rejects.toThrow();
+    const client = await connect(a.credentials.secret);
+    const own = await client.subscribeAsync(`rm/${a.credentials.tenantId}/c/${a.credentials.id}/down`, { qos: 1 });
+    expect(own[0]?.qos).toBe(1);
+    for (const topic of [`rm/${b.credentials.tenantId}/c/${b.credentials.id}/down`, `rm/${b.credentials.tenantId}/c/+/down`, 'rm/#', '#']) {
+      // the broker answers 128 (refused); the client library turns it into an error
+      const granted = await client.subscribeAsync(topic, { qos: 1 }).then(
+        (answer) => answer[0]?.qos,
+        (error: { packet?: { granted?: number[] } }) => error.packet?.granted?.[0] ?? 128,
+      );
+      expect(granted).toBe(128);
+    }
+    // publishing on another agent's topic is refused: the broker drops the connection
+    const dropped = new Promise<boolean>((resolve) => client.once('close', () => resolve(true)));
+    client.publish(`rm/${b.credentials.tenantId}/c/${b.credentials.id}/up/status`, JSON.stringify({ stepRunId: 1, state: 'finished' }), {
+      qos: 1,
+    });
+    expect(await dropped).toBe(true);
+    await client.endAsync(true);
+    await b.agent.stop();
+    // the external broker's hook applies the same rules
+    const hook = new BrokerHook({
+      store: ctx.app.store,
+      checkToken: async () => null,
+      sessionEnd: async () => null,
+      server: null,
+      emqx: null,
+      log: ctx.app.log,
+      agents: () => ctx.app.realtime.agentBridge,
+    });
+    const clientid = `agent-${a.credentials.tenantId}-${a.credentials.id}`;
+    const username = a.credentials.username;
+    expect(await hook.authenticate({ clientid, username, password: a.credentials.secret })).toMatchObject({ result: 'allow' });
+    expect(await hook.authenticate({ clientid, username, password: 'wrong' })).toMatchObject({ result: 'deny' });
+    expect(await hook.authenticate({ clientid: 'other', username, password: a.credentials.secret })).toMatchObject({ result: 'deny' });
+    const ownDown = `rm/${a.credentials.tenantId}/c/${a.credentials.id}/down`;
+    const otherDown = `rm/${b.credentials.tenantId}/c/${b.credentials.id}/down`;
+    expect(await hook.authorize({ clientid, username, topic: ownDown, action: 'subscribe' })).toEqual({ result: 'allow' });
+    expect(await hook.authorize({ clientid, username, topic: otherDown, action: 'subscribe' })).toEqual({ result: 'deny' });
+    expect(await hook.authorize({ clientid, username, topic: `${otherDown.replace('/down', '')}/up/log`, action: 'publish' })).toEqual({
+      result: 'deny',
+    });
+  });
+
+  it('decides task actions by user-project grants: an APPROVER approves, the creator cannot, other tenants see nothing', async () => {
+    const ids = await setup(['echo approved'], { protected: true, requiredApprovals: 1 }, ['none-such-label']);
+    const created = await task(admin, ids);
+    expect(created.status).toBe('PENDING_APPROVAL');
+    const own = await admin.put(`/api/release/task/${created.id}/approve`, {});
+    expect([403, 409]).toContain(own.status);
+    const user = await signIn(ctx, 'user', 'User@123456');
+    // no grant yet: the task does not exist for them, and they cannot grant themselves one
+    expect((await user.get(`/api/release/task/${created.id}`)).status).toBe(404);
+    const [row] = await withTenant(ctx.database.db, tenantId, (tx) =>
+      tx
+        .select({ id: tenantUsers.id })
+        .from(tenantUsers)
+        .innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef))
+        .where(and(eq(accounts.accountId, 'user'), sql`true`)),
+    );
+    const userId = (row as { id: number }).id;
+    const selfGrant = await user.post('/api/release/user-project', {
+      userId,
+      projectId: ids.projectId,
+      envId: ids.envId,
+      level: 'MAINTAINER',
+    });
+    expect(selfGrant.status).toBe(403);
+    expect(
+      (await admin.post('/api/release/user-project', { userId, projectId: ids.projectId, envId: ids.envId, level: 'VIEWER' })).status,
+    ).toBe(200);
+    expect((await user.get(`/api/release/task/${created.id}`)).status).toBe(200);
+    expect((await user.put(`/api/release/task/${created.id}/approve`, {})).status).toBe(403);
+    expect((await user.post('/api/release/task', { ...ids, version: '2' })).status).toBe(403);
+    expect(
+      (await admin.post('/api/release/user-project', { userId, projectId: ids.projectId, envId: ids.envId, level: 'APPROVER' })).status,
+    ).toBe(200);
+    const approved = await user.put(`/api/release/task/${created.id}/approve`, {});
+    expect(approved.status).toBe(200);
+    expect(approved.body.data.status).toBe('QUEUED');
+    // a task that waits for them now tells the approver, in their message box
+    const waiting = await task(admin, ids, '3.0-waiting');
+    expect(waiting.status).toBe('PENDING_APPROVAL');
+    const box = await until('approver notified', async () => {
+      const list = (await user.get('/api/system/notification?pageSize=50')).body.data?.list as
+        | { title: string; link: string }[]
+        | undefined;
+      return list?.find((n) => n.link === `/release/task?id=${waiting.id}`);
+    });
+    expect(box.title).toContain('3.0-waiting');
+    expect((await admin.put(`/api/release/task/${waiting.id}/cancel`, {})).status).toBe(200);
+    // another tenant's administrator does not reach this tenant's task
+    const acme = await signIn(ctx, 'acme', 'Acme@123456');
+    expect((await acme.get(`/api/release/task/${created.id}`)).status).toBe(404);
+    expect((await acme.put(`/api/release/task/${created.id}/cancel`, {})).status).toBe(404);
+    expect((await admin.put(`/api/release/task/${created.id}/cancel`, {})).status).toBe(200);
+  });
+
+  it('freezes a published ability: edits are a 409, a new version is a new row', async () => {
+    const key = unique('fz');
+    const first = await admin.post('/api/release/ability', { key, name: 'A', runtime: 'shell', body: 'echo 1', timeoutSec: 10 });
+    await admin.put(`/api/release/ability/${first.body.data.id}/publish`, {});
+    const edit = await admin.put(`/api/release/ability/${first.body.data.id}`, {
+      name: 'A',
+      runtime: 'shell',
+      body: 'echo 2',
+      timeoutSec: 10,
+    });
+    expect(edit.status).toBe(409);
+    const next = await admin.post('/api/release/ability', { key, name: 'A', runtime: 'shell', body: 'echo 2', timeoutSec: 10 });
+    expect(next.body.data.version).toBe(2);
+    expect(next.body.data.status).toBe('DRAFT');
+  });
+});

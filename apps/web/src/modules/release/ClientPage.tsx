@@ -1,0 +1,93 @@
+import { Button, Card, Modal, Space, Table, Tag, Typography } from '@arco-design/web-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { http } from '../../api';
+import { formatDateTime } from '../../locale/datetime';
+import { onRealtime } from '../../realtime/events';
+import { attempt, type Client, StatusTag, useList } from './shared';
+
+/** Agents: approve a PENDING one, disable or revoke; presence follows the broker live. */
+export function ClientPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const clients = useList<Client>('client');
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['release', 'client'] });
+  useEffect(
+    () =>
+      onRealtime('task', (message) => {
+        if (message.domain === 'release' && message.event === 'presence')
+          void queryClient.invalidateQueries({ queryKey: ['release', 'client'] });
+      }),
+    [queryClient],
+  );
+  const token = () =>
+    attempt(async () => {
+      const answer = await http.post<{ token: string; expiresAt: string }>('/api/release/client/enrol-token');
+      Modal.info({
+        title: t('release.enrolToken'),
+        style: { width: 640 },
+        content: (
+          <div>
+            <p>{t('release.enrolTokenHint', { time: formatDateTime(answer.expiresAt) })}</p>
+            <Typography.Paragraph copyable code>
+              {`node agent.mjs --server ${window.location.origin} --enrol ${answer.token} --work /var/lib/atrium-agent`}
+            </Typography.Paragraph>
+          </div>
+        ),
+      });
+    });
+  const act = (c: Client, action: 'approve' | 'disable' | 'revoke') =>
+    attempt(() => http.put(`/api/release/client/${c.id}/${action}`), refresh);
+  return (
+    <Card title={t('menu.release.client')}>
+      <Space style={{ marginBottom: 12 }}>
+        <Button type="primary" onClick={token}>
+          {t('release.enrolToken')}
+        </Button>
+      </Space>
+      <Table
+        rowKey="id"
+        loading={clients.isLoading}
+        data={clients.data?.list ?? []}
+        pagination={false}
+        columns={[
+          { title: 'ID', dataIndex: 'id' },
+          { title: t('release.hostname'), dataIndex: 'hostname' },
+          { title: t('release.os'), dataIndex: 'os' },
+          { title: t('release.agentVersion'), dataIndex: 'agentVersion' },
+          { title: t('release.labels'), dataIndex: 'labels', render: (labels: string[]) => labels.map((l) => <Tag key={l}>{l}</Tag>) },
+          { title: t('release.status'), dataIndex: 'status', render: (s: string) => <StatusTag value={s} /> },
+          {
+            title: t('release.presence'),
+            dataIndex: 'presence',
+            render: (p: string) => <StatusTag value={p} label={t(p === 'online' ? 'release.online' : 'release.offline')} />,
+          },
+          { title: t('release.lastSeen'), dataIndex: 'lastSeenAt', render: (v: string | null) => (v ? formatDateTime(v) : '—') },
+          {
+            title: t('release.actions'),
+            render: (_: unknown, c: Client) => (
+              <Space>
+                {(c.status === 'PENDING' || c.status === 'DISABLED') && (
+                  <Button size="mini" type="primary" onClick={() => act(c, 'approve')}>
+                    {t('release.approve')}
+                  </Button>
+                )}
+                {(c.status === 'PENDING' || c.status === 'ACTIVE') && (
+                  <Button size="mini" onClick={() => act(c, 'disable')}>
+                    {t('release.disable')}
+                  </Button>
+                )}
+                {c.status !== 'REVOKED' && (
+                  <Button size="mini" status="danger" onClick={() => act(c, 'revoke')}>
+                    {t('release.revoke')}
+                  </Button>
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}

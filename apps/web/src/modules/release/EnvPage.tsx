@@ -1,0 +1,152 @@
+import { Button, Card, Checkbox, Form, Input, InputNumber, Modal, Space, Switch, Table, Tag } from '@arco-design/web-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { http } from '../../api';
+import { attempt, type Env, useList, type Variable } from './shared';
+
+type Editing = {
+  id?: number;
+  key: string;
+  name: string;
+  protected: boolean;
+  requiredApprovals: number;
+  variables: (Variable & { kept?: boolean; uid: number })[];
+};
+let uids = 0;
+
+/** Environments: a secret variable is write-only — it shows as stored, and is sent again only when retyped. */
+export function EnvPage() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const envs = useList<Env>('env');
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const save = async () => {
+    if (!editing) return;
+    const variables = editing.variables.map((v) =>
+      v.kept && !v.value ? { name: v.name, secret: true } : { name: v.name, value: v.value ?? '', secret: v.secret },
+    );
+    const body = { name: editing.name, protected: editing.protected, requiredApprovals: editing.requiredApprovals, variables };
+    await attempt(
+      () => (editing.id ? http.put(`/api/release/env/${editing.id}`, body) : http.post('/api/release/env', { ...body, key: editing.key })),
+      () => {
+        setEditing(null);
+        void client.invalidateQueries({ queryKey: ['release', 'env'] });
+      },
+    );
+  };
+  const setVariable = (index: number, patch: Partial<Variable>) =>
+    editing && setEditing({ ...editing, variables: editing.variables.map((v, i) => (i === index ? { ...v, ...patch } : v)) });
+  return (
+    <Card title={t('menu.release.env')}>
+      <Space style={{ marginBottom: 12 }}>
+        <Button type="primary" onClick={() => setEditing({ key: '', name: '', protected: false, requiredApprovals: 1, variables: [] })}>
+          {t('release.create')}
+        </Button>
+      </Space>
+      <Table
+        rowKey="id"
+        loading={envs.isLoading}
+        data={envs.data?.list ?? []}
+        pagination={false}
+        columns={[
+          { title: t('release.key'), dataIndex: 'key' },
+          { title: t('release.name'), dataIndex: 'name' },
+          {
+            title: t('release.protected'),
+            dataIndex: 'protected',
+            render: (p: boolean) => (p ? <Tag color="orange">{t('release.protected')}</Tag> : '—'),
+          },
+          { title: t('release.requiredApprovals'), dataIndex: 'requiredApprovals' },
+          {
+            title: t('release.variables'),
+            dataIndex: 'variables',
+            render: (vars: Variable[]) =>
+              vars.map((v) => <Tag key={v.name}>{v.secret ? `${v.name} (${t('release.secret')})` : `${v.name}=${v.value}`}</Tag>),
+          },
+          {
+            title: t('release.actions'),
+            render: (_: unknown, e: Env) => (
+              <Button
+                size="mini"
+                onClick={() =>
+                  setEditing({
+                    ...e,
+                    variables: e.variables.map((v) => ({ ...v, value: v.secret ? '' : v.value, kept: v.secret, uid: uids++ })),
+                  })
+                }
+              >
+                {t('release.edit')}
+              </Button>
+            ),
+          },
+        ]}
+      />
+      <Modal
+        visible={!!editing}
+        title={t(editing?.id ? 'release.edit' : 'release.create')}
+        onCancel={() => setEditing(null)}
+        onOk={save}
+        style={{ width: 720 }}
+        unmountOnExit
+      >
+        {editing && (
+          <Form layout="vertical">
+            <Form.Item label={t('release.key')} required>
+              <Input
+                value={editing.key}
+                disabled={!!editing.id}
+                onChange={(key) => setEditing({ ...editing, key })}
+                aria-label={t('release.key')}
+              />
+            </Form.Item>
+            <Form.Item label={t('release.name')} required>
+              <Input value={editing.name} onChange={(name) => setEditing({ ...editing, name })} aria-label={t('release.name')} />
+            </Form.Item>
+            <Space size="large">
+              <Form.Item label={t('release.protected')}>
+                <Switch checked={editing.protected} onChange={(p) => setEditing({ ...editing, protected: p })} />
+              </Form.Item>
+              <Form.Item label={t('release.requiredApprovals')}>
+                <InputNumber
+                  min={1}
+                  max={10}
+                  value={editing.requiredApprovals}
+                  onChange={(v) => setEditing({ ...editing, requiredApprovals: Number(v) || 1 })}
+                />
+              </Form.Item>
+            </Space>
+            <Form.Item label={t('release.variables')}>
+              {editing.variables.map((v, i) => (
+                <Space key={v.uid} style={{ display: 'flex', marginBottom: 8 }}>
+                  <Input style={{ width: 180 }} placeholder="NAME" value={v.name} onChange={(name) => setVariable(i, { name })} />
+                  <Input
+                    style={{ width: 260 }}
+                    type={v.secret ? 'password' : 'text'}
+                    placeholder={v.kept ? t('release.secretKept') : ''}
+                    value={v.value ?? ''}
+                    onChange={(value) => setVariable(i, { value })}
+                  />
+                  <Checkbox checked={v.secret} disabled={v.kept} onChange={(secret) => setVariable(i, { secret })}>
+                    {t('release.secret')}
+                  </Checkbox>
+                  <Button size="mini" onClick={() => setEditing({ ...editing, variables: editing.variables.filter((_, j) => j !== i) })}>
+                    {t('release.remove')}
+                  </Button>
+                </Space>
+              ))}
+              <Button
+                size="small"
+                onClick={() =>
+                  setEditing({ ...editing, variables: [...editing.variables, { name: '', value: '', secret: false, uid: uids++ }] })
+                }
+              >
+                {t('release.addVariable')}
+              </Button>
+            </Form.Item>
+          </Form>
+        )}
+      </Modal>
+    </Card>
+  );
+}

@@ -1,0 +1,182 @@
+import { Button, Card, Form, Input, Modal, Select, Space, Table, Tag } from '@arco-design/web-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { http } from '../../api';
+import { type Ability, attempt, type Process, type Project, paramsToText, textToParams, useList } from './shared';
+
+type EditStep = { uid: number; abilityId?: number; params: string; labels: string[] };
+let uids = 0;
+type Editing = { id?: number; name: string; projectId?: number; steps: EditStep[] };
+
+/** Processes: a project's ordered steps, each a published ability with its parameters and target labels. */
+export function ProcessPage() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const processes = useList<Process>('process');
+  const projects = useList<Project>('project');
+  const abilities = useList<Ability>('ability');
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const abilityName = (id: number) => {
+    const a = abilities.data?.list.find((x) => x.id === id);
+    return a ? `${a.key}@v${a.version}` : `#${id}`;
+  };
+  const save = async () => {
+    if (!editing) return;
+    const steps = editing.steps.map((s) => ({ abilityId: s.abilityId, params: textToParams(s.params), labels: s.labels }));
+    await attempt(
+      () =>
+        editing.id
+          ? http.put(`/api/release/process/${editing.id}`, { name: editing.name, steps })
+          : http.post('/api/release/process', { name: editing.name, projectId: editing.projectId, steps }),
+      () => {
+        setEditing(null);
+        void client.invalidateQueries({ queryKey: ['release', 'process'] });
+      },
+    );
+  };
+  const setStep = (index: number, patch: Partial<EditStep>) =>
+    editing && setEditing({ ...editing, steps: editing.steps.map((s, i) => (i === index ? { ...s, ...patch } : s)) });
+  const move = (index: number, by: -1 | 1) => {
+    if (!editing) return;
+    const steps = [...editing.steps];
+    const [step] = steps.splice(index, 1);
+    if (step) steps.splice(index + by, 0, step);
+    setEditing({ ...editing, steps });
+  };
+  const published = (abilities.data?.list ?? []).filter((a) => a.status === 'PUBLISHED');
+  return (
+    <Card title={t('menu.release.process')}>
+      <Space style={{ marginBottom: 12 }}>
+        <Button type="primary" onClick={() => setEditing({ name: '', steps: [{ uid: uids++, params: '', labels: [] }] })}>
+          {t('release.create')}
+        </Button>
+      </Space>
+      <Table
+        rowKey="id"
+        loading={processes.isLoading}
+        data={processes.data?.list ?? []}
+        pagination={false}
+        columns={[
+          { title: t('release.name'), dataIndex: 'name' },
+          {
+            title: t('release.project'),
+            dataIndex: 'projectId',
+            render: (id: number) => projects.data?.list.find((p) => p.id === id)?.name ?? id,
+          },
+          {
+            title: t('release.steps'),
+            dataIndex: 'steps',
+            render: (steps: Process['steps']) =>
+              steps.map((s, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a read-only ordered list; a step's position is its identity here
+                <Tag key={i}>
+                  {i + 1}. {abilityName(s.abilityId)}
+                </Tag>
+              )),
+          },
+          {
+            title: t('release.actions'),
+            render: (_: unknown, p: Process) => (
+              <Button
+                size="mini"
+                onClick={() =>
+                  setEditing({
+                    id: p.id,
+                    name: p.name,
+                    projectId: p.projectId,
+                    steps: p.steps.map((s) => ({ uid: uids++, abilityId: s.abilityId, params: paramsToText(s.params), labels: s.labels })),
+                  })
+                }
+              >
+                {t('release.edit')}
+              </Button>
+            ),
+          },
+        ]}
+      />
+      <Modal
+        visible={!!editing}
+        title={t(editing?.id ? 'release.edit' : 'release.create')}
+        onCancel={() => setEditing(null)}
+        onOk={save}
+        style={{ width: 820 }}
+        unmountOnExit
+      >
+        {editing && (
+          <Form layout="vertical">
+            <Form.Item label={t('release.name')} required>
+              <Input value={editing.name} onChange={(name) => setEditing({ ...editing, name })} aria-label={t('release.name')} />
+            </Form.Item>
+            <Form.Item label={t('release.project')} required>
+              <Select
+                aria-label={t('release.project')}
+                disabled={!!editing.id}
+                value={editing.projectId}
+                onChange={(projectId: number) => setEditing({ ...editing, projectId })}
+                options={(projects.data?.list ?? []).map((p) => ({ label: `${p.name} (${p.key})`, value: p.id }))}
+              />
+            </Form.Item>
+            <Form.Item label={t('release.steps')}>
+              {editing.steps.map((s, i) => (
+                <Card
+                  key={s.uid}
+                  size="small"
+                  style={{ marginBottom: 8 }}
+                  title={`${i + 1}`}
+                  extra={
+                    <Space>
+                      <Button size="mini" disabled={i === 0} onClick={() => move(i, -1)}>
+                        {t('release.moveUp')}
+                      </Button>
+                      <Button size="mini" disabled={i === editing.steps.length - 1} onClick={() => move(i, 1)}>
+                        {t('release.moveDown')}
+                      </Button>
+                      <Button
+                        size="mini"
+                        status="danger"
+                        onClick={() => setEditing({ ...editing, steps: editing.steps.filter((_, j) => j !== i) })}
+                      >
+                        {t('release.remove')}
+                      </Button>
+                    </Space>
+                  }
+                >
+                  <Space direction="vertical" style={{ width: '100%' }}>
+                    <Select
+                      aria-label={`${t('release.ability')} ${i + 1}`}
+                      placeholder={t('release.ability')}
+                      value={s.abilityId}
+                      onChange={(abilityId: number) => setStep(i, { abilityId })}
+                      options={published.map((a) => ({ label: `${a.name} — ${a.key}@v${a.version}`, value: a.id }))}
+                    />
+                    <Input.TextArea
+                      placeholder={t('release.params')}
+                      value={s.params}
+                      onChange={(params) => setStep(i, { params })}
+                      autoSize={{ minRows: 2, maxRows: 6 }}
+                      style={{ fontFamily: 'ui-monospace, monospace' }}
+                    />
+                    <Select
+                      mode="multiple"
+                      allowCreate
+                      placeholder={t('release.labels')}
+                      value={s.labels}
+                      onChange={(labels: string[]) => setStep(i, { labels })}
+                    />
+                  </Space>
+                </Card>
+              ))}
+              <Button
+                size="small"
+                onClick={() => setEditing({ ...editing, steps: [...editing.steps, { uid: uids++, params: '', labels: [] }] })}
+              >
+                {t('release.addStep')}
+              </Button>
+            </Form.Item>
+          </Form>
+        )}
+      </Modal>
+    </Card>
+  );
+}

@@ -1,0 +1,93 @@
+import { Button, Card, Form, Input, InputNumber, Modal, Space, Table } from '@arco-design/web-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { http } from '../../api';
+import { attempt, type Project, useList } from './shared';
+
+type Editing = { id?: number; key: string; name: string; artifactSource: string; keepReleases: number };
+
+/** Projects: what is released, from where, and how many releases are kept for rollback. */
+export function ProjectPage() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const projects = useList<Project>('project');
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const save = async () => {
+    if (!editing) return;
+    const body = { name: editing.name, artifactSource: editing.artifactSource || null, keepReleases: editing.keepReleases };
+    await attempt(
+      () =>
+        editing.id
+          ? http.put(`/api/release/project/${editing.id}`, body)
+          : http.post('/api/release/project', { ...body, key: editing.key }),
+      () => {
+        setEditing(null);
+        void client.invalidateQueries({ queryKey: ['release', 'project'] });
+      },
+    );
+  };
+  return (
+    <Card title={t('menu.release.project')}>
+      <Space style={{ marginBottom: 12 }}>
+        <Button type="primary" onClick={() => setEditing({ key: '', name: '', artifactSource: '', keepReleases: 5 })}>
+          {t('release.create')}
+        </Button>
+      </Space>
+      <Table
+        rowKey="id"
+        loading={projects.isLoading}
+        data={projects.data?.list ?? []}
+        pagination={false}
+        columns={[
+          { title: t('release.key'), dataIndex: 'key' },
+          { title: t('release.name'), dataIndex: 'name' },
+          { title: t('release.artifactSource'), dataIndex: 'artifactSource', render: (v: string | null) => v ?? '—' },
+          { title: t('release.keepReleases'), dataIndex: 'keepReleases' },
+          {
+            title: t('release.actions'),
+            render: (_: unknown, p: Project) => (
+              <Button size="mini" onClick={() => setEditing({ ...p, artifactSource: p.artifactSource ?? '' })}>
+                {t('release.edit')}
+              </Button>
+            ),
+          },
+        ]}
+      />
+      <Modal
+        visible={!!editing}
+        title={t(editing?.id ? 'release.edit' : 'release.create')}
+        onCancel={() => setEditing(null)}
+        onOk={save}
+        unmountOnExit
+      >
+        {editing && (
+          <Form layout="vertical">
+            <Form.Item label={t('release.key')} required>
+              <Input
+                value={editing.key}
+                disabled={!!editing.id}
+                onChange={(key) => setEditing({ ...editing, key })}
+                aria-label={t('release.key')}
+              />
+            </Form.Item>
+            <Form.Item label={t('release.name')} required>
+              <Input value={editing.name} onChange={(name) => setEditing({ ...editing, name })} aria-label={t('release.name')} />
+            </Form.Item>
+            <Form.Item label={t('release.artifactSource')}>
+              <Input value={editing.artifactSource} onChange={(artifactSource) => setEditing({ ...editing, artifactSource })} />
+            </Form.Item>
+            <Form.Item label={t('release.keepReleases')}>
+              <InputNumber
+                min={1}
+                max={100}
+                value={editing.keepReleases}
+                onChange={(v) => setEditing({ ...editing, keepReleases: Number(v) || 5 })}
+              />
+            </Form.Item>
+          </Form>
+        )}
+      </Modal>
+    </Card>
+  );
+}

@@ -1,0 +1,249 @@
+import { Button, Card, Descriptions, Drawer, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag } from '@arco-design/web-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { http } from '../../api';
+import { formatDateTime } from '../../locale/datetime';
+import { onRealtime } from '../../realtime/events';
+import { attempt, type Env, type Process, type Project, StatusTag, type StepRun, type Task, useList } from './shared';
+
+type Draft = { projectId?: number; envId?: number; processId?: number; version: string };
+const FINISHED = ['SUCCEEDED', 'FAILED', 'PARTIAL', 'CANCELED', 'TIMED_OUT', 'LOST', 'REJECTED'];
+
+/** Tasks: start a release, approve it on a protected environment, follow its log live, cancel it. */
+export function TaskPage() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const tasks = useList<Task>('task');
+  const projects = useList<Project>('project');
+  const envs = useList<Env>('env');
+  const processes = useList<Process>('process');
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [search, setSearch] = useSearchParams();
+  const openId = Number(search.get('id')) || null;
+  const refresh = () => client.invalidateQueries({ queryKey: ['release', 'task'] });
+  useEffect(
+    () =>
+      onRealtime('task', (message) => {
+        if (message.domain === 'release' && message.event === 'status') void client.invalidateQueries({ queryKey: ['release', 'task'] });
+      }),
+    [client],
+  );
+  const name = <T extends { id: number; name: string }>(list: T[] | undefined, id: number) =>
+    list?.find((x) => x.id === id)?.name ?? `#${id}`;
+  const create = async () => {
+    if (!draft) return;
+    await attempt(
+      () => http.post<Task>('/api/release/task', draft),
+      () => {
+        setDraft(null);
+        void refresh();
+      },
+    );
+  };
+  return (
+    <Card title={t('menu.release.task')}>
+      <Space style={{ marginBottom: 12 }}>
+        <Button type="primary" onClick={() => setDraft({ version: '' })}>
+          {t('release.newTask')}
+        </Button>
+      </Space>
+      <Table
+        rowKey="id"
+        loading={tasks.isLoading}
+        data={tasks.data?.list ?? []}
+        pagination={false}
+        onRow={(task: Task) => ({ onClick: () => setSearch({ id: String(task.id) }) })}
+        columns={[
+          { title: 'ID', dataIndex: 'id' },
+          { title: t('release.project'), dataIndex: 'projectId', render: (id: number) => name(projects.data?.list, id) },
+          { title: t('release.env'), dataIndex: 'envId', render: (id: number) => name(envs.data?.list, id) },
+          { title: t('release.version'), dataIndex: 'version' },
+          { title: t('release.status'), dataIndex: 'status', render: (s: string) => <StatusTag value={s} /> },
+          { title: t('release.createBy'), dataIndex: 'createBy' },
+          { title: t('release.startedAt'), dataIndex: 'startedAt', render: (v: string | null) => (v ? formatDateTime(v) : '—') },
+        ]}
+      />
+      <Modal visible={!!draft} title={t('release.newTask')} onCancel={() => setDraft(null)} onOk={create} unmountOnExit>
+        {draft && (
+          <Form layout="vertical">
+            <Form.Item label={t('release.project')} required>
+              <Select
+                aria-label={t('release.project')}
+                value={draft.projectId}
+                onChange={(projectId: number) => setDraft({ ...draft, projectId, processId: undefined })}
+                options={(projects.data?.list ?? []).map((p) => ({ label: p.name, value: p.id }))}
+              />
+            </Form.Item>
+            <Form.Item label={t('release.env')} required>
+              <Select
+                aria-label={t('release.env')}
+                value={draft.envId}
+                onChange={(envId: number) => setDraft({ ...draft, envId })}
+                options={(envs.data?.list ?? []).map((e) => ({ label: e.name, value: e.id }))}
+              />
+            </Form.Item>
+            <Form.Item label={t('release.process')} required>
+              <Select
+                aria-label={t('release.process')}
+                value={draft.processId}
+                onChange={(processId: number) => setDraft({ ...draft, processId })}
+                options={(processes.data?.list ?? [])
+                  .filter((p) => p.projectId === draft.projectId)
+                  .map((p) => ({ label: p.name, value: p.id }))}
+              />
+            </Form.Item>
+            <Form.Item label={t('release.version')} required>
+              <Input aria-label={t('release.version')} value={draft.version} onChange={(version) => setDraft({ ...draft, version })} />
+            </Form.Item>
+          </Form>
+        )}
+      </Modal>
+      <Drawer
+        width={760}
+        visible={!!openId}
+        title={`${t('release.task')} #${openId ?? ''}`}
+        footer={null}
+        onCancel={() => setSearch({})}
+        unmountOnExit
+      >
+        {openId && <TaskDetail id={openId} onChanged={refresh} />}
+      </Drawer>
+    </Card>
+  );
+}
+
+/** One task: its steps and runs, the log (live while it runs, whole afterwards), cancel and approval. */
+function TaskDetail({ id, onChanged }: { id: number; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const task = useQuery({ queryKey: ['release', 'task', id], queryFn: () => http.get<Task>(`/api/release/task/${id}`) });
+  const [log, setLog] = useState('');
+  const seen = useRef(new Set<string>());
+  const logBox = useRef<HTMLPreElement>(null);
+  const status = task.data?.status;
+  useEffect(() => {
+    const stop = onRealtime('task', (message) => {
+      if (message.domain !== 'release' || message.taskId !== id) return;
+      if (message.event === 'log') {
+        const key = `${String(message.stepRunId)}:${String(message.seq)}`;
+        if (seen.current.has(key)) return;
+        seen.current.add(key);
+        setLog((text) => text + String(message.text ?? ''));
+      } else void client.invalidateQueries({ queryKey: ['release', 'task', id] });
+    });
+    return stop;
+  }, [id, client]);
+  useEffect(() => {
+    // the stored log is the truth: loaded at open and again once the task has finished
+    if (
+      !status ||
+      (status !== 'RUNNING' && status !== 'CANCELLING' && !FINISHED.includes(status)) ||
+      (status === 'RUNNING' && seen.current.size > 0)
+    )
+      return;
+    void http.get<{ text: string }>(`/api/release/task/${id}/log`, { params: { format: 'json' }, silent: true }).then(
+      (answer) => setLog((text) => (answer.text.length >= text.length ? answer.text : text)),
+      () => {},
+    );
+  }, [id, status]);
+  // follows the end of the log as it grows
+  const logLength = log.length;
+  useEffect(() => {
+    if (logBox.current && logLength > 0) logBox.current.scrollTop = logBox.current.scrollHeight;
+  }, [logLength]);
+  const act = (action: 'cancel' | 'approve' | 'reject' | 'force-release') =>
+    attempt(
+      () => http.put(`/api/release/task/${id}/${action}`),
+      () => {
+        void client.invalidateQueries({ queryKey: ['release', 'task', id] });
+        onChanged();
+      },
+    );
+  const [, setSearch] = useSearchParams();
+  // retry and rollback start a new task: the drawer moves on to it
+  const again = (action: 'retry' | 'rollback') =>
+    attempt(async () => {
+      const created = await http.post<Task>(`/api/release/task/${id}/${action}`);
+      onChanged();
+      setSearch({ id: String(created.id) });
+    });
+  const data = task.data;
+  if (!data) return null;
+  const runs = data.stepRuns ?? [];
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} size="medium">
+      <Descriptions
+        column={2}
+        data={[
+          { label: t('release.status'), value: <StatusTag value={data.status} /> },
+          { label: t('release.version'), value: data.version },
+          { label: t('release.exitCode'), value: data.exitCode ?? '—' },
+          { label: t('release.client'), value: data.clientId ?? '—' },
+          { label: t('release.startedAt'), value: data.startedAt ? formatDateTime(data.startedAt) : '—' },
+          { label: t('release.finishedAt'), value: data.finishedAt ? formatDateTime(data.finishedAt) : '—' },
+        ]}
+      />
+      <Space>
+        {data.status === 'PENDING_APPROVAL' && (
+          <>
+            <Button type="primary" onClick={() => act('approve')}>
+              {t('release.approve')}
+            </Button>
+            <Button onClick={() => act('reject')}>{t('release.reject')}</Button>
+          </>
+        )}
+        {['PENDING_APPROVAL', 'QUEUED', 'RUNNING'].includes(data.status) && (
+          <Popconfirm title={t('release.cancelConfirm')} onOk={() => act('cancel')}>
+            <Button status="danger">{t('release.cancel')}</Button>
+          </Popconfirm>
+        )}
+        {['RUNNING', 'CANCELLING'].includes(data.status) && (
+          <Button onClick={() => act('force-release')}>{t('release.forceRelease')}</Button>
+        )}
+        {['FAILED', 'PARTIAL', 'TIMED_OUT', 'LOST', 'CANCELED'].includes(data.status) && (
+          <Button onClick={() => again('retry')}>{t('release.retry')}</Button>
+        )}
+        {data.status === 'SUCCEEDED' && <Button onClick={() => again('rollback')}>{t('release.rollback')}</Button>}
+      </Space>
+      <Table
+        rowKey="index"
+        size="small"
+        pagination={false}
+        data={data.steps.map((step, index) => ({ ...step, index, run: runs.filter((r) => r.stepIndex === index).at(-1) }))}
+        columns={[
+          { title: '#', dataIndex: 'index', render: (i: number) => i + 1 },
+          {
+            title: t('release.ability'),
+            render: (_: unknown, s: { name: string; abilityKey: string; abilityVersion: number }) =>
+              `${s.name} (${s.abilityKey}@v${s.abilityVersion})`,
+          },
+          { title: t('release.status'), dataIndex: 'run', render: (r?: StepRun) => (r ? <StatusTag value={r.status} /> : <Tag>—</Tag>) },
+          { title: t('release.exitCode'), dataIndex: 'run', render: (r?: StepRun) => r?.exitCode ?? '—' },
+          { title: t('release.client'), dataIndex: 'run', render: (r?: StepRun) => r?.clientId ?? '—' },
+        ]}
+      />
+      <div>
+        <div style={{ marginBottom: 4 }}>{status === 'RUNNING' ? t('release.liveLog') : t('release.log')}</div>
+        <pre
+          ref={logBox}
+          data-testid="release-log"
+          style={{
+            background: 'var(--color-fill-2)',
+            color: 'var(--color-text-1)',
+            padding: 12,
+            maxHeight: 420,
+            overflow: 'auto',
+            fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+            fontSize: 12,
+            whiteSpace: 'pre-wrap',
+            margin: 0,
+          }}
+        >
+          {log || t('release.noLog')}
+        </pre>
+      </div>
+    </Space>
+  );
+}

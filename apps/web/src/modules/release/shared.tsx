@@ -1,0 +1,113 @@
+import { Tag } from '@arco-design/web-react';
+import { useQuery } from '@tanstack/react-query';
+import { http } from '../../api';
+import './locale';
+
+export type Listed<T> = { list: T[]; total: number };
+export type Ability = {
+  id: number;
+  key: string;
+  version: number;
+  name: string;
+  runtime: string;
+  body: string;
+  timeoutSec: number;
+  sha256: string;
+  status: string;
+};
+export type Variable = { name: string; value: string | null; secret: boolean };
+export type Env = { id: number; key: string; name: string; protected: boolean; requiredApprovals: number; variables: Variable[] };
+export type Project = { id: number; key: string; name: string; artifactSource: string | null; keepReleases: number };
+export type Step = { abilityId: number; params: Record<string, string>; labels: string[]; timeoutSec?: number | null; retries?: number };
+export type Process = { id: number; projectId: number; name: string; steps: Step[] };
+export type Client = {
+  id: number;
+  hostname: string;
+  os: string;
+  agentVersion: string;
+  labels: string[];
+  status: string;
+  presence: 'online' | 'offline';
+  lastSeenAt: string | null;
+};
+export type StepRun = {
+  id: number;
+  stepIndex: number;
+  clientId: number;
+  status: string;
+  exitCode: number | null;
+  startedAt: string;
+  finishedAt: string | null;
+};
+export type Task = {
+  id: number;
+  projectId: number;
+  envId: number;
+  processId: number;
+  version: string;
+  status: string;
+  exitCode: number | null;
+  clientId: number | null;
+  createBy: string | null;
+  createTime: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  steps: { name: string; abilityKey: string; abilityVersion: number }[];
+  stepRuns?: StepRun[];
+};
+export type Grant = { id: number; userId: number; projectId: number; envId: number | null; level: string };
+
+/** One release list (all rows: these lists are short). */
+export function useList<T>(path: string) {
+  return useQuery({ queryKey: ['release', path], queryFn: () => http.get<Listed<T>>(`/api/release/${path}`) });
+}
+
+const colours: Record<string, string> = {
+  DRAFT: 'gray',
+  PUBLISHED: 'green',
+  DEPRECATED: 'orange',
+  PENDING: 'orange',
+  ACTIVE: 'green',
+  DISABLED: 'gray',
+  REVOKED: 'red',
+  PENDING_APPROVAL: 'orange',
+  QUEUED: 'arcoblue',
+  RUNNING: 'cyan',
+  SUCCEEDED: 'green',
+  FAILED: 'red',
+  PARTIAL: 'orange',
+  CANCELLING: 'orange',
+  CANCELED: 'gray',
+  TIMED_OUT: 'red',
+  LOST: 'magenta',
+  REJECTED: 'gray',
+  online: 'green',
+  offline: 'gray',
+};
+
+export const StatusTag = ({ value, label }: { value: string; label?: string }) => (
+  <Tag color={colours[value] ?? 'gray'}>{label ?? value}</Tag>
+);
+
+/** Runs a write; a failure was already shown by the http layer (its message in the user's language). */
+export async function attempt(work: () => Promise<unknown>, done?: () => void) {
+  try {
+    await work();
+    done?.();
+  } catch {
+    // shown by the http layer
+  }
+}
+
+export const paramsToText = (params: Record<string, string>) =>
+  Object.entries(params)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\n');
+export const textToParams = (text: string) =>
+  Object.fromEntries(
+    text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.includes('='))
+      .map((line) => [line.slice(0, line.indexOf('=')).trim(), line.slice(line.indexOf('=') + 1)]),
+  );

@@ -1,0 +1,137 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect as baseExpect, type Page, test } from '@playwright/test';
+import { baseURL } from '../playwright.config';
+import { demoAccounts, signIn } from './support/auth';
+
+// the machine these run on is shared and often loaded: wait longer than the default, assert the same
+const expect = baseExpect.configure({ timeout: 30_000 });
+const agentCli = fileURLToPath(new URL('../../packages/agent/src/cli.ts', import.meta.url));
+const suffix = Date.now().toString(36);
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a shell script (a default for $PAUSE), not a template
+const SCRIPT = 'for i in 1 2 3; do echo "line $i of $ATRIUM_VERSION"; done\nsleep "${PAUSE:-0}"\necho finished';
+
+let agent: ChildProcess | undefined;
+let work: string | undefined;
+test.afterAll(() => {
+  agent?.kill('SIGTERM');
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+const modal = (page: Page) =>
+  page
+    .locator('.arco-modal')
+    .filter({ has: page.locator('.arco-modal-footer') })
+    .last();
+const field = (page: Page, label: string) => modal(page).locator('.arco-form-item').filter({ hasText: label }).first();
+const row = (page: Page, text: string) => page.locator('tr.arco-table-tr').filter({ hasText: text });
+async function pick(page: Page, label: string, option: string) {
+  await field(page, label).locator('.arco-select-view').click();
+  await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: option }).first().click();
+}
+async function ok(page: Page) {
+  const dialog = modal(page);
+  await dialog.locator('.arco-modal-footer .arco-btn-primary').click();
+  await expect(dialog).toBeHidden();
+}
+
+test('creates an ability, a process and a task, follows its live log, and cancels a second task', async ({ page }) => {
+  test.setTimeout(300_000);
+  await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password);
+
+  // an agent: enrolment token from the client page, a real agent process, approval
+  await page.goto('/release/client');
+  await page.getByRole('button', { name: '生成注册令牌' }).click();
+  const command = await page.locator('.arco-modal .arco-typography code, .arco-modal code').first().textContent();
+  const token = /--enrol (\S+)/.exec(command ?? '')?.[1];
+  expect(token).toBeTruthy();
+  await page.locator('.arco-modal-footer .arco-btn').first().click();
+  work = mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-agent-'));
+  agent = spawn(
+    process.execPath,
+    ['--import', 'tsx', agentCli, '--server', baseURL, '--enrol', token as string, '--work', work, '--hostname', `e2e-${suffix}`],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const host = row(page, `e2e-${suffix}`);
+  // the agent process takes a moment to start and enrol; the list shows it once it has
+  await expect(async () => {
+    await page.reload();
+    await baseExpect(host).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 60_000 });
+  await host.getByRole('button', { name: '批准' }).click();
+  // presence turns online live, without reloading
+  await expect(host.getByText('在线', { exact: true })).toBeVisible();
+
+  // an ability: a script that prints three lines, then waits $PAUSE seconds
+  await page.goto('/release/ability');
+  await page.getByRole('button', { name: '新建' }).click();
+  await field(page, '标识').locator('input').fill(`deploy${suffix}`);
+  await field(page, '名称').locator('input').fill('Deploy');
+  await field(page, '脚本内容').locator('textarea').fill(SCRIPT);
+  await ok(page);
+  await row(page, `deploy${suffix}`).getByRole('button', { name: '发布' }).click();
+  await expect(row(page, `deploy${suffix}`).getByText('PUBLISHED')).toBeVisible();
+
+  // a project and an environment
+  await page.goto('/release/project');
+  await page.getByRole('button', { name: '新建' }).click();
+  await field(page, '标识').locator('input').fill(`shop${suffix}`);
+  await field(page, '名称').locator('input').fill(`Shop ${suffix}`);
+  await ok(page);
+  await page.goto('/release/env');
+  await page.getByRole('button', { name: '新建' }).click();
+  await field(page, '标识').locator('input').fill(`staging${suffix}`);
+  await field(page, '名称').locator('input').fill(`Staging ${suffix}`);
+  await ok(page);
+
+  // two processes: one quick, one that waits
+  for (const [name, params] of [
+    [`Quick ${suffix}`, ''],
+    [`Slow ${suffix}`, 'PAUSE=300'],
+  ] as const) {
+    await page.goto('/release/process');
+    await page.getByRole('button', { name: '新建' }).click();
+    await field(page, '名称').locator('input').fill(name);
+    await pick(page, '项目', `Shop ${suffix}`);
+    await modal(page).locator('.arco-card .arco-select-view').first().click();
+    await page
+      .locator('.arco-select-popup:visible .arco-select-option')
+      .filter({ hasText: `deploy${suffix}` })
+      .first()
+      .click();
+    if (params) await modal(page).locator('.arco-card textarea').first().fill(params);
+    await ok(page);
+  }
+
+  const startTask = async (processName: string, version: string) => {
+    await page.goto('/release/task');
+    await page.getByRole('button', { name: '发起发布' }).click();
+    await pick(page, '项目', `Shop ${suffix}`);
+    await pick(page, '环境', `Staging ${suffix}`);
+    await pick(page, '流程', processName);
+    await field(page, '版本').locator('input').fill(version);
+    await ok(page);
+    await row(page, version).first().click();
+    return page.locator('.arco-drawer');
+  };
+
+  // the first task: its log shows up and it succeeds
+  const first = await startTask(`Quick ${suffix}`, `1.0.${suffix}`);
+  await expect(first.getByTestId('release-log')).toContainText(`line 3 of 1.0.${suffix}`);
+  await expect(first.getByTestId('release-log')).toContainText('finished');
+  await expect(first.getByText('SUCCEEDED').first()).toBeVisible();
+
+  // the second task: watched live while it runs, then cancelled
+  const second = await startTask(`Slow ${suffix}`, `2.0.${suffix}`);
+  await expect(second.getByTestId('release-log')).toContainText(`line 3 of 2.0.${suffix}`);
+  await expect(second.getByText('RUNNING').first()).toBeVisible();
+  await second.getByRole('button', { name: '取消' }).click();
+  await page.locator('.arco-popconfirm .arco-btn-primary').click();
+  await expect(second.getByText('CANCELED').first()).toBeVisible();
+  await expect(second.getByTestId('release-log')).not.toContainText('finished');
+});
