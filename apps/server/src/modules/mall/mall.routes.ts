@@ -1,0 +1,149 @@
+import {
+  goodsBatchShelfSchema,
+  goodsEntity,
+  goodsResource,
+  goodsSchema,
+  goodsShelfSchema,
+  goodsStockSchema,
+  idParamSchema,
+  printerEntity,
+  printerResource,
+  printJobEntity,
+  printJobResource,
+  printJobSchema,
+  printOrderSchema,
+  saleResource,
+} from '@atrium/contracts';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Ctx } from '../../crud/context';
+import { registerEntity } from '../../crud/entity';
+import { typedRoute } from '../../crud/typed-route';
+import { notFound } from '../../errors';
+import { saleConfirmedHooks } from '../erp/sale/sale.service';
+import { goodsService } from './goods.service';
+import { printJobService } from './print-job.service';
+import { PrintWorker } from './print-worker';
+import { checkDevice, printerService } from './printer.service';
+import { mqttDriver } from './printing/drivers/mqtt';
+
+/** Receipt printers and print jobs; the worker that dispatches them; devices of the built-in protocol. */
+export async function mallRoutes(app: FastifyInstance) {
+  const realtime = app.realtime;
+  const mqtt = mqttDriver({
+    // connected here; with instances sharing the broker, online as the device's status said
+    online: (printer) => realtime.deviceConnected(printer.sn) || (realtime.shared && printer.state === 'online'),
+    publish: (topic, payload) => realtime.publishToDevice(topic, payload),
+  });
+  const worker = new PrintWorker({
+    db: app.database.db,
+    log: app.log.child({ module: 'print' }),
+    drivers: { mqtt, simulator: mqtt },
+    publish: (input) => app.publish(input),
+    pollMs: app.config.PRINT_POLL_MS,
+    backoffMs: app.config.PRINT_RETRY_MS,
+  });
+  realtime.usePrinters({
+    checkDevice: (sn, key) => checkDevice(app.database.db, sn, key),
+    onMessage: (sn, kind, payload) => {
+      const work = kind === 'ack' ? worker.onAck(sn, payload) : worker.onStatus(sn, payload);
+      work.catch((error: unknown) => app.log.warn({ err: error, sn, kind }, 'printer message not recorded'));
+    },
+    onDisconnect: (printer) => {
+      worker.setState(printer, 'offline').catch((error: unknown) => app.log.warn({ err: error }, 'printer state not recorded'));
+    },
+  });
+  const kickAfter = (ctx: Ctx) => ctx.afterCommit(() => worker.kick());
+  saleConfirmedHooks.push(async (ctx, saleId) => {
+    const ids = await printJobService.onSaleConfirmed(ctx, saleId);
+    if (ids.length) kickAfter(ctx);
+  });
+
+  // goods: the batch shelf route comes first, so `shelf` is not taken for an id
+  typedRoute(
+    app,
+    goodsResource,
+    {
+      method: 'PUT',
+      url: '/mall/goods/shelf',
+      action: 'shelf',
+      body: goodsBatchShelfSchema,
+      response: z.object({ updated: z.number().int() }),
+      write: true,
+    },
+    async (ctx, { body }) => ({ updated: await goodsService.shelve(ctx, body.ids, body.shelf) }),
+  );
+  registerEntity(app, goodsEntity, goodsService);
+  typedRoute(
+    app,
+    goodsResource,
+    {
+      method: 'PUT',
+      url: '/mall/goods/:id/shelf',
+      action: 'shelf',
+      params: idParamSchema,
+      body: goodsShelfSchema,
+      response: goodsSchema,
+      write: true,
+    },
+    async (ctx, { params, body }) => {
+      if (!(await goodsService.shelve(ctx, [params.id], body.shelf))) throw notFound();
+      return (await goodsService.get(ctx, params.id)) ?? Promise.reject(notFound());
+    },
+  );
+  typedRoute(
+    app,
+    goodsResource,
+    {
+      method: 'POST',
+      url: '/mall/goods/:id/stock',
+      action: 'stock',
+      params: idParamSchema,
+      body: goodsStockSchema,
+      response: goodsSchema,
+      write: true,
+    },
+    async (ctx, { params, body }) => goodsService.moveStock(ctx, params.id, body),
+  );
+
+  registerEntity(app, printerEntity, printerService);
+  registerEntity(app, printJobEntity, printJobService);
+  typedRoute(
+    app,
+    printerResource,
+    { method: 'POST', url: '/mall/printer/:id/test', action: 'test', params: idParamSchema, response: printJobSchema, write: true },
+    async (ctx, { params }) => {
+      const id = await printJobService.testPrint(ctx, params.id);
+      kickAfter(ctx);
+      return (await printJobService.get(ctx, id)) ?? Promise.reject(notFound());
+    },
+  );
+  typedRoute(
+    app,
+    printJobResource,
+    { method: 'PUT', url: '/mall/print-job/:id/cancel', action: 'cancel', params: idParamSchema, response: printJobSchema, write: true },
+    async (ctx, { params }) => printJobService.cancel(ctx, params.id),
+  );
+  typedRoute(
+    app,
+    saleResource,
+    {
+      method: 'POST',
+      url: '/erp/sale/:id/print',
+      action: 'print',
+      params: idParamSchema,
+      body: printOrderSchema,
+      response: printJobSchema,
+      write: true,
+    },
+    async (ctx, { params, body }) => {
+      const id = await printJobService.printSale(ctx, params.id, body.printerId);
+      kickAfter(ctx);
+      return (await printJobService.get(ctx, id)) ?? Promise.reject(notFound());
+    },
+  );
+
+  app.addHook('onReady', () => worker.start());
+  // before the broker and the database close
+  app.addHook('preClose', () => worker.stop());
+}

@@ -1,0 +1,293 @@
+import type { PrinterVendor } from '@atrium/contracts';
+import { type PrinterAckMessage, type PrinterState, printerStates } from '@atrium/contracts/printer-protocol';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { type Db, withTenant } from '../../db/client';
+import { mallPrinters, mallPrintJobs, printerDevices, printOutbox, tenantUsers } from '../../db/schema';
+import type { PublishInput } from '../realtime/realtime.service';
+import type { PrinterIdentity } from '../realtime/rules';
+import { type PrintDriver, PrinterUnavailable, TransportError } from './printing/drivers/driver';
+import { parseMarkup } from './printing/receipt';
+
+export type PrintWorkerOptions = {
+  db: Db;
+  log: FastifyBaseLogger;
+  drivers: Partial<Record<PrinterVendor, PrintDriver>>;
+  publish(input: PublishInput): Promise<boolean>;
+  /** How often the outbox is looked at without a kick. */
+  pollMs?: number;
+  /** How long a send may take before the lease runs out and the job's fate counts as unknown. */
+  leaseMs?: number;
+  /** Attempts after which a job that keeps meeting transport errors is FAILED. */
+  maxAttempts?: number;
+  /** First retry delay; it doubles with each attempt. */
+  backoffMs?: number;
+};
+
+const BATCH = 20;
+
+/**
+ * The print outbox's worker. Jobs are written with what caused them (same transaction); the worker
+ * leases due rows, sends each through its printer's driver and records the outcome. A lease that ran
+ * out (the process died mid-send) makes the job UNKNOWN: it may have printed, so it is not sent again.
+ * Transport errors retry with exponential backoff, then FAILED; an offline printer's jobs wait.
+ */
+export class PrintWorker {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = true;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly maxAttempts: number;
+  private readonly backoffMs: number;
+
+  constructor(private readonly options: PrintWorkerOptions) {
+    this.pollMs = options.pollMs ?? 1000;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.maxAttempts = options.maxAttempts ?? 5;
+    this.backoffMs = options.backoffMs ?? 2000;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.kick(), this.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Looks at the outbox now (after a commit that added jobs, or a printer coming online). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((error: unknown) => this.options.log.warn({ err: error }, 'print outbox pass failed'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    const { db } = this.options;
+    // leases that ran out: their sender stopped mid-send, so nobody knows whether the job printed
+    const lost = await db
+      .delete(printOutbox)
+      .where(sql`${printOutbox.leasedUntil} < now()`)
+      .returning({ tenantRef: printOutbox.tenantRef, jobId: printOutbox.jobId });
+    for (const row of lost) {
+      await withTenant(db, row.tenantRef, (tx) =>
+        tx
+          .update(mallPrintJobs)
+          .set({ status: 'UNKNOWN', lastError: 'the sender stopped while sending', updateTime: new Date() })
+          .where(and(eq(mallPrintJobs.tenantId, row.tenantRef), eq(mallPrintJobs.id, row.jobId), eq(mallPrintJobs.status, 'PENDING'))),
+      );
+    }
+    // one row at a time, leased just before it is sent: a crash leaves at most the job being sent UNKNOWN
+    for (let sent = 0; sent < BATCH; sent++) {
+      if (this.stopped) return;
+      // the lease's end is also its token: a sender only touches the row while it still holds that lease
+      const lease = new Date(Date.now() + this.leaseMs);
+      const leased = await db.execute(sql`
+        update print_outbox set leased_until = ${lease.toISOString()}::timestamptz
+        where (tenant_ref, job_id) = (
+          select tenant_ref, job_id from print_outbox
+          where leased_until is null and due_at <= now()
+          order by due_at limit 1 for update skip locked)
+        returning tenant_ref, job_id`);
+      const [row] = (leased as unknown as { rows: { tenant_ref: string | number; job_id: string | number }[] }).rows;
+      if (!row) return;
+      await this.dispatch(Number(row.tenant_ref), Number(row.job_id), lease);
+    }
+    this.again = true;
+  }
+
+  private async dispatch(tenantId: number, jobId: number, lease: Date): Promise<void> {
+    const { db } = this.options;
+    const outbox = and(eq(printOutbox.tenantRef, tenantId), eq(printOutbox.jobId, jobId), eq(printOutbox.leasedUntil, lease));
+    const found = await withTenant(db, tenantId, async (tx) => {
+      const [row] = await tx
+        .select({ job: mallPrintJobs, printer: mallPrinters })
+        .from(mallPrintJobs)
+        .innerJoin(mallPrinters, and(eq(mallPrinters.tenantId, mallPrintJobs.tenantId), eq(mallPrinters.id, mallPrintJobs.printerId)))
+        .where(and(eq(mallPrintJobs.tenantId, tenantId), eq(mallPrintJobs.id, jobId)));
+      return row ?? null;
+    });
+    if (found?.job.status !== 'PENDING') {
+      await db.delete(printOutbox).where(outbox);
+      return;
+    }
+    const { job, printer } = found;
+    const driver = this.options.drivers[printer.vendor as PrinterVendor];
+    const setJob = (set: Partial<typeof mallPrintJobs.$inferInsert>) =>
+      withTenant(db, tenantId, (tx) =>
+        tx
+          .update(mallPrintJobs)
+          .set({ ...set, updateTime: new Date() })
+          .where(and(eq(mallPrintJobs.tenantId, tenantId), eq(mallPrintJobs.id, jobId), eq(mallPrintJobs.status, 'PENDING'))),
+      );
+    try {
+      if (!driver) throw new TransportError(`no driver for ${printer.vendor}`);
+      const outcome = await driver.print(
+        {
+          id: printer.id,
+          tenantId,
+          vendor: printer.vendor as PrinterVendor,
+          sn: printer.sn,
+          paperWidth: printer.paperWidth,
+          state: printer.state,
+        },
+        { id: job.id, blocks: parseMarkup(job.markup), text: job.text, copies: job.copies },
+      );
+      const now = new Date();
+      await setJob({
+        status: outcome.result === 'printed' ? 'PRINTED' : 'SENT',
+        vendorJobId: outcome.vendorJobId ?? null,
+        attempts: job.attempts + 1,
+        sentTime: now,
+        printedTime: outcome.result === 'printed' ? now : null,
+        lastError: null,
+      });
+      await db.delete(printOutbox).where(outbox);
+      await this.announceJob(tenantId, job.id, printer.id, outcome.result === 'printed' ? 'PRINTED' : 'SENT');
+    } catch (error) {
+      const message = (error as Error).message.slice(0, 500);
+      if (error instanceof PrinterUnavailable) {
+        // waits for the printer, without counting an attempt; it coming online kicks the worker
+        await db
+          .update(printOutbox)
+          .set({ leasedUntil: null, dueAt: new Date(Date.now() + this.pollMs * 5) })
+          .where(outbox);
+        return;
+      }
+      const attempts = job.attempts + 1;
+      if (error instanceof TransportError && attempts < this.maxAttempts) {
+        await setJob({ attempts, lastError: message });
+        await db
+          .update(printOutbox)
+          .set({ leasedUntil: null, dueAt: new Date(Date.now() + this.backoffMs * 2 ** (attempts - 1)) })
+          .where(outbox);
+        return;
+      }
+      await setJob({ status: 'FAILED', attempts, lastError: message });
+      await db.delete(printOutbox).where(outbox);
+      await this.announceJob(tenantId, job.id, printer.id, 'FAILED');
+    }
+  }
+
+  /** Every account of the tenant hears about its printers (the printer page follows live). */
+  private async announce(tenantId: number, payload: Record<string, unknown>) {
+    const refs = await withTenant(this.options.db, tenantId, (tx) =>
+      tx.select({ ref: tenantUsers.accountRef }).from(tenantUsers).where(eq(tenantUsers.tenantId, tenantId)),
+    );
+    await this.options.publish({ accountRefs: refs.map((r) => r.ref), kind: 'printer', payload: { ...payload, tenantId } });
+  }
+
+  private announceJob(tenantId: number, jobId: number, printerId: number, status: string) {
+    return this.announce(tenantId, { event: 'job', jobId, printerId, status }).catch(() => {});
+  }
+
+  private async device(sn: string) {
+    const [device] = await this.options.db
+      .select()
+      .from(printerDevices)
+      .where(and(eq(printerDevices.sn, sn), inArray(printerDevices.vendor, ['mqtt', 'simulator'])));
+    return device ?? null;
+  }
+
+  /** A device's ack: its job (its own, not another printer's) becomes PRINTED or FAILED. */
+  async onAck(sn: string, payload: Buffer): Promise<void> {
+    let ack: PrinterAckMessage;
+    try {
+      ack = JSON.parse(payload.toString('utf8')) as PrinterAckMessage;
+    } catch {
+      return;
+    }
+    if (!Number.isSafeInteger(ack.jobId) || (ack.status !== 'printed' && ack.status !== 'failed')) return;
+    const device = await this.device(sn);
+    if (!device) return;
+    const status = ack.status === 'printed' ? 'PRINTED' : 'FAILED';
+    const tenantId = device.tenantRef;
+    const [row] = await withTenant(this.options.db, tenantId, (tx) =>
+      tx
+        .update(mallPrintJobs)
+        .set({
+          status,
+          printedTime: status === 'PRINTED' ? new Date() : null,
+          lastError: status === 'FAILED' ? String(ack.reason ?? 'failed').slice(0, 500) : null,
+          updateTime: new Date(),
+        })
+        .where(
+          and(
+            eq(mallPrintJobs.tenantId, tenantId),
+            eq(mallPrintJobs.id, ack.jobId),
+            eq(mallPrintJobs.printerId, device.printerId),
+            // PENDING too: a fast device acks before the sender has recorded SENT (which then changes nothing)
+            inArray(mallPrintJobs.status, ['PENDING', 'SENT', 'UNKNOWN']),
+          ),
+        )
+        .returning({ id: mallPrintJobs.id }),
+    );
+    if (row) await this.announceJob(tenantId, row.id, device.printerId, status);
+  }
+
+  /** A device's status (or its last will): the printer's state; coming online sends what waited. */
+  async onStatus(sn: string, payload: Buffer): Promise<void> {
+    let state: PrinterState;
+    try {
+      state = (JSON.parse(payload.toString('utf8')) as { state: PrinterState }).state;
+    } catch {
+      return;
+    }
+    if (!printerStates.includes(state)) return;
+    const device = await this.device(sn);
+    if (device) await this.setState({ sn, tenantId: device.tenantRef, printerId: device.printerId }, state);
+  }
+
+  async setState(printer: PrinterIdentity, state: PrinterState): Promise<void> {
+    const { db } = this.options;
+    const changed = await withTenant(db, printer.tenantId, (tx) =>
+      tx
+        .update(mallPrinters)
+        .set({ state, lastSeen: new Date() })
+        .where(and(eq(mallPrinters.tenantId, printer.tenantId), eq(mallPrinters.id, printer.printerId)))
+        .returning({ id: mallPrinters.id }),
+    );
+    if (!changed.length) return;
+    if (state === 'online') {
+      const waiting = withTenant(db, printer.tenantId, (tx) =>
+        tx
+          .select({ id: mallPrintJobs.id })
+          .from(mallPrintJobs)
+          .where(
+            and(
+              eq(mallPrintJobs.tenantId, printer.tenantId),
+              eq(mallPrintJobs.printerId, printer.printerId),
+              eq(mallPrintJobs.status, 'PENDING'),
+            ),
+          ),
+      );
+      const ids = (await waiting).map((r) => r.id);
+      if (ids.length) {
+        await db
+          .update(printOutbox)
+          .set({ dueAt: new Date() })
+          .where(and(eq(printOutbox.tenantRef, printer.tenantId), inArray(printOutbox.jobId, ids)));
+        this.kick();
+      }
+    }
+    await this.announce(printer.tenantId, { event: 'state', printerId: printer.printerId, state }).catch(() => {});
+  }
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, engines } from '../helper';
+import { type Caller, fieldsOf, signIn } from '../system/api';
+
+let seq = 0;
+const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${seq++}`;
+
+describe.each(engines)('mall goods on %s', (engine) => {
+  let ctx: Awaited<ReturnType<typeof buildTestApp>>;
+  let api: Caller;
+
+  beforeAll(async () => {
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+    api = await signIn(ctx, 'acme', 'Acme@123456');
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  async function product() {
+    const specs = [{ name: 'Size', values: ['S', 'L'] }];
+    const res = await api.post('/api/erp/product', {
+      name: 'Mug',
+      code: unique('P'),
+      specs,
+      skus: [
+        { specValues: ['S'], price: 1000 },
+        { specValues: ['L'], price: 1500 },
+      ],
+    });
+    expect(res.status).toBe(200);
+    return res.body.data as { id: number; skus: { id: number }[] };
+  }
+
+  it('publishes a product with defaults; its stock is the ERP stock over all warehouses', async () => {
+    const p = await product();
+    const [s, l] = p.skus as [{ id: number }, { id: number }];
+    const w1 = (await api.post('/api/erp/warehouse', { name: 'A', code: unique('W') })).body.data.id;
+    const w2 = (await api.post('/api/erp/warehouse', { name: 'B', code: unique('W') })).body.data.id;
+    await api.post('/api/erp/stock/adjust', { warehouseId: w1, skuId: s.id, delta: 4 });
+    await api.post('/api/erp/stock/adjust', { warehouseId: w2, skuId: l.id, delta: 3 });
+    const created = await api.post('/api/mall/goods', { productId: p.id });
+    expect(created.status).toBe(200);
+    const got = await api.get(`/api/mall/goods/${created.body.data.id}`);
+    expect(got.body.data).toMatchObject({ title: 'Mug', shelf: 'off', stock: 7, price: 1000 });
+    expect(got.body.data.skus.map((k: { price: number; stock: number }) => [k.price, k.stock])).toEqual([
+      [1000, 4],
+      [1500, 3],
+    ]);
+    expect((await api.post('/api/mall/goods', { productId: p.id })).status).toBe(409);
+    expect(fieldsOf((await api.post('/api/mall/goods', { productId: 99999999 })).body)).toEqual(['productId']);
+  });
+
+  it('moves stock by deltas through the ledger, refuses going below zero, and a concurrent sale is kept', async () => {
+    const p = await product();
+    const goods = (await api.post('/api/mall/goods', { productId: p.id })).body.data;
+    const skuId = p.skus[0]?.id as number;
+    const up = await api.post(`/api/mall/goods/${goods.id}/stock`, { skuId, delta: 5, remark: 'count' });
+    expect(up.status).toBe(200);
+    expect(up.body.data.stock).toBe(5);
+    // a sale in between: the next delta applies on top of it, nothing is overwritten
+    const w = (await api.get(`/api/erp/stock?skuId=${skuId}`)).body.data.list[0].warehouseId;
+    const sale = await api.post('/api/erp/sale', { warehouseId: w, items: [{ skuId, quantity: 2 }] });
+    expect((await api.put(`/api/erp/sale/${sale.body.data.id}/confirm`, {})).status).toBe(200);
+    const down = await api.post(`/api/mall/goods/${goods.id}/stock`, { skuId, delta: -2 });
+    expect(down.body.data.stock).toBe(1);
+    expect((await api.post(`/api/mall/goods/${goods.id}/stock`, { skuId, delta: -2 })).status).toBe(409);
+    expect((await api.post(`/api/mall/goods/${goods.id}/stock`, { skuId, delta: 1.5 })).status).toBe(400);
+    const ledger = (await api.get(`/api/erp/stock/ledger?skuId=${skuId}&pageSize=10`)).body.data.list;
+    expect(ledger.map((l: { delta: number }) => l.delta)).toEqual([-2, -2, 5]);
+  });
+
+  it('updates title, mall prices (fen) and a sanitised detail; shelves one and many', async () => {
+    const p = await product();
+    const goods = (await api.post('/api/mall/goods', { productId: p.id })).body.data;
+    const skus = p.skus.map((s, i) => ({ skuId: s.id, price: i === 0 ? 990 : 1500 }));
+    const bad = await api.put(`/api/mall/goods/${goods.id}`, { title: '', skus: [] });
+    expect(fieldsOf(bad.body).sort()).toEqual(['skus', 'title']);
+    const res = await api.put(`/api/mall/goods/${goods.id}`, {
+      title: '马克杯',
+      subtitle: 'ceramic',
+      images: [],
+      sort: 3,
+      skus,
+      detail: '<p onclick="x()">Nice<script>alert(1)</script><img src="javascript:alert(1)"></p>',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ title: '马克杯', price: 990 });
+    expect(res.body.data.detail).toBe('<p>Nice<img /></p>');
+    const shelf = await api.put(`/api/mall/goods/${goods.id}/shelf`, { shelf: 'on' });
+    expect(shelf.body.data.shelf).toBe('on');
+    const batch = await api.put('/api/mall/goods/shelf', { ids: [goods.id], shelf: 'off' });
+    expect(batch.body.data.updated).toBe(1);
+    expect((await api.get(`/api/mall/goods?shelf=off&title=${encodeURIComponent('马克杯')}`)).body.data.total).toBe(1);
+    const other = await signIn(ctx, 'user', 'User@123456');
+    expect((await other.get(`/api/mall/goods/${goods.id}`)).status).toBeGreaterThanOrEqual(403);
+    expect((await other.put('/api/mall/goods/shelf', { ids: [goods.id], shelf: 'on' })).status).toBeGreaterThanOrEqual(403);
+  });
+});

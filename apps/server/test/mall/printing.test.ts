@@ -1,0 +1,373 @@
+import { type PrinterJobMessage, printerTopic, printerUsername } from '@atrium/contracts/printer-protocol';
+import { eq } from 'drizzle-orm';
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app';
+import { openDatabase } from '../../src/db/client';
+import { printOutbox } from '../../src/db/schema';
+import { checkDevice } from '../../src/modules/mall/printer.service';
+import { BrokerHook } from '../../src/modules/realtime/hook';
+import { seed } from '../../src/seed';
+import { buildTestApp, createTestDatabase, engines, testClock, testConfig } from '../helper';
+import { brokerUrl, collect, connect, signIn as signInRealtime } from '../realtime-helpers';
+import { type Caller, fieldsOf, signIn } from '../system/api';
+
+let seq = 0;
+const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${seq++}`;
+
+/** A device of the built-in protocol, as a real printer connects: its will says offline. */
+function device(url: string, sn: string, key: string): Promise<MqttClient> {
+  const client = mqtt.connect(url, {
+    username: printerUsername(sn),
+    password: key,
+    clientId: `dev-${sn}`,
+    clean: true,
+    connectTimeout: 4000,
+    reconnectPeriod: 0,
+    will: { topic: printerTopic(sn, 'status'), payload: Buffer.from(JSON.stringify({ state: 'offline' })), qos: 1, retain: true },
+  });
+  return new Promise((resolve, reject) => {
+    client.once('connect', () => resolve(client));
+    client.once('error', (error) => {
+      client.end(true);
+      reject(error);
+    });
+  });
+}
+
+/** Waits until `read` answers what `done` accepts (fails after a deadline, so a wrong state shows). */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The job messages a device receives. */
+function jobsOf(client: MqttClient) {
+  const jobs: PrinterJobMessage[] = [];
+  client.on('message', (_topic, payload) => jobs.push(JSON.parse(payload.toString()) as PrinterJobMessage));
+  return jobs;
+}
+
+async function order(api: Caller) {
+  const product = await api.post('/api/erp/product', { name: '乌龙茶 Oolong', code: unique('P'), skus: [{ price: 1250 }] });
+  const skuId = product.body.data.skus[0].id as number;
+  const w = await api.post('/api/erp/warehouse', { name: 'Main', code: unique('W') });
+  const warehouseId = w.body.data.id as number;
+  await api.post('/api/erp/stock/adjust', { warehouseId, skuId, delta: 10 });
+  const sale = await api.post('/api/erp/sale', { warehouseId, items: [{ skuId, quantity: 2 }] });
+  expect(sale.status).toBe(200);
+  return sale.body.data as { id: number; orderNo: string };
+}
+
+async function printer(api: Caller, extra: Record<string, unknown> = {}) {
+  const sn = unique('SN');
+  const key = `key-${sn}`;
+  const res = await api.post('/api/mall/printer', {
+    name: 'Front desk',
+    vendor: 'mqtt',
+    sn,
+    deviceKey: key,
+    paperWidth: 58,
+    triggers: ['sale.confirmed'],
+    ...extra,
+  });
+  expect(res.status).toBe(200);
+  return { id: res.body.data.id as number, sn, key };
+}
+
+describe.each(engines)('printers over MQTT on %s', (engine) => {
+  let ctx: Awaited<ReturnType<typeof buildTestApp>>;
+  let api: Caller;
+  let url: string;
+  const open: MqttClient[] = [];
+
+  beforeAll(async () => {
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000', PRINT_POLL_MS: '100', PRINT_RETRY_MS: '20' });
+    api = await signIn(ctx, 'acme', 'Acme@123456');
+    url = brokerUrl(ctx.app.realtime.port);
+  });
+  afterAll(async () => {
+    for (const c of open) c.end(true);
+    await ctx?.close();
+  });
+
+  it('registers a printer: an unknown vendor is a 400, the key is never answered, it starts offline', async () => {
+    const bad = await api.post('/api/mall/printer', {
+      name: 'x',
+      vendor: 'acme',
+      sn: unique('SN'),
+      deviceKey: 'secret-123',
+      paperWidth: 58,
+      triggers: [],
+    });
+    expect(bad.status).toBe(400);
+    expect(fieldsOf(bad.body)).toEqual(['vendor']);
+    const p = await printer(api);
+    const got = await api.get(`/api/mall/printer/${p.id}`);
+    expect(got.body.data).toMatchObject({ sn: p.sn, vendor: 'mqtt', state: 'offline', paperWidth: 58 });
+    expect(JSON.stringify(got.body)).not.toContain(p.key);
+    expect(got.body.data).not.toHaveProperty('deviceKey');
+    const taken = await api.post('/api/mall/printer', {
+      name: 'y',
+      vendor: 'simulator',
+      sn: p.sn,
+      deviceKey: 'another-key',
+      paperWidth: 80,
+      triggers: [],
+    });
+    expect(taken.status).toBe(409);
+    expect(fieldsOf(taken.body)).toEqual(['sn']);
+  });
+
+  it('refuses a wrong device key with CONNACK "not authorized", and a browser on printer topics', async () => {
+    const p = await printer(api);
+    await expect(device(url, p.sn, 'wrong-key-1')).rejects.toMatchObject({ code: 5 });
+    await expect(device(url, unique('NOPE'), 'whatever-1')).rejects.toMatchObject({ code: 5 });
+    const browser = await signInRealtime(ctx.app, 'acme', 'Acme@123456');
+    const tab = await connect(url, browser, browser.token);
+    open.push(tab);
+    // the broker grants nothing (SUBACK 128), which mqtt.js reports as an error
+    await expect(tab.subscribeAsync(printerTopic(p.sn, 'job'), { qos: 1 })).rejects.toThrow();
+    await expect(tab.subscribeAsync('atrium-printer/#', { qos: 1 })).rejects.toThrow();
+  });
+
+  it('prints exactly one job for a confirmed order, PRINTED on the ack, live to the browsers; a foreign topic is refused', async () => {
+    const p = await printer(api);
+    const other = await printer(api, { triggers: [] });
+    const browser = await signInRealtime(ctx.app, 'acme', 'Acme@123456');
+    const tab = await connect(url, browser, browser.token);
+    open.push(tab);
+    const live = collect(tab);
+    await tab.subscribeAsync(`atrium-web/+/${browser.clientKey}`, { qos: 2 });
+
+    const dev = await device(url, p.sn, p.key);
+    open.push(dev);
+    const jobs = jobsOf(dev);
+    const subs = await dev.subscribeAsync(printerTopic(p.sn, 'job'), { qos: 1 });
+    expect(subs.map((s) => s.qos)).toEqual([1]);
+    await expect(dev.subscribeAsync(printerTopic(other.sn, 'job'), { qos: 1 })).rejects.toThrow();
+    await dev.publishAsync(printerTopic(p.sn, 'status'), JSON.stringify({ state: 'online' }), { qos: 1, retain: true });
+    const online = await until(
+      () => api.get(`/api/mall/printer/${p.id}`),
+      (r) => r.body.data.state === 'online',
+    );
+    expect(online.body.data.state).toBe('online');
+
+    const sale = await order(api);
+    expect((await api.put(`/api/erp/sale/${sale.id}/confirm`, {})).status).toBe(200);
+    // a retried confirm is refused and prints nothing more
+    expect((await api.put(`/api/erp/sale/${sale.id}/confirm`, {})).status).toBe(409);
+    const list = await api.get(`/api/mall/print-job?printerId=${p.id}`);
+    expect(list.body.data.total).toBe(1);
+    const job = list.body.data.list[0];
+    expect(job).toMatchObject({ printerId: p.id, bizNo: sale.orderNo });
+    expect(job.text).toContain(sale.orderNo);
+    expect((await api.get(`/api/mall/print-job?printerId=${other.id}`)).body.data.total).toBe(0);
+
+    await until(
+      async () => jobs.length,
+      (n) => n > 0,
+    );
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({ jobId: job.id, copies: 1, paperWidth: 58 });
+    expect(jobs[0]?.text).toContain(sale.orderNo);
+    expect(Buffer.from(jobs[0]?.escpos ?? '', 'base64').includes(Buffer.from(sale.orderNo))).toBe(true);
+    expect((await api.get(`/api/mall/print-job/${job.id}`)).body.data.status).toBe('SENT');
+
+    // an ack for the other printer's topic is refused; for a job of another printer it changes nothing
+    await dev.publishAsync(printerTopic(other.sn, 'ack'), JSON.stringify({ jobId: job.id, status: 'failed' }), { qos: 0 }).catch(() => {});
+    const dev2 = await device(url, p.sn === other.sn ? unique('X') : other.sn, other.key);
+    open.push(dev2);
+    await dev2.publishAsync(printerTopic(other.sn, 'ack'), JSON.stringify({ jobId: job.id, status: 'failed' }), { qos: 1 });
+    expect((await api.get(`/api/mall/print-job/${job.id}`)).body.data.status).toBe('SENT');
+
+    const d = dev.connected ? dev : await device(url, p.sn, p.key);
+    if (d !== dev) open.push(d);
+    await d.publishAsync(printerTopic(p.sn, 'ack'), JSON.stringify({ jobId: job.id, status: 'printed' }), { qos: 1 });
+    const printed = await until(
+      () => api.get(`/api/mall/print-job/${job.id}`),
+      (r) => r.body.data.status === 'PRINTED',
+    );
+    expect(printed.body.data.status).toBe('PRINTED');
+    const messages = await live.waitFor(1);
+    await until(
+      async () => messages.filter((m) => m.body.event === 'job' && m.body.jobId === job.id && m.body.status === 'PRINTED').length,
+      (n) => n > 0,
+    );
+    expect(messages.some((m) => m.topic === `atrium-web/printer/${browser.clientKey}` && m.body.status === 'PRINTED')).toBe(true);
+  });
+
+  it('marks a job FAILED on a failed ack, and the printer offline when its connection dies', async () => {
+    const p = await printer(api, { triggers: [] });
+    const dev = await device(url, p.sn, p.key);
+    const jobs = jobsOf(dev);
+    await dev.subscribeAsync(printerTopic(p.sn, 'job'), { qos: 1 });
+    await dev.publishAsync(printerTopic(p.sn, 'status'), JSON.stringify({ state: 'online' }), { qos: 1, retain: true });
+    await until(
+      () => api.get(`/api/mall/printer/${p.id}`),
+      (r) => r.body.data.state === 'online',
+    );
+    const test = await api.post(`/api/mall/printer/${p.id}/test`, {});
+    expect(test.status).toBe(200);
+    await until(
+      async () => jobs.length,
+      (n) => n > 0,
+    );
+    expect(jobs.map((j) => j.jobId)).toEqual([test.body.data.id]);
+    await dev.publishAsync(printerTopic(p.sn, 'ack'), JSON.stringify({ jobId: test.body.data.id, status: 'failed', reason: 'paper jam' }), {
+      qos: 1,
+    });
+    const failed = await until(
+      () => api.get(`/api/mall/print-job/${test.body.data.id}`),
+      (r) => r.body.data.status === 'FAILED',
+    );
+    expect(failed.body.data).toMatchObject({ status: 'FAILED', lastError: 'paper jam' });
+
+    // the connection dies without a DISCONNECT: the broker publishes the will
+    dev.stream.destroy();
+    const offline = await until(
+      () => api.get(`/api/mall/printer/${p.id}`),
+      (r) => r.body.data.state === 'offline',
+    );
+    expect(offline.body.data.state).toBe('offline');
+    dev.end(true);
+  });
+
+  it('lets the external broker hook apply the same printer rules', async () => {
+    const p = await printer(api, { triggers: [] });
+    const hook = new BrokerHook({
+      store: ctx.app.store,
+      checkToken: async () => null,
+      sessionEnd: async () => null,
+      server: null,
+      emqx: null,
+      log: ctx.app.log,
+      checkDevice: (sn, key) => checkDevice(ctx.app.database.db, sn, key),
+    });
+    const login = { clientid: 'dev-1', username: printerUsername(p.sn) };
+    expect((await hook.authenticate({ ...login, password: p.key })).result).toBe('allow');
+    expect((await hook.authenticate({ ...login, password: 'wrong-key-1' })).result).toBe('deny');
+    const may = (action: 'publish' | 'subscribe', topic: string, retain = false) =>
+      hook.authorize({ ...login, action, topic, retain }).then((a) => a.result);
+    expect(await may('subscribe', printerTopic(p.sn, 'job'))).toBe('allow');
+    expect(await may('publish', printerTopic(p.sn, 'status'), true)).toBe('allow');
+    expect(await may('publish', printerTopic(p.sn, 'ack'))).toBe('allow');
+    expect(await may('subscribe', printerTopic('OTHER-SN', 'job'))).toBe('deny');
+    expect(await may('publish', printerTopic('OTHER-SN', 'ack'))).toBe('deny');
+    expect(await may('subscribe', 'atrium-web/+/x')).toBe('deny');
+  });
+
+  it('retries a transport error with backoff, then FAILED', async () => {
+    // no Feie account is configured: every send fails in transport
+    const p = await printer(api, { vendor: 'feie', triggers: [] });
+    const test = await api.post(`/api/mall/printer/${p.id}/test`, {});
+    const failed = await until(
+      () => api.get(`/api/mall/print-job/${test.body.data.id}`),
+      (r) => r.body.data.status === 'FAILED',
+    );
+    expect(failed.body.data).toMatchObject({ status: 'FAILED', attempts: 5 });
+  });
+
+  it('makes a job whose sender died mid-send UNKNOWN, and does not send it again', async () => {
+    const p = await printer(api, { triggers: [] });
+    const test = await api.post(`/api/mall/printer/${p.id}/test`, {});
+    const jobId = test.body.data.id as number;
+    // what a crash leaves: the outbox row leased by a sender that never finished
+    await ctx.app.database.db
+      .update(printOutbox)
+      .set({ leasedUntil: new Date(Date.now() - 1000) })
+      .where(eq(printOutbox.jobId, jobId));
+    const unknown = await until(
+      () => api.get(`/api/mall/print-job/${jobId}`),
+      (r) => r.body.data.status === 'UNKNOWN',
+    );
+    expect(unknown.body.data).toMatchObject({ status: 'UNKNOWN', attempts: 0 });
+    // the printer coming online does not get it
+    const dev = await device(url, p.sn, p.key);
+    open.push(dev);
+    const jobs = jobsOf(dev);
+    await dev.subscribeAsync(printerTopic(p.sn, 'job'), { qos: 1 });
+    await dev.publishAsync(printerTopic(p.sn, 'status'), JSON.stringify({ state: 'online' }), { qos: 1, retain: true });
+    await until(
+      () => api.get(`/api/mall/printer/${p.id}`),
+      (r) => r.body.data.state === 'online',
+    );
+    const again = await api.post(`/api/mall/printer/${p.id}/test`, {});
+    await until(
+      async () => jobs.length,
+      (n) => n > 0,
+    );
+    expect(jobs.map((j) => j.jobId)).toEqual([again.body.data.id]);
+    expect((await api.put(`/api/mall/print-job/${jobId}/cancel`, {})).body.data.status).toBe('CANCELLED');
+  });
+
+  it('cancels a pending job, not a printed one; another tenant cannot see or print to the printer', async () => {
+    const p = await printer(api, { triggers: [] });
+    // offline: the job waits
+    const test = await api.post(`/api/mall/printer/${p.id}/test`, {});
+    expect((await api.get(`/api/mall/print-job/${test.body.data.id}`)).body.data.status).toBe('PENDING');
+    const cancelled = await api.put(`/api/mall/print-job/${test.body.data.id}/cancel`, {});
+    expect(cancelled.body.data.status).toBe('CANCELLED');
+    expect((await api.put(`/api/mall/print-job/${test.body.data.id}/cancel`, {})).status).toBe(409);
+    const admin = await signIn(ctx, 'user', 'User@123456');
+    expect((await admin.get(`/api/mall/printer/${p.id}`)).status).toBeGreaterThanOrEqual(403);
+    expect((await admin.post(`/api/mall/printer/${p.id}/test`, {})).status).toBeGreaterThanOrEqual(403);
+  });
+});
+
+describe.each(engines)('the print outbox across a restart on %s', (engine) => {
+  it('delivers a job that was PENDING when the server stopped, once', async () => {
+    const testDatabase = await createTestDatabase(engine);
+    const config = testConfig({ LOGIN_RATE_LIMIT: '100000', PRINT_POLL_MS: '100' });
+    const start = async (seeded: boolean) => {
+      const database = await openDatabase(testDatabase.options);
+      const app = await buildApp({ config, database, logger: false, clock: testClock() });
+      if (!seeded) await seed(database, config);
+      await app.ready();
+      return { app, database, config, clock: testClock(), close: () => app.close() };
+    };
+    let first = await start(false);
+    try {
+      const api = await signIn(first, 'acme', 'Acme@123456');
+      const p = await printer(api);
+      const sale = await order(api);
+      expect((await api.put(`/api/erp/sale/${sale.id}/confirm`, {})).status).toBe(200);
+      // no device connected: the job waits in the outbox
+      const pending = await api.get(`/api/mall/print-job?printerId=${p.id}`);
+      expect(pending.body.data.list.map((j: { status: string }) => j.status)).toEqual(['PENDING']);
+      await first.app.close();
+
+      first = await start(true);
+      const again = await signIn(first, 'acme', 'Acme@123456');
+      const dev = await device(brokerUrl(first.app.realtime.port), p.sn, p.key);
+      const jobs = jobsOf(dev);
+      await dev.subscribeAsync(printerTopic(p.sn, 'job'), { qos: 1 });
+      await dev.publishAsync(printerTopic(p.sn, 'status'), JSON.stringify({ state: 'online' }), { qos: 1, retain: true });
+      await until(
+        async () => jobs.length,
+        (n) => n > 0,
+      );
+      // the worker keeps running: give a second pass the chance to send it again, then count
+      await until(
+        () => again.get(`/api/mall/print-job?printerId=${p.id}`),
+        (r) => r.body.data.list[0]?.status === 'SENT',
+      );
+      await dev.publishAsync(printerTopic(p.sn, 'ack'), JSON.stringify({ jobId: jobs[0]?.jobId, status: 'printed' }), { qos: 1 });
+      const done = await until(
+        () => again.get(`/api/mall/print-job?printerId=${p.id}`),
+        (r) => r.body.data.list[0]?.status === 'PRINTED',
+      );
+      expect(done.body.data.list.map((j: { status: string; attempts: number }) => [j.status, j.attempts])).toEqual([['PRINTED', 1]]);
+      expect(jobs).toHaveLength(1);
+      dev.end(true);
+    } finally {
+      await first.app.close();
+      await testDatabase.drop();
+    }
+  });
+});

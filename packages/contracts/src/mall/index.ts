@@ -1,0 +1,3 @@
+export * from './goods';
+export * from './permissions';
+export * from './printer';

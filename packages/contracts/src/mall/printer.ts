@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import type { EntityManifest } from '../entity';
+import { auditFields, idFilter, nameSchema, optionalText, refId } from '../erp/common';
+import { PRINTER_SN_PATTERN, printerStates } from '../printer-protocol';
+import { defineResource, textFilter } from '../resource';
+
+/** Where printing is built in (`mqtt`, `simulator`) and the cloud vendors with an adapter. */
+export const printerVendors = ['mqtt', 'simulator', 'feie', 'xpyun', 'yilianyun', 'sunmi'] as const;
+export const printerVendorSchema = z.enum(printerVendors);
+export type PrinterVendor = z.infer<typeof printerVendorSchema>;
+/** Vendors whose devices speak the built-in MQTT protocol (they sign in to our broker). */
+export const mqttVendors: readonly PrinterVendor[] = ['mqtt', 'simulator'];
+
+export const printerKinds = ['receipt', 'label'] as const;
+export const paperWidths = [58, 80] as const;
+/** Events a printer may print on, without anyone pressing a button. */
+export const printTriggers = ['sale.confirmed'] as const;
+export const printTriggerSchema = z.enum(printTriggers);
+export type PrintTrigger = z.infer<typeof printTriggerSchema>;
+export const printerStateSchema = z.enum(printerStates);
+
+const printerFields = {
+  name: nameSchema(50),
+  vendor: printerVendorSchema,
+  kind: z.enum(printerKinds).default('receipt'),
+  paperWidth: z.union([z.literal(58), z.literal(80)]).default(58),
+  sn: z.string().trim().regex(PRINTER_SN_PATTERN, 'value.invalid'),
+  copies: z.number().int().min(1).max(5).default(1),
+  triggers: z.array(printTriggerSchema).max(printTriggers.length).default([]),
+  warehouseId: refId.nullish(),
+  /** The receipt template (internal markup); empty: the default receipt. */
+  template: optionalText(4000),
+  status: z.enum(['0', '1']).default('0'),
+  remark: optionalText(500),
+};
+
+/** Create: the device key is required and write-only (stored hashed, never answered). */
+export const createPrinterSchema = z.object({ ...printerFields, deviceKey: z.string().min(8).max(128) });
+/** Update: a device key only when it changes. */
+export const updatePrinterSchema = z.object({ ...printerFields, deviceKey: z.string().min(8).max(128).optional() });
+export type CreatePrinterInput = z.infer<typeof createPrinterSchema>;
+export type UpdatePrinterInput = z.infer<typeof updatePrinterSchema>;
+
+export const printerSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  vendor: printerVendorSchema,
+  kind: z.enum(printerKinds),
+  paperWidth: z.union([z.literal(58), z.literal(80)]),
+  sn: z.string(),
+  copies: z.number().int(),
+  triggers: z.array(printTriggerSchema),
+  warehouseId: z.number().int().nullable(),
+  template: z.string().nullable(),
+  status: z.enum(['0', '1']),
+  /** From the device's retained status and its last will. */
+  state: printerStateSchema,
+  lastSeen: z.string().nullable(),
+  remark: z.string().nullable(),
+  ...auditFields,
+});
+export type Printer = z.infer<typeof printerSchema>;
+
+export const printerResource = defineResource({
+  name: 'printer',
+  domain: 'mall',
+  basePath: '/mall/printer',
+  item: printerSchema,
+  create: createPrinterSchema,
+  update: updatePrinterSchema,
+  filters: z.object({ name: textFilter(50), vendor: printerVendorSchema.optional(), state: printerStateSchema.optional() }),
+  sortable: ['name', 'createTime'],
+  defaultSort: { column: 'createTime', direction: 'desc' },
+  actions: ['list', 'query', 'create', 'update', 'delete'],
+});
+
+export const printJobStatuses = ['PENDING', 'SENT', 'PRINTED', 'FAILED', 'EXPIRED', 'CANCELLED', 'UNKNOWN'] as const;
+export const printJobStatusSchema = z.enum(printJobStatuses);
+export type PrintJobStatus = z.infer<typeof printJobStatusSchema>;
+
+export const printJobSchema = z.object({
+  id: z.number().int(),
+  printerId: z.number().int(),
+  printerName: z.string(),
+  idempotencyKey: z.string(),
+  bizType: z.string(),
+  bizNo: z.string().nullable(),
+  text: z.string(),
+  copies: z.number().int(),
+  status: printJobStatusSchema,
+  vendorJobId: z.string().nullable(),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  printedTime: z.string().nullable(),
+  createTime: z.string(),
+  updateTime: z.string(),
+});
+export type PrintJob = z.infer<typeof printJobSchema>;
+
+export const printJobResource = defineResource({
+  name: 'printJob',
+  domain: 'mall',
+  basePath: '/mall/print-job',
+  item: printJobSchema,
+  create: z.object({}),
+  update: z.object({}),
+  filters: z.object({ printerId: idFilter, status: printJobStatusSchema.optional(), bizNo: textFilter(40) }),
+  sortable: ['createTime'],
+  defaultSort: { column: 'createTime', direction: 'desc' },
+  actions: ['list', 'query'],
+});
+
+/** `POST /api/erp/sale/{id}/print` */
+export const printOrderSchema = z.object({ printerId: refId });
+
+export const printerPages = {
+  printer: { name: 'mallPrinter', path: '/erp/printer', locale: 'menu.erp.printer' },
+} as const;
+
+export const printerEntity: EntityManifest = {
+  resource: printerResource,
+  route: printerPages.printer,
+  extraActions: ['test'],
+};
+export const printJobEntity: EntityManifest = {
+  resource: printJobResource,
+  route: printerPages.printer,
+  extraActions: ['cancel'],
+};
