@@ -1,26 +1,80 @@
-import { Card, Descriptions, Empty, Input, Typography } from '@arco-design/web-react';
-import { IconSearch } from '@arco-design/web-react/icon';
+import { Button, Card, Descriptions, Empty, Grid, Input, Message, Tag, Tooltip, Typography } from '@arco-design/web-react';
+import { IconPushpin, IconSearch } from '@arco-design/web-react/icon';
+import type { Workbench } from '@atrium/contracts/centre';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { http } from '../../api/http';
+import { recentPages } from '../../app/recent-pages';
 import { useSession } from '../../app/session';
-import { MenuIcon } from '../../shell/menu/icons';
+import { formatDateTime } from '../../locale/datetime';
 import { useMenuPages } from '../../shell/menu/useMenu';
+import { PageLinks } from '../dashboard/workplace/WorkplacePage';
+import '../erp/locale';
+import './messages';
 
-/** The home every signed-in user lands on: who and where they are, and a way into every page. */
+const { Row, Col } = Grid;
+const MAX_PINS = 12;
+const KEY = ['user', 'workbench'] as const;
+
+/** The home every signed-in user lands on: to-dos, their own recent work, pinned and recent pages, every page. */
 export function StagingPage() {
   const { t } = useTranslation();
+  const client = useQueryClient();
   const userInfo = useSession((s) => s.userInfo);
   const role = useSession((s) => s.role);
   const pages = useMenuPages();
+  const byName = new Map(pages.map((p) => [p.name, p]));
   const [filter, setFilter] = useState('');
   const name = userInfo?.nickname || userInfo?.name || userInfo?.accountId || '';
+  const bench = useQuery({ queryKey: KEY, queryFn: () => http.get<Workbench>('/api/user/workbench') });
+  const pins = bench.data?.pins ?? [];
+  const savePins = useMutation({
+    mutationFn: (next: string[]) => http.put<{ pins: string[] }>('/api/user/pins', { pins: next }),
+    onMutate: (next) => client.setQueryData<Workbench>(KEY, (old) => (old ? { ...old, pins: next } : old)),
+    onError: () => void client.invalidateQueries({ queryKey: KEY }),
+  });
+  const toggle = (page: string) => {
+    if (pins.includes(page)) savePins.mutate(pins.filter((p) => p !== page));
+    else if (pins.length >= MAX_PINS) Message.warning(t('staging.pinsFull', { count: MAX_PINS }));
+    else savePins.mutate([...pins, page]);
+  };
+  const pinButton = (page: { name: string }) => {
+    const pinned = pins.includes(page.name);
+    return (
+      <Tooltip content={pinned ? t('staging.unpin') : t('staging.pin')}>
+        <Button
+          className="shortcut-pin"
+          size="mini"
+          type={pinned ? 'primary' : 'text'}
+          shape="circle"
+          icon={<IconPushpin />}
+          aria-label={`${pinned ? t('staging.unpin') : t('staging.pin')} ${t(byName.get(page.name)?.meta.locale ?? page.name)}`}
+          aria-pressed={pinned}
+          onClick={() => toggle(page.name)}
+          data-testid={`pin-${page.name}`}
+        />
+      </Tooltip>
+    );
+  };
   const needle = filter.trim().toLowerCase();
   const shown = pages.filter((page) => {
     if (!needle) return true;
     const label = `${page.section?.meta.locale ? t(page.section.meta.locale) : ''} ${t(page.meta.locale ?? page.name)}`;
     return label.toLowerCase().includes(needle) || page.path.includes(needle);
   });
+  const todos = bench.data?.todos;
+  const todoLinks = todos
+    ? [
+        { key: 'notices', count: todos.unreadNotices, to: '/notification' },
+        { key: 'messages', count: todos.unreadMessages, to: '/notification' },
+        { key: 'todos', count: todos.unreadTodos, to: '/notification' },
+        ...(todos.approvals === null ? [] : [{ key: 'approvals', count: todos.approvals, to: '/profile/basic' }]),
+        { key: 'release', count: todos.releaseApprovals, to: '/release/task' },
+      ]
+    : [];
+  const recent = recentPages().flatMap((n) => byName.get(n) ?? []);
 
   return (
     <div className="page-stack">
@@ -39,6 +93,73 @@ export function StagingPage() {
           ]}
         />
       </Card>
+      <Row gutter={16} className="kpi-row">
+        {todoLinks.map((todo) => (
+          <Col
+            key={todo.key}
+            xs={12}
+            md={8}
+            xl={todoLinks.length === 5 ? undefined : 6}
+            style={todoLinks.length === 5 ? { flex: '1 1 20%' } : undefined}
+          >
+            <Link to={todo.to} className="todo-tile" data-testid={`todo-${todo.key}`}>
+              <span className="kpi-title">{t(`staging.todo.${todo.key}`)}</span>
+              <span className={`kpi-value${todo.count ? ' todo-due' : ''}`}>{todo.count}</span>
+            </Link>
+          </Col>
+        ))}
+      </Row>
+      <Card bordered={false} title={t('staging.pinned')} data-testid="staging-pinned">
+        {pins.length ? (
+          <PageLinks pages={pins.flatMap((n) => byName.get(n) ?? [])} extra={pinButton} />
+        ) : (
+          <Empty description={t('staging.noPins')} />
+        )}
+      </Card>
+      <Row gutter={16} className="kpi-row">
+        <Col xs={24} lg={12}>
+          <Card bordered={false} title={t('staging.tasks')} className="fill-card" data-testid="staging-tasks">
+            {bench.data?.tasks.length ? (
+              <ul className="plain-list">
+                {bench.data.tasks.map((task) => (
+                  <li key={task.id}>
+                    <Link to={`/release/task?id=${task.id}`}>
+                      #{task.id} {task.project} · {task.env} · {task.version}
+                    </Link>
+                    <Tag size="small">{task.status}</Tag>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <Empty description={t('staging.noTasks')} />
+            )}
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card bordered={false} title={t('staging.orders')} className="fill-card" data-testid="staging-orders">
+            {bench.data?.orders.length ? (
+              <ul className="plain-list">
+                {bench.data.orders.map((order) => (
+                  <li key={order.id}>
+                    <Link to={`/erp/sale?orderNo=${encodeURIComponent(order.orderNo)}`}>{order.orderNo}</Link>
+                    <Typography.Text type="secondary">
+                      ¥{(order.totalAmount / 100).toFixed(2)} · {t(`erp.sale.status.${order.status}`, { defaultValue: order.status })} ·{' '}
+                      {formatDateTime(order.createTime)}
+                    </Typography.Text>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <Empty description={t('staging.noOrders')} />
+            )}
+          </Card>
+        </Col>
+      </Row>
+      {recent.length ? (
+        <Card bordered={false} title={t('staging.recent')} data-testid="staging-recent">
+          <PageLinks pages={recent.slice(0, 8)} extra={pinButton} />
+        </Card>
+      ) : null}
       <Card
         bordered={false}
         title={t('staging.shortcuts')}
@@ -54,25 +175,7 @@ export function StagingPage() {
           />
         }
       >
-        {shown.length === 0 ? (
-          <Empty description={t('staging.noShortcuts')} />
-        ) : (
-          <ul className="shortcut-grid">
-            {shown.map((page) => (
-              <li key={page.name}>
-                <Link to={page.path} className="shortcut">
-                  <span className="shortcut-icon">
-                    <MenuIcon name={page.section?.meta.icon ?? page.meta.icon ?? 'IconApps'} />
-                  </span>
-                  <span className="shortcut-text">
-                    <span className="shortcut-title">{t(page.meta.locale ?? page.name)}</span>
-                    {page.section?.meta.locale ? <span className="shortcut-section">{t(page.section.meta.locale)}</span> : null}
-                  </span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
+        {shown.length === 0 ? <Empty description={t('staging.noShortcuts')} /> : <PageLinks pages={shown} extra={pinButton} />}
       </Card>
     </div>
   );

@@ -1,10 +1,28 @@
-import { Avatar, Button, Card, Descriptions, Empty, Skeleton, Space, Tag, Typography } from '@arco-design/web-react';
+import {
+  Avatar,
+  Button,
+  Card,
+  Descriptions,
+  Empty,
+  Grid,
+  Message,
+  Popconfirm,
+  Skeleton,
+  Space,
+  Table,
+  Tag,
+  Typography,
+} from '@arco-design/web-react';
 import type { UserProfile } from '@atrium/contracts/auth';
-import { useQuery } from '@tanstack/react-query';
+import type { Certification, UserActivity } from '@atrium/contracts/centre';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { http, USER_INFO_URL } from '../../../api/http';
+import { QrCode } from '../../../components/qr/QrCode';
 import { formatDateTime } from '../../../locale/datetime';
+import { certificationKey, fetchCertifications, statusColor } from '../certification';
+import '../messages';
 
 export const userProfileKeys = { profile: ['user', 'profile'] as const };
 
@@ -87,6 +105,141 @@ export function UserInfoPage() {
           ]}
         />
       </Card>
+      <Certifications />
+      <Grid.Row gutter={16} className="kpi-row" align="stretch">
+        <Grid.Col xs={24} xl={17}>
+          <RecentActivity />
+        </Grid.Col>
+        <Grid.Col xs={24} xl={7}>
+          <Card bordered={false} title={t('profileQr.title')} className="fill-card">
+            <div className="profile-qr" data-testid="profile-qr">
+              <QrCode value={`${window.location.origin}/user/info`} size={180} margin={12} level="M" label={t('profileQr.hint')} />
+            </div>
+          </Card>
+        </Grid.Col>
+      </Grid.Row>
     </div>
+  );
+}
+
+/** The user's certification requests; one still under review can be withdrawn (spec §4). */
+function Certifications() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const query = useQuery({ queryKey: certificationKey, queryFn: fetchCertifications });
+  const withdraw = useMutation({
+    mutationFn: (id: number) => http.put<Certification>(`/api/user/certification/${id}/withdraw`, {}),
+    onSuccess: () => {
+      Message.success(t('cert.withdrawn'));
+      void client.invalidateQueries({ queryKey: certificationKey });
+    },
+  });
+  return (
+    <Card bordered={false} title={t('cert.records')} data-testid="cert-records">
+      <Table<Certification>
+        rowKey="id"
+        loading={query.isFetching}
+        data={query.data ?? []}
+        pagination={false}
+        scroll={{ x: true }}
+        noDataElement={
+          <Empty
+            description={
+              <Space direction="vertical">
+                {t('cert.empty')}
+                <Button size="small" type="primary" onClick={() => navigate('/user/setting?tab=certification')}>
+                  {t('cert.apply')}
+                </Button>
+              </Space>
+            }
+          />
+        }
+        columns={[
+          { title: t('cert.accountType'), dataIndex: 'accountType', render: (v: string) => t(`cert.accountType.${v}`) },
+          {
+            title: t('cert.status'),
+            dataIndex: 'status',
+            render: (v: Certification['status']) => <Tag color={statusColor[v]}>{t(`cert.status.${v}`)}</Tag>,
+          },
+          { title: t('cert.time'), dataIndex: 'createTime', render: (v: string) => formatDateTime(v) },
+          { title: t('cert.legalPerson'), dataIndex: 'legalPerson' },
+          { title: t('cert.certificateType'), dataIndex: 'certificateType', render: (v: string) => t(`cert.certificateType.${v}`) },
+          { title: t('cert.certificateNumber'), dataIndex: 'certificateNumber' },
+          { title: t('cert.enterpriseName'), dataIndex: 'enterpriseName' },
+          { title: t('cert.organisationCode'), dataIndex: 'organisationCode' },
+          {
+            title: '',
+            dataIndex: 'id',
+            align: 'right',
+            render: (id: number, row) =>
+              row.status === 'auditing' ? (
+                <Popconfirm title={t('cert.withdrawConfirm')} onOk={() => withdraw.mutate(id)}>
+                  <Button size="mini" type="text" status="warning" data-testid={`cert-withdraw-${id}`}>
+                    {t('cert.withdraw')}
+                  </Button>
+                </Popconfirm>
+              ) : null,
+          },
+        ]}
+      />
+    </Card>
+  );
+}
+
+/** The user's own latest operations and sign-ins in this tenant. */
+function RecentActivity() {
+  const { t } = useTranslation();
+  const query = useQuery({ queryKey: ['user', 'activity'], queryFn: () => http.get<UserActivity>('/api/user/activity') });
+  const result = (ok: boolean) => <Tag color={ok ? 'green' : 'red'}>{ok ? t('activity.ok') : t('activity.failed')}</Tag>;
+  const data = query.data;
+  return (
+    <Card bordered={false} title={t('activity.title')} className="fill-card" data-testid="recent-activity">
+      {query.isPending ? (
+        <Skeleton animation text={{ rows: 4 }} />
+      ) : (
+        <Grid.Row gutter={24}>
+          <Grid.Col xs={24} md={12}>
+            <Typography.Text bold>{t('activity.operations')}</Typography.Text>
+            {data?.operations.length ? (
+              <ul className="plain-list" data-testid="activity-operations">
+                {data.operations.map((o) => (
+                  <li key={o.id}>
+                    <span>
+                      {/* the module as its menu entry reads where there is one (system:user → 用户管理), else its code */}
+                      {t(`menu.${o.title.replace(':', '.')}`, { defaultValue: o.title })} ·{' '}
+                      {t(`system.operlog.action.${o.action}`, { defaultValue: o.action })}
+                      {o.target ? ` · ${o.target}` : ''}
+                    </span>
+                    <span className="activity-meta">
+                      {result(o.ok)} <Typography.Text type="secondary">{formatDateTime(o.time)}</Typography.Text>
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <Empty description={t('activity.noOperations')} />
+            )}
+          </Grid.Col>
+          <Grid.Col xs={24} md={12}>
+            <Typography.Text bold>{t('activity.logins')}</Typography.Text>
+            {data?.logins.length ? (
+              <ul className="plain-list" data-testid="activity-logins">
+                {data.logins.map((l) => (
+                  <li key={l.id}>
+                    <span>{l.ip ?? '—'}</span>
+                    <span className="activity-meta">
+                      {result(l.ok)} <Typography.Text type="secondary">{formatDateTime(l.time)}</Typography.Text>
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <Empty description={t('activity.noLogins')} />
+            )}
+          </Grid.Col>
+        </Grid.Row>
+      )}
+    </Card>
   );
 }

@@ -4,28 +4,41 @@ import { changePasswordInputSchema, countWords, userSettingsInputSchema } from '
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { http, USER_INFO_URL } from '../../../api/http';
 import { loadUserInfo } from '../../../app/session';
 import { useSchemaForm } from '../../../crud/schema-form';
 import '../../form/messages';
 import { userProfileKeys } from '../info/UserInfoPage';
+import '../messages';
+import { CertificationForm } from './CertificationForm';
+import { OwnSessions } from './OwnSessions';
 
 // both tabs' forms: labels on the left, one readable column
 const formLayout = { layout: 'horizontal', labelCol: { span: 5 }, wrapperCol: { span: 14 }, style: { maxWidth: 760 } } as const;
 
 const settingFields = ['email', 'nickname', 'countryRegion', 'area', 'address', 'profile'] as const;
 
-/** Spec user settings: basic information and security (own password), saved on the server. */
+const TABS = ['basic', 'security', 'certification'] as const;
+
+/** Spec user settings: basic information, security (own password and sessions) and certification; `?tab=` picks one. */
 export function UserSettingPage() {
   const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab');
+  const tab = TABS.find((name) => name === asked) ?? 'basic';
   return (
     <Card bordered={false}>
-      <Tabs defaultActiveTab="basic" lazyload>
+      <Tabs activeTab={tab} onChange={(key) => setParams({ tab: key }, { replace: true })} lazyload>
         <Tabs.TabPane key="basic" title={t('userSetting.basic')}>
           <BasicSettings />
         </Tabs.TabPane>
         <Tabs.TabPane key="security" title={t('userSetting.security')}>
           <PasswordForm />
+          <OwnSessions />
+        </Tabs.TabPane>
+        <Tabs.TabPane key="certification" title={t('cert.tab')}>
+          <CertificationForm />
         </Tabs.TabPane>
       </Tabs>
     </Card>

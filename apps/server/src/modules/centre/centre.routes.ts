@@ -1,0 +1,548 @@
+import {
+  type Approval,
+  approvalDecisionSchema,
+  approvalInputSchema,
+  approvalResource,
+  approvalSchema,
+  certificationInputSchema,
+  certificationSchema,
+  envelopeOf,
+  errorEnvelopeSchema,
+  hasPermission,
+  ownSessionSchema,
+  pageOf,
+  pinsSchema,
+  userActivitySchema,
+  workbenchSchema,
+  workplaceQuerySchema,
+  workplaceSchema,
+} from '@atrium/contracts';
+import { and, asc, count, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { refused } from '../../crud/conflict';
+import { type Ctx, inTenant } from '../../crud/context';
+import { isoDates, orderOf, pageOffset, startsWith } from '../../crud/query';
+import { ok } from '../../crud/register-resource';
+import { typedRoute } from '../../crud/typed-route';
+import type { RawResult } from '../../db/client';
+import {
+  loginLogs,
+  notifications,
+  operLogs,
+  paramApprovalRecords,
+  paramApprovals,
+  sessions,
+  tenants,
+  userCertifications,
+  userPins,
+} from '../../db/schema';
+import { notFound } from '../../errors';
+import { endSessions } from '../auth/session.service';
+import { lowStock, memberCounts, pendingReleaseApprovals, today, workplaceSales } from '../dashboard/aggregates';
+import { uncategorisedLabel } from '../dashboard/dashboard.routes';
+import { unreadCounts } from '../realtime/notification.repository';
+
+const idParam = z.object({ id: z.coerce.number().int().positive() });
+const bearer = [{ bearer: [] }];
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+};
+
+// ---- parameter approvals (the basic profile) ----
+
+async function approvalOf(ctx: Ctx, id: number): Promise<Approval | null> {
+  const [row] = await ctx.tx.select().from(paramApprovals).where(eq(paramApprovals.id, id));
+  if (!row) return null;
+  const records = await ctx.tx
+    .select()
+    .from(paramApprovalRecords)
+    .where(eq(paramApprovalRecords.approvalId, id))
+    .orderBy(asc(paramApprovalRecords.id));
+  const { tenantId: _t, updateBy: _u, ...rest } = isoDates(row);
+  return {
+    ...rest,
+    stage: row.stage as Approval['stage'],
+    records: records.map(({ tenantId: _r, approvalId: _a, ...record }) => ({
+      ...isoDates(record),
+      stage: record.stage as Approval['stage'],
+      result: record.result as Approval['records'][number]['result'],
+    })),
+  };
+}
+
+/** AP + yyyymmdd + a per-tenant running number. */
+async function nextNumber(ctx: Ctx): Promise<string> {
+  const day = today('UTC').replaceAll('-', '');
+  const [row] = await ctx.tx
+    .select({ n: count() })
+    .from(paramApprovals)
+    .where(sql`${paramApprovals.number} like ${`AP${day}%`}`);
+  return `AP${day}${String((row?.n ?? 0) + 1).padStart(4, '0')}`;
+}
+
+function approvalRoutes(app: FastifyInstance) {
+  const listQuery = approvalResource.listQuery;
+  typedRoute(
+    app,
+    approvalResource,
+    { method: 'GET', url: '/profile/approval', action: 'list', query: listQuery, response: pageOf(approvalSchema.omit({ records: true })) },
+    async (ctx, { query }) => {
+      const where = and(startsWith(paramApprovals.title, query.title), query.stage ? eq(paramApprovals.stage, query.stage) : undefined);
+      const page = pageOffset(query);
+      const rows = await ctx.tx
+        .select()
+        .from(paramApprovals)
+        .where(where)
+        .orderBy(...orderOf(query.sort, { createTime: paramApprovals.createTime, number: paramApprovals.number }, paramApprovals.id))
+        .limit(page.limit)
+        .offset(page.offset);
+      const [total] = await ctx.tx.select({ n: count() }).from(paramApprovals).where(where);
+      return {
+        list: rows.map(({ tenantId: _t, updateBy: _u, ...row }) => ({ ...isoDates(row), stage: row.stage as Approval['stage'] })),
+        total: total?.n ?? 0,
+        pageNum: query.pageNum,
+        pageSize: query.pageSize,
+      };
+    },
+  );
+
+  typedRoute(
+    app,
+    approvalResource,
+    { method: 'GET', url: '/profile/approval/:id', action: 'query', params: idParam, response: approvalSchema },
+    async (ctx, { params }) => {
+      const approval = await approvalOf(ctx, params.id);
+      if (!approval) throw notFound();
+      return approval;
+    },
+  );
+
+  typedRoute(
+    app,
+    approvalResource,
+    {
+      method: 'POST',
+      url: '/profile/approval',
+      action: 'create',
+      body: approvalInputSchema,
+      response: approvalSchema,
+      write: true,
+      summary: 'Commits a parameter change: the commit stage passes and the approval stage waits (auditing)',
+    },
+    async (ctx, { body }) => {
+      const by = ctx.caller.accountId;
+      const [row] = await ctx.tx
+        .insert(paramApprovals)
+        .values({ tenantId: ctx.caller.tenantId, number: await nextNumber(ctx), ...body, stage: 'approval', createBy: by, updateBy: by })
+        .returning({ id: paramApprovals.id });
+      const id = (row as { id: number }).id;
+      await ctx.tx.insert(paramApprovalRecords).values([
+        { tenantId: ctx.caller.tenantId, approvalId: id, stage: 'commit', result: 'pass', operator: by },
+        { tenantId: ctx.caller.tenantId, approvalId: id, stage: 'approval', result: 'auditing', operator: null },
+      ]);
+      return (await approvalOf(ctx, id)) as Approval;
+    },
+  );
+
+  typedRoute(
+    app,
+    approvalResource,
+    {
+      method: 'PUT',
+      url: '/profile/approval/:id/decision',
+      action: 'approve',
+      params: idParam,
+      body: approvalDecisionSchema,
+      response: approvalSchema,
+      write: true,
+      summary: 'Decides the approval stage: pass moves it to finish, rejected ends it; 409 once decided',
+    },
+    async (ctx, { params, body }) => {
+      const by = ctx.caller.accountId;
+      // compare-and-set: only an approval still waiting moves, so two deciders cannot both win
+      const moved = await ctx.tx
+        .update(paramApprovals)
+        .set({ stage: 'finish', updateBy: by, updateTime: new Date() })
+        .where(and(eq(paramApprovals.id, params.id), eq(paramApprovals.stage, 'approval')))
+        .returning({ id: paramApprovals.id });
+      if (moved.length === 0) {
+        if (!(await approvalOf(ctx, params.id))) throw notFound();
+        throw refused('stage', 'transition', 'approval.decided');
+      }
+      await ctx.tx
+        .update(paramApprovalRecords)
+        .set({ result: body.result, operator: by, remark: body.remark, createTime: new Date() })
+        .where(
+          and(
+            eq(paramApprovalRecords.approvalId, params.id),
+            eq(paramApprovalRecords.stage, 'approval'),
+            eq(paramApprovalRecords.result, 'auditing'),
+          ),
+        );
+      await ctx.tx
+        .insert(paramApprovalRecords)
+        .values({ tenantId: ctx.caller.tenantId, approvalId: params.id, stage: 'finish', result: body.result, operator: by });
+      return (await approvalOf(ctx, params.id)) as Approval;
+    },
+  );
+}
+
+// ---- the user centre: the signed-in person's own data, no permission beyond being signed in ----
+
+function userCentreRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/user/workplace',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'The workplace: sales, members and stock sums (each only for a holder of its list permission), approvals and notices',
+        security: bearer,
+        querystring: workplaceQuerySchema,
+        response: { 200: envelopeOf(workplaceSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { tz } = request.query;
+      const data = await inTenant(request, async (ctx) => {
+        const may = (permission: string) => hasPermission(ctx.caller.permissions, permission);
+        const owner = { tenantId: ctx.caller.tenantId, accountRef: ctx.caller.accountRef };
+        const notices = await ctx.tx
+          .select({ id: notifications.id, title: notifications.title, createTime: notifications.createTime, read: notifications.read })
+          .from(notifications)
+          .where(and(eq(notifications.accountRef, owner.accountRef), eq(notifications.type, 'notice')))
+          .orderBy(desc(notifications.createTime), desc(notifications.id))
+          .limit(5);
+        return {
+          sales: may('erp:sale:list') ? await workplaceSales(ctx.tx, tz, uncategorisedLabel(request)) : null,
+          members: may('erp:member:list') ? await memberCounts(ctx.tx, tz) : null,
+          lowStock: may('erp:product:query') ? await lowStock(ctx.tx) : null,
+          pendingApprovals: await pendingReleaseApprovals(ctx.tx, ctx.caller.userId),
+          notices: notices.map(isoDates),
+        };
+      });
+      return ok(data);
+    },
+  );
+
+  r.get(
+    '/user/workbench',
+    {
+      schema: {
+        tags: ['user'],
+        summary: "The staging workbench: to-dos, the user's recent release tasks and orders, pinned shortcuts",
+        security: bearer,
+        response: { 200: envelopeOf(workbenchSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const data = await inTenant(request, async (ctx) => {
+        const { caller } = ctx;
+        const unread = await unreadCounts(ctx.tx, { tenantId: caller.tenantId, accountRef: caller.accountRef });
+        const mayDecide = hasPermission(caller.permissions, 'profile:approval:approve');
+        const [waiting] = mayDecide
+          ? await ctx.tx.select({ n: count() }).from(paramApprovals).where(eq(paramApprovals.stage, 'approval'))
+          : [];
+        const tasks = (await ctx.tx.execute(sql`
+          select t.id::int as id, p.name as project, e.name as env, t.version, t.status, t.create_time
+            from release_tasks t
+            join release_projects p on p.tenant_id = t.tenant_id and p.id = t.project_id
+            join release_envs e on e.tenant_id = t.tenant_id and e.id = t.env_id
+           where t.created_by_account = ${caller.accountRef}
+           order by t.id desc limit 5`)) as RawResult<{
+          id: number;
+          project: string;
+          env: string;
+          version: string;
+          status: string;
+          create_time: Date | string;
+        }>;
+        const orders = hasPermission(caller.permissions, 'erp:sale:list')
+          ? ((await ctx.tx.execute(sql`
+              select id::int as id, order_no, status, total_amount::float8 as total_amount, create_time
+                from erp_sales where create_by = ${caller.accountId} order by create_time desc, id desc limit 5`)) as RawResult<{
+              id: number;
+              order_no: string;
+              status: string;
+              total_amount: number;
+              create_time: Date | string;
+            }>)
+          : { rows: [] };
+        const [pins] = await ctx.tx.select({ pins: userPins.pins }).from(userPins).where(eq(userPins.accountRef, caller.accountRef));
+        return {
+          todos: {
+            unreadNotices: unread.notice,
+            unreadMessages: unread.message,
+            unreadTodos: unread.todo,
+            approvals: mayDecide ? (waiting?.n ?? 0) : null,
+            releaseApprovals: await pendingReleaseApprovals(ctx.tx, caller.userId),
+          },
+          tasks: tasks.rows.map(({ create_time, ...t }) => ({ ...t, createTime: new Date(create_time).toISOString() })),
+          orders: orders.rows.map((o) => ({
+            id: o.id,
+            orderNo: o.order_no,
+            status: o.status,
+            totalAmount: o.total_amount,
+            createTime: new Date(o.create_time).toISOString(),
+          })),
+          pins: pins?.pins ?? [],
+        };
+      });
+      return ok(data);
+    },
+  );
+
+  r.put(
+    '/user/pins',
+    {
+      config: { rateLimit: { max: 60, timeWindow: 60_000 } },
+      schema: {
+        tags: ['user'],
+        summary: 'Saves the shortcuts the user pinned to the workbench (route names, in order)',
+        security: bearer,
+        body: pinsSchema,
+        response: { 200: envelopeOf(pinsSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { pins } = request.body;
+      await inTenant(request, (ctx) =>
+        ctx.tx
+          .insert(userPins)
+          .values({ tenantId: ctx.caller.tenantId, accountRef: ctx.caller.accountRef, pins })
+          .onConflictDoUpdate({ target: [userPins.tenantId, userPins.accountRef], set: { pins, updateTime: new Date() } }),
+      );
+      return ok({ pins });
+    },
+  );
+
+  r.get(
+    '/user/activity',
+    {
+      schema: {
+        tags: ['user'],
+        summary: "The user's own recent operations and sign-ins in this tenant",
+        security: bearer,
+        response: { 200: envelopeOf(userActivitySchema), ...errors },
+      },
+    },
+    async (request) => {
+      const data = await inTenant(request, async (ctx) => {
+        const operations = await ctx.tx
+          .select({
+            id: operLogs.id,
+            title: operLogs.module,
+            action: operLogs.action,
+            target: sql<string | null>`coalesce(${operLogs.targetName}, ${operLogs.target})`,
+            result: operLogs.result,
+            time: operLogs.createTime,
+          })
+          .from(operLogs)
+          .where(eq(operLogs.accountRef, ctx.caller.accountRef))
+          .orderBy(desc(operLogs.createTime), desc(operLogs.id))
+          .limit(10);
+        const logins = await ctx.tx
+          .select({
+            id: loginLogs.id,
+            ip: loginLogs.ip,
+            browser: loginLogs.userAgent,
+            result: loginLogs.result,
+            time: loginLogs.createTime,
+          })
+          .from(loginLogs)
+          .where(and(eq(loginLogs.accountRef, ctx.caller.accountRef), inArray(loginLogs.result, ['success', 'failure', 'locked'])))
+          .orderBy(desc(loginLogs.createTime), desc(loginLogs.id))
+          .limit(10);
+        return {
+          operations: operations.map(({ result, ...o }) => ({ ...isoDates(o), ok: result === 'success' })),
+          logins: logins.map(({ result, browser, ...l }) => ({
+            ...isoDates(l),
+            browser: browser?.slice(0, 120) ?? null,
+            ok: result === 'success',
+          })),
+        };
+      });
+      return ok(data);
+    },
+  );
+
+  const certificationOf = ({ tenantId: _t, accountRef: _a, ...row }: typeof userCertifications.$inferSelect) => ({
+    ...isoDates(row),
+    accountType: row.accountType as z.infer<typeof certificationSchema>['accountType'],
+    certificateType: row.certificateType as z.infer<typeof certificationSchema>['certificateType'],
+    status: row.status as z.infer<typeof certificationSchema>['status'],
+  });
+
+  r.get(
+    '/user/certification',
+    {
+      schema: {
+        tags: ['user'],
+        summary: "The user's own enterprise certification requests in this tenant, newest first",
+        security: bearer,
+        response: { 200: envelopeOf(z.array(certificationSchema)), ...errors },
+      },
+    },
+    async (request) => {
+      const rows = await inTenant(request, (ctx) =>
+        ctx.tx
+          .select()
+          .from(userCertifications)
+          .where(eq(userCertifications.accountRef, ctx.caller.accountRef))
+          .orderBy(desc(userCertifications.createTime), desc(userCertifications.id))
+          .limit(50),
+      );
+      return ok(rows.map(certificationOf));
+    },
+  );
+
+  r.post(
+    '/user/certification',
+    {
+      config: { rateLimit: { max: 20, timeWindow: 10 * 60_000 } },
+      schema: {
+        tags: ['user'],
+        summary: 'Submits an enterprise certification request (auditing); 409 while another one is under review',
+        security: bearer,
+        body: certificationInputSchema,
+        response: { 200: envelopeOf(certificationSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const row = await inTenant(request, async (ctx) => {
+        const mine = eq(userCertifications.accountRef, ctx.caller.accountRef);
+        // one request under review at a time: the advisory lock keeps two tabs from both passing the check
+        await ctx.tx.execute(sql`select pg_advisory_xact_lock(hashtext('certification'), ${ctx.caller.accountRef}::int)`);
+        const [pending] = await ctx.tx
+          .select({ n: count() })
+          .from(userCertifications)
+          .where(and(mine, eq(userCertifications.status, 'auditing')));
+        if ((pending?.n ?? 0) > 0) throw refused('status', 'pending', 'certification.pending');
+        const [created] = await ctx.tx
+          .insert(userCertifications)
+          .values({ tenantId: ctx.caller.tenantId, accountRef: ctx.caller.accountRef, ...request.body })
+          .returning();
+        return created as typeof userCertifications.$inferSelect;
+      });
+      return ok(certificationOf(row));
+    },
+  );
+
+  r.put(
+    '/user/certification/:id/withdraw',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Withdraws one of the user’s own requests still under review; 404 for anyone else’s, 409 once decided',
+        security: bearer,
+        params: idParam,
+        response: { 200: envelopeOf(certificationSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const row = await inTenant(request, async (ctx) => {
+        const mine = and(eq(userCertifications.id, request.params.id), eq(userCertifications.accountRef, ctx.caller.accountRef));
+        const [moved] = await ctx.tx
+          .update(userCertifications)
+          .set({ status: 'withdrawn', updateTime: new Date() })
+          .where(and(mine, eq(userCertifications.status, 'auditing')))
+          .returning();
+        if (moved) return moved;
+        const [exists] = await ctx.tx.select({ id: userCertifications.id }).from(userCertifications).where(mine);
+        if (!exists) throw notFound();
+        throw refused('status', 'transition', 'certification.notPending');
+      });
+      return ok(certificationOf(row));
+    },
+  );
+  // the account's own live sessions, in every tenant: sessions are outside row-level security, so the
+  // account filter is the whole guard and every statement below carries it
+  const liveOf = (accountRef: number) =>
+    and(eq(sessions.accountId, accountRef), isNull(sessions.endedAt), gt(sessions.expiresAt, new Date()));
+
+  r.get(
+    '/user/sessions',
+    {
+      schema: {
+        tags: ['user'],
+        summary: "The signed-in account's live sessions (every tenant, this one marked current)",
+        security: bearer,
+        response: { 200: envelopeOf(z.array(ownSessionSchema)), ...errors },
+      },
+    },
+    async (request) => {
+      const auth = request.auth as NonNullable<typeof request.auth>;
+      const rows = await app.database.db
+        .select({
+          id: sessions.id,
+          tenantCode: tenants.code,
+          tenantName: tenants.name,
+          ip: sessions.ip,
+          userAgent: sessions.userAgent,
+          deviceType: sessions.deviceType,
+          createTime: sessions.createTime,
+          lastSeenAt: sessions.lastSeenAt,
+        })
+        .from(sessions)
+        .innerJoin(tenants, eq(tenants.id, sessions.tenantRef))
+        .where(liveOf(auth.accountRef))
+        .orderBy(desc(sessions.lastSeenAt))
+        .limit(100);
+      return ok(rows.map((row) => ({ ...isoDates(row), current: row.id === auth.sessionId })));
+    },
+  );
+
+  r.delete(
+    '/user/sessions/:id',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Signs out one of the account’s own other sessions; 404 for anyone else’s or an ended one, 409 for this one (use logout)',
+        security: bearer,
+        params: idParam,
+        response: { 200: envelopeOf(z.null()), ...errors },
+      },
+    },
+    async (request) => {
+      const auth = request.auth as NonNullable<typeof request.auth>;
+      if (request.params.id === auth.sessionId) throw refused('id', 'current', 'session.current');
+      const [mine] = await app.database.db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(and(eq(sessions.id, request.params.id), liveOf(auth.accountRef)));
+      if (!mine) throw notFound();
+      await endSessions(app, { reason: 'logout', sessionIds: [mine.id], accountRef: auth.accountRef });
+      return ok(null);
+    },
+  );
+
+  r.delete(
+    '/user/sessions',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Signs out every other session of the account, in every tenant; answers how many ended',
+        security: bearer,
+        response: { 200: envelopeOf(z.object({ ended: z.number().int() })), ...errors },
+      },
+    },
+    async (request) => {
+      const auth = request.auth as NonNullable<typeof request.auth>;
+      const ended = await endSessions(app, { reason: 'logout', accountRef: auth.accountRef, exceptSessionId: auth.sessionId });
+      return ok({ ended: ended.length });
+    },
+  );
+}
+
+/** The basic profile's approvals and the user centre. */
+export async function centreRoutes(app: FastifyInstance) {
+  approvalRoutes(app);
+  userCentreRoutes(app);
+}

@@ -1,0 +1,175 @@
+import { cpus } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { MonitorFrame, MonitorSnapshot } from '@atrium/contracts';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { type RawResult, type Tx, withTenant } from '../../db/client';
+
+/** How often frames go out while someone watches, and how long one call of the snapshot keeps them coming. */
+export const MONITOR_INTERVAL_MS = 2000;
+export const MONITOR_WATCH_SECONDS = 60;
+
+const MB = 1024 * 1024;
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/**
+ * The live monitor: samples this process (CPU, memory, event-loop delay, request rate, database pool)
+ * and, for each tenant someone watches, its sessions, orders of the last minute and device presence.
+ * A watcher is an account that called the snapshot in the last minute; frames reach its browser tabs
+ * over MQTT every two seconds and stop by themselves when the page stops asking. With several
+ * instances, each one reports itself to the watchers that called it.
+ */
+export class Monitor {
+  private readonly loopDelay = monitorEventLoopDelay({ resolution: 20 });
+  private readonly cores = Math.max(1, cpus().length);
+  private requests = 0;
+  private lastRequests = 0;
+  private lastCpu = process.cpuUsage();
+  private lastTime = process.hrtime.bigint();
+  private server: Omit<MonitorFrame['server'], 'dbPool'> = {
+    cpuPercent: 0,
+    rssMb: 0,
+    heapUsedMb: 0,
+    eventLoopDelayMs: 0,
+    requestsPerSecond: 0,
+    uptimeSeconds: 0,
+  };
+  /** accountRef → until when (ms) and in which tenant it watches */
+  private readonly watchers = new Map<number, { until: number; tenantId: number }>();
+  private timer: NodeJS.Timeout | undefined;
+  private sending = false;
+
+  constructor(private readonly app: FastifyInstance) {
+    this.loopDelay.enable();
+    // every request of the process, whatever route or plugin answers it
+    app.server.on('request', () => {
+      this.requests++;
+    });
+    this.sample();
+  }
+
+  /** Reads the process counters since the last sample. */
+  private sample(): void {
+    const now = process.hrtime.bigint();
+    const elapsedUs = Number(now - this.lastTime) / 1000;
+    const cpu = process.cpuUsage(this.lastCpu);
+    const memory = process.memoryUsage();
+    const requests = this.requests - this.lastRequests;
+    this.server = {
+      cpuPercent: elapsedUs > 0 ? round(((cpu.user + cpu.system) / elapsedUs / this.cores) * 100) : 0,
+      rssMb: round(memory.rss / MB),
+      heapUsedMb: round(memory.heapUsed / MB),
+      eventLoopDelayMs: round(Number.isNaN(this.loopDelay.mean) ? 0 : this.loopDelay.mean / 1e6, 2),
+      requestsPerSecond: elapsedUs > 0 ? round(requests / (elapsedUs / 1e6)) : 0,
+      uptimeSeconds: Math.round(process.uptime()),
+    };
+    this.loopDelay.reset();
+    this.lastCpu = process.cpuUsage();
+    this.lastTime = now;
+    this.lastRequests = this.requests;
+  }
+
+  private serverStatus(): MonitorFrame['server'] {
+    const pool = this.app.database.poolStats();
+    return { ...this.server, dbPool: this.app.database.engine === 'postgres' ? pool : null };
+  }
+
+  private brokerClients(): number | null {
+    if (!this.app.hasDecorator('realtime')) return null;
+    return this.app.realtime.mode === 'embedded' ? this.app.realtime.connectedClients : null;
+  }
+
+  private async tenantStatus(tx: Tx, tenantId: number): Promise<MonitorFrame['tenant']> {
+    const result = (await tx.execute(sql`
+      select (select count(*)::int from sessions where tenant_ref = ${tenantId} and ended_at is null and expires_at > now()) as sessions,
+             (select count(*)::int from erp_sales where create_time > now() - interval '1 minute') as orders,
+             (select count(*)::int from mall_printers where state = 'online') as printers_online,
+             (select count(*)::int from mall_printers) as printers,
+             (select count(*)::int from release_clients where presence = 'online' and status = 'ACTIVE') as agents_online,
+             (select count(*)::int from release_clients where status = 'ACTIVE') as agents`)) as RawResult<{
+      sessions: number;
+      orders: number;
+      printers_online: number;
+      printers: number;
+      agents_online: number;
+      agents: number;
+    }>;
+    const row = result.rows[0];
+    return {
+      onlineSessions: row?.sessions ?? 0,
+      ordersLastMinute: row?.orders ?? 0,
+      printersOnline: row?.printers_online ?? 0,
+      printers: row?.printers ?? 0,
+      agentsOnline: row?.agents_online ?? 0,
+      agents: row?.agents ?? 0,
+    };
+  }
+
+  private async frame(tx: Tx, tenantId: number): Promise<MonitorFrame> {
+    return {
+      time: new Date().toISOString(),
+      server: this.serverStatus(),
+      tenant: await this.tenantStatus(tx, tenantId),
+      brokerClients: this.brokerClients(),
+    };
+  }
+
+  /** The snapshot a page opens with; the caller then receives frames for MONITOR_WATCH_SECONDS. */
+  async snapshot(tx: Tx, tenantId: number, accountRef: number): Promise<MonitorSnapshot> {
+    this.watchers.set(accountRef, { until: Date.now() + MONITOR_WATCH_SECONDS * 1000, tenantId });
+    this.start();
+    const result = (await tx.execute(sql`
+      with m as (select generate_series(date_trunc('minute', now()) - interval '59 minutes', date_trunc('minute', now()), interval '1 minute') as minute),
+           v as (select date_trunc('minute', create_time) as minute, count(*)::int as n
+                   from erp_sales where create_time >= date_trunc('minute', now()) - interval '59 minutes' group by 1)
+      select to_char(m.minute at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:00"Z"') as minute, coalesce(v.n, 0)::int as orders
+        from m left join v on v.minute = m.minute order by m.minute`)) as RawResult<{ minute: string; orders: number }>;
+    return {
+      frame: await this.frame(tx, tenantId),
+      ordersPerMinute: result.rows,
+      watchSeconds: MONITOR_WATCH_SECONDS,
+      intervalMs: MONITOR_INTERVAL_MS,
+    };
+  }
+
+  private start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), MONITOR_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.loopDelay.disable();
+  }
+
+  /** One round: sample, then one frame per watched tenant to its watchers. Stops when nobody watches. */
+  private async tick(): Promise<void> {
+    if (this.sending) return;
+    this.sending = true;
+    try {
+      this.sample();
+      const now = Date.now();
+      const byTenant = new Map<number, number[]>();
+      for (const [accountRef, watch] of this.watchers) {
+        if (watch.until < now) this.watchers.delete(accountRef);
+        else byTenant.set(watch.tenantId, [...(byTenant.get(watch.tenantId) ?? []), accountRef]);
+      }
+      if (byTenant.size === 0) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+        return;
+      }
+      for (const [tenantId, accountRefs] of byTenant) {
+        const frame = await withTenant(this.app.database.db, tenantId, (tx) => this.frame(tx, tenantId));
+        await this.app.realtime.publish({ accountRefs, kind: 'monitor', payload: { frame } });
+      }
+    } catch (error) {
+      // a lost database or broker skips a frame; the next tick tries again
+      this.app.log.warn({ err: error }, 'monitor frame not sent');
+    } finally {
+      this.sending = false;
+    }
+  }
+}

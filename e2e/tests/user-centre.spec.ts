@@ -1,0 +1,111 @@
+import { expect as baseExpect, type Locator, type Page, test } from '@playwright/test';
+import jsQR from 'jsqr';
+import { demoAccounts, signIn, storedToken } from './support/auth';
+
+// the machine these run on is shared and often loaded: wait longer than the default, assert the same
+const expect = baseExpect.configure({ timeout: 30_000 });
+
+/** What a canvas shows, read back and decoded by an independent decoder. */
+async function decode(canvas: Locator): Promise<string | undefined> {
+  const image = await canvas.evaluate((node) => {
+    const c = node as HTMLCanvasElement;
+    const data = c.getContext('2d')?.getImageData(0, 0, c.width, c.height);
+    return data ? { width: data.width, height: data.height, pixels: Array.from(data.data) } : null;
+  });
+  if (!image) return undefined;
+  return jsQR(Uint8ClampedArray.from(image.pixels), image.width, image.height)?.data;
+}
+
+/** Withdraws whatever request an earlier run left under review, through the API. */
+async function withdrawPending(page: Page) {
+  const headers = { authorization: `Bearer ${await storedToken(page)}` };
+  const list = (await (await page.request.get('/api/user/certification', { headers })).json()).data as { id: number; status: string }[];
+  for (const c of list.filter((r) => r.status === 'auditing'))
+    await page.request.put(`/api/user/certification/${c.id}/withdraw`, { headers, data: {} });
+}
+
+test('certification: checked in the page, submitted, then withdrawn from the user centre; activity and profile QR', async ({ page }) => {
+  await signIn(page, demoAccounts.user.account, demoAccounts.user.password);
+  await withdrawPending(page);
+
+  await page.goto('/user/setting?tab=certification');
+  const form = page.getByTestId('cert-form');
+  const field = (label: string) => form.locator('.arco-form-item').filter({ hasText: label });
+  await field('企业名称').locator('input').fill('Acme 贸易有限公司');
+  await field('组织机构代码').locator('input').fill('abc');
+  await field('法人姓名').locator('input').fill('王五');
+  await field('证件号码').locator('input').fill('12');
+  await page.getByTestId('cert-submit').click();
+  await expect(field('组织机构代码')).toContainText('统一社会信用代码');
+  await expect(field('证件号码')).toContainText('证件号码');
+  await field('组织机构代码').locator('input').fill('91310000MA1K4XXX0A');
+  await field('证件号码').locator('input').fill('110101199001011234');
+  await page.getByTestId('cert-submit').click();
+  await expect(page.getByText('已提交，等待审核')).toBeVisible();
+  await expect(page.getByTestId('cert-pending')).toBeVisible();
+
+  await page.goto('/user/info');
+  const records = page.getByTestId('cert-records');
+  const row = records.locator('tr.arco-table-tr').filter({ hasText: 'Acme 贸易有限公司' }).first();
+  await expect(row).toContainText('审核中');
+  await row.getByRole('button', { name: '撤回' }).click();
+  await page.locator('.arco-popconfirm').getByRole('button', { name: '确定' }).click();
+  await expect(row).toContainText('已撤回');
+
+  await expect(page.getByTestId('activity-logins').locator('li').first()).toBeVisible();
+  const qr = page.getByTestId('profile-qr').locator('canvas');
+  await expect(qr).toBeVisible();
+  expect(await decode(qr)).toBe(new URL('/user/info', page.url()).toString());
+});
+
+test('security settings list the own sessions and sign another one out', async ({ page, browser }) => {
+  // a second device of the same account
+  const other = await browser.newContext({ locale: 'zh-CN' });
+  const otherPage = await other.newPage();
+  await signIn(otherPage, demoAccounts.user.account, demoAccounts.user.password);
+  await signIn(page, demoAccounts.user.account, demoAccounts.user.password, '/user/setting?tab=security');
+  const sessions = page.getByTestId('own-sessions');
+  await expect(sessions.getByText('当前会话')).toBeVisible();
+  await expect(sessions.getByRole('button', { name: '下线' }).first()).toBeVisible();
+  await page.getByTestId('sessions-end-others').click();
+  await page.locator('.arco-popconfirm').getByRole('button', { name: '确定' }).click();
+  await expect(page.getByText(/已下线 \d+ 个会话/)).toBeVisible();
+  await expect(sessions.getByRole('button', { name: '下线' })).toHaveCount(0);
+  // the other device is signed out: its next page load lands on sign-in
+  await otherPage.goto('/dashboard/workplace');
+  await expect(otherPage).toHaveURL(/\/login/);
+  await other.close();
+});
+
+test('a sales order shows a QR code of its number', async ({ page }) => {
+  await signIn(page, demoAccounts.acme.account, demoAccounts.acme.password, '/erp/sale');
+  const first = page
+    .locator('tr.arco-table-tr')
+    .filter({ has: page.getByRole('button', { name: '详情' }) })
+    .first();
+  await first.getByRole('button', { name: '详情' }).click();
+  const dialog = page.locator('.arco-modal');
+  const orderNo = (await dialog.locator('.arco-modal-title').innerText()).trim();
+  const qr = dialog.getByTestId('sale-qr').locator('canvas');
+  await expect(qr).toBeVisible();
+  expect(await decode(qr)).toBe(orderNo);
+});
+
+test('the user centre reads in English and dark mode', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'en-US' });
+  await context.addInitScript(() => {
+    localStorage.setItem('arco-lang', 'en-US');
+    if (!localStorage.getItem('atrium-settings'))
+      localStorage.setItem('atrium-settings', JSON.stringify({ state: { theme: 'dark' }, version: 0 }));
+  });
+  const page = await context.newPage();
+  await signIn(page, demoAccounts.user.account, demoAccounts.user.password, '/user/info');
+  await expect(page.getByText('Certification records')).toBeVisible();
+  await expect(page.getByText('Recent activity')).toBeVisible();
+  await page.goto('/user/setting?tab=certification');
+  await expect(page.getByRole('button', { name: 'Submit' })).toBeVisible();
+  await page.goto('/user/setting?tab=security');
+  await expect(page.getByText('Signed-in devices')).toBeVisible();
+  await expect(page.locator('body')).toHaveAttribute('arco-theme', 'dark');
+  await context.close();
+});
