@@ -12,6 +12,7 @@ const steps = [
     'typecheck',
     () =>
       run(npx, ['tsc', '-p', 'apps/server']) ||
+      run(npx, ['tsc', '-p', 'packages/agent']) ||
       run(npx, ['tsc', '-p', 'apps/web']) ||
       run(npx, ['tsc', '-p', 'e2e']) ||
       run(npx, ['tsc', '-p', 'bench']),

@@ -101,8 +101,8 @@ try {
       `  ${ok ? '✓' : '✗'} ${route.name.padEnd(10)} ${`${(transfer.bytes / 1024).toFixed(1)} KB`.padStart(10)} / ${(route.maxTransfer / 1024).toFixed(0)} KB` +
         `  (${transfer.files} JS/CSS files, ${transfer.requests} requests)`,
     );
-    // over budget: the largest files, to see what grew
-    if (!ok)
+    // over budget (or asked for): the largest files, to see what grew
+    if (!ok || process.env.BUDGET_VERBOSE)
       for (const file of [...transfer.each].sort((a, b) => b.bytes - a.bytes).slice(0, 12))
         console.log(`      ${`${(file.bytes / 1024).toFixed(1)} KB`.padStart(9)}  ${file.url}`);
   }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import { totalsPlugin } from './crud/totals';
@@ -23,6 +23,7 @@ import { realtimePlugin } from './plugins/realtime';
 import { redisPlugin } from './plugins/redis';
 import { trackRoutes } from './plugins/route-registry';
 import { securityHeadersPlugin } from './plugins/security-headers';
+import { compiledSerializer } from './plugins/serializer';
 import { storePlugin } from './plugins/store';
 import { timeoutPlugin } from './plugins/timeout';
 import { webPlugin } from './plugins/web';
@@ -53,7 +54,7 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
 
   trackRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(compiledSerializer);
   app.decorate('config', config);
   app.decorate('clock', clock ?? systemClock);
   app.decorate('events', createAppEvents());

@@ -43,8 +43,30 @@ export const configSchema = z.object({
   MQTT_URL: url(['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:']),
   // 0 picks a free port (tests run several brokers at once)
   MQTT_WS_PORT: port(8083, 0),
+  // release agents: a running task without a heartbeat for this long is LOST and frees its lock
+  RELEASE_LEASE_MS: z
+    .string()
+    .default('60000')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 500 && Number(v) <= 3_600_000, 'must be milliseconds from 500 to 3600000')
+    .transform(Number),
+  // log bytes kept per step run; beyond it the log ends with a visible truncation line
+  RELEASE_LOG_CAP_BYTES: z
+    .string()
+    .default('1048576')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1024 && Number(v) <= 100 * 1024 * 1024, 'must be bytes from 1024 to 104857600')
+    .transform(Number),
+  // how long an agent enrolment token may be used (once)
+  RELEASE_ENROL_TOKEN_TTL_MS: z
+    .string()
+    .default('3600000')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1000 && Number(v) <= 7 * 86_400_000, 'must be milliseconds from 1000 to 604800000')
+    .transform(Number),
   // what browsers connect to when it is not this host's MQTT_WS_PORT (a TLS proxy, an external broker)
   MQTT_PUBLIC_URL: url(['ws:', 'wss:']),
+  // how often the print outbox is looked at when nothing kicked it (milliseconds)
+  PRINT_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  // first retry delay of a print job that met a transport error; it doubles each attempt, 5 attempts in all
+  PRINT_RETRY_MS: z.coerce.number().int().min(10).max(600_000).default(2000),
   // the external broker's HTTP authentication/authorization hook (/api/mqtt/*) is served only when set
   MQTT_HOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   // EMQX's REST API, to disconnect the clients of ended sessions (needs the hook: it learns their client ids)

@@ -83,6 +83,7 @@ async function seedVictimErp(tx: Parameters<Parameters<typeof withTenant>[2]>[0]
 
 // bodies the matrix cannot copy from a GET of the same resource
 const bodies = {
+  'PUT /api/profile/approval/:id/decision': { result: 'pass' },
   'PUT /api/system/user/resetPwd/:id': { password: 'Matr1x#Password' },
   'PUT /api/system/user/authRole/:id': { roleIds: [1] },
   'PUT /api/system/user/infoStatus/:id': { status: '1' },
@@ -96,6 +97,15 @@ const bodies = {
   'PUT /api/erp/member/:id/status': { status: '1' },
   'PUT /api/erp/product/:id/status': { status: '1' },
   'PUT /api/erp/activity/:id/status': { status: 'Y' },
+  'PUT /api/mall/goods/:id': { title: 'Matrix', skus: [{ skuId: 1, price: 100 }] },
+  'PUT /api/mall/goods/:id/shelf': { shelf: 'off' },
+  'POST /api/mall/goods/:id/stock': { skuId: 1, delta: 1 },
+  'POST /api/erp/sale/:id/print': { printerId: 1 },
+  'PUT /api/release/ability/:id': { name: 'Matrix', body: 'echo matrix' },
+  'PUT /api/release/env/:id': { name: 'Matrix' },
+  'PUT /api/release/project/:id': { name: 'Matrix' },
+  'PUT /api/release/process/:id': { name: 'Matrix', steps: [{ abilityId: 1 }] },
+  'PUT /api/release/client/:id': { labels: [], maxConcurrency: 1 },
 };
 
 describe.each(engines)('cross-tenant matrix on %s', (engine) => {

@@ -1,4 +1,6 @@
 export * from './auth';
+export * from './centre';
+export * from './dashboard';
 export * from './entity';
 export * from './envelope';
 export * from './erp';
@@ -6,6 +8,7 @@ export * from './errors';
 export * from './forms';
 export * from './list/service';
 export * from './list/set';
+export * from './mall';
 export * from './permissions';
 export * from './resource';
 export * from './routes';

@@ -1,4 +1,5 @@
 import { erpPermissionCatalogue } from './erp/manifest';
+import { mallPermissionCatalogue } from './mall/permissions';
 
 /**
  * Permission strings, `domain:entity:action`. Menu-catalogue buttons carry them, roles grant them,
@@ -21,14 +22,26 @@ export const permissionCatalogue = {
   'form:group': ['query', 'update'],
   'list:set': [...crud, 'status', 'export'],
   'list:service': ['list', 'query', 'open', 'cancel', 'renew'],
+  'dashboard:analysis': ['query', 'export'],
+  'dashboard:monitor': ['query'],
+  'profile:approval': ['list', 'query', 'create', 'approve'],
+  // release management: what a role may do to its catalogue; tasks are decided by project grants
+  'release:ability': ['list', 'query', 'create', 'update', 'publish', 'deprecate'],
+  'release:env': ['list', 'query', 'create', 'update'],
+  'release:project': ['list', 'create', 'update'],
+  'release:process': ['list', 'create', 'update'],
+  'release:client': ['list', 'query', 'update', 'enrol', 'approve', 'disable', 'revoke'],
+  'release:userProject': ['list', 'create', 'delete'],
 } as const satisfies Record<string, readonly string[]>;
 
 type Catalogue = typeof permissionCatalogue;
 export type Permission = { [K in keyof Catalogue]: `${K}:${Catalogue[K][number]}` }[keyof Catalogue];
 
-export const allPermissions: Permission[] = Object.entries({ ...permissionCatalogue, ...erpPermissionCatalogue }).flatMap(
-  ([prefix, actions]) => actions.map((action) => `${prefix}:${action}` as Permission),
-);
+export const allPermissions: Permission[] = Object.entries({
+  ...permissionCatalogue,
+  ...erpPermissionCatalogue,
+  ...mallPermissionCatalogue,
+}).flatMap(([prefix, actions]) => actions.map((action) => `${prefix}:${action}` as Permission));
 
 /** Granted to everyone: what a super admin holds in every tenant. */
 export const ALL_PERMISSIONS = '*:*:*';

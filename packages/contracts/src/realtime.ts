@@ -10,8 +10,8 @@ export const REALTIME_QOS = 2 as const;
 export const REALTIME_CONNECT_TIMEOUT_MS = 4000;
 export const REALTIME_PATH = '/mqtt';
 
-/** What travels on a topic: notifications, background task progress, printer status, client signals. */
-export const realtimeKinds = ['notification', 'task', 'printer', 'client'] as const;
+/** What travels on a topic: notifications, background task progress, printer status, client signals, monitor frames. */
+export const realtimeKinds = ['notification', 'task', 'printer', 'client', 'monitor'] as const;
 export type RealtimeKind = (typeof realtimeKinds)[number];
 
 export function realtimeTopic(kind: RealtimeKind, clientKey: string): string {

@@ -31,7 +31,12 @@ export const routeCatalogue: CatalogueRoute[] = [
     meta: { locale: 'menu.dashboard', requiresAuth: true, roles: any, icon: 'IconDashboard', order: 0 },
     children: [
       { name: 'Workplace', path: '/dashboard/workplace', meta: { locale: 'menu.dashboard.workplace', requiresAuth: true, roles: any } },
-      { name: 'Monitor', path: '/dashboard/monitor', meta: { locale: 'menu.dashboard.monitor', requiresAuth: true, roles: admin } },
+      {
+        name: 'Monitor',
+        path: '/dashboard/monitor',
+        permission: 'dashboard:monitor:query',
+        meta: { locale: 'menu.dashboard.monitor', requiresAuth: true, roles: admin },
+      },
     ],
   },
   {
@@ -42,6 +47,7 @@ export const routeCatalogue: CatalogueRoute[] = [
       {
         name: 'DataAnalysis',
         path: '/visualization/data-analysis',
+        permission: 'dashboard:analysis:query',
         meta: { locale: 'menu.visualization.dataAnalysis', requiresAuth: true, roles: admin },
       },
       {
@@ -93,7 +99,14 @@ export const routeCatalogue: CatalogueRoute[] = [
     name: 'profile',
     path: '/profile',
     meta: { locale: 'menu.profile', requiresAuth: true, roles: admin, icon: 'IconFile', order: 4 },
-    children: [{ name: 'Basic', path: '/profile/basic', meta: { locale: 'menu.profile.basic', requiresAuth: true, roles: admin } }],
+    children: [
+      {
+        name: 'Basic',
+        path: '/profile/basic',
+        permission: 'profile:approval:list',
+        meta: { locale: 'menu.profile.basic', requiresAuth: true, roles: admin },
+      },
+    ],
   },
   {
     name: 'result',

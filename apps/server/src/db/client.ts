@@ -357,13 +357,24 @@ const STATEMENTS_PER_CONNECTION = 500;
  * and row-level-security quals costs more than running it. A connection keeps at most
  * STATEMENTS_PER_CONNECTION of them (texts beyond that run unnamed); idle connections close after 30 s.
  */
+// statement texts are few and long: their names are kept rather than hashed again on every query
+const names = new Map<string, string>();
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    name = `s${createHash('sha1').update(text).digest('base64url')}`;
+    if (names.size < STATEMENTS_PER_CONNECTION * 4) names.set(text, name);
+  }
+  return name;
+}
+
 function preparedStatements(client: pg.PoolClient) {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const named = new Set<string>();
   client.query = ((config: unknown, ...rest: unknown[]) => {
     const c = config as { text?: unknown; name?: string; values?: unknown[] } | null;
     if (c && typeof c === 'object' && typeof c.text === 'string' && !c.name && (c.values?.length || rest[0])) {
-      const name = `s${createHash('sha1').update(c.text).digest('base64url')}`;
+      const name = statementName(c.text);
       if (named.has(name) || named.size < STATEMENTS_PER_CONNECTION) {
         named.add(name);
         return query({ ...c, name }, ...rest);

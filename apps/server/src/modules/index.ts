@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { operLogPlugin } from '../crud/audit';
 import { authRoutes } from './auth/auth.routes';
+import { centreRoutes } from './centre/centre.routes';
+import { dashboardRoutes } from './dashboard/dashboard.routes';
 import { erpRoutes } from './erp/erp.routes';
 import { formRoutes } from './forms/forms.routes';
+import { mallRoutes } from './mall/mall.routes';
 import { realtimeRoutes } from './realtime/realtime.routes';
+import { releaseRoutes } from './release/release.routes';
 import { metaRoutes } from './system/meta/meta.routes';
 import { systemRoutes } from './system/system.routes';
 
@@ -16,4 +20,8 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(systemRoutes);
   await app.register(erpRoutes);
   await app.register(formRoutes);
+  await app.register(releaseRoutes);
+  await app.register(mallRoutes);
+  await app.register(dashboardRoutes);
+  await app.register(centreRoutes);
 }

@@ -60,6 +60,9 @@ export function sendEnvelope(reply: FastifyReply, request: FastifyRequest, error
   const message = error.customMessage
     ? error.message
     : errorMessage(reason ? { ...error.entry, ...reason } : error.entry, request.lang, error.params);
+  // a 429 or 503 that knows when to come back says so in the header clients and proxies read
+  const retryAfter = error.data?.retryAfterSeconds;
+  if (typeof retryAfter === 'number' && !reply.hasHeader('retry-after')) reply.header('retry-after', String(retryAfter));
   return reply.status(error.entry.status).send({ code: error.entry.code, message, data: translateFields(error.data, request.lang) });
 }
 

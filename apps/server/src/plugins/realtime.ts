@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sessions } from '../db/schema';
 import { IDLE_MS, resolveToken } from '../modules/auth/session.service';
+import { checkDevice } from '../modules/mall/printer.service';
 import type { SessionCheck, TokenCheck } from '../modules/realtime/broker';
 import { BrokerHook, EmqxApi, type SessionEnd } from '../modules/realtime/hook';
 import type { NotifyInput } from '../modules/realtime/notification.repository';
@@ -73,6 +74,8 @@ export const realtimePlugin = fp(
           server: serverCredentialsOf(app.config.MQTT_URL),
           emqx: EMQX_API_URL && EMQX_API_KEY && EMQX_API_SECRET ? new EmqxApi(EMQX_API_URL, EMQX_API_KEY, EMQX_API_SECRET) : null,
           log: app.log.child({ module: 'broker-hook' }),
+          agents: () => realtime.agentBridge,
+          checkDevice: (sn, key) => checkDevice(app.database.db, sn, key),
         })
       : null;
     app.decorate('brokerHook', hook);

@@ -21,6 +21,29 @@ export function brokerOrigins(app: FastifyInstance, hostHeader: string | undefin
   return [`ws://${host}:${port}`, `wss://${host}:${port}`];
 }
 
+/**
+ * The Content-Security-Policy: exactly what the app loads (its own scripts and styles, data: images, the
+ * broker's WebSocket), and no framing.
+ */
+export function contentSecurityPolicy(broker: string[]): string {
+  const directives: [string, string[]][] = [
+    ['default-src', ["'self'"]],
+    ['script-src', ["'self'"]],
+    // Arco sets style attributes and injects a few style elements at run time
+    ['style-src', ["'self'", "'unsafe-inline'"]],
+    ['img-src', ["'self'", 'data:', 'blob:']],
+    ['font-src', ["'self'", 'data:']],
+    // the MQTT client keeps its timers in a worker it creates from a blob: URL
+    ['worker-src', ["'self'", 'blob:']],
+    ['connect-src', ["'self'", ...broker]],
+    ['object-src', ["'none'"]],
+    ['base-uri', ["'self'"]],
+    ['form-action', ["'self'"]],
+    ['frame-ancestors', ["'none'"]],
+  ];
+  return directives.map(([name, values]) => `${name} ${values.join(' ')}`).join(';');
+}
+
 const documentOnlyHeaders = [
   'content-security-policy',
   'cross-origin-opener-policy',
@@ -44,29 +67,24 @@ const documentOnlyHeaders = [
 export const securityHeadersPlugin = fp(
   async (app: FastifyInstance) => {
     await app.register(helmet, {
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          // Arco sets style attributes and injects a few style elements at run time
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'blob:'],
-          fontSrc: ["'self'", 'data:'],
-          // the MQTT client keeps its timers in a worker it creates from a blob: URL
-          workerSrc: ["'self'", 'blob:'],
-          connectSrc: ["'self'", (request) => brokerOrigins(app, (request as IncomingMessage).headers.host).join(' ')],
-          objectSrc: ["'none'"],
-          baseUri: ["'self'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-        },
-      },
+      // written below, from a policy kept per Host header: helmet would rebuild it on every answer
+      contentSecurityPolicy: false,
       frameguard: { action: 'deny' },
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       strictTransportSecurity: app.config.HSTS ? { maxAge: 31_536_000, includeSubDomains: true } : false,
       // the page loads the broker from another port: keep cross-origin isolation headers out of its way
       crossOriginEmbedderPolicy: false,
+    });
+    const policies = new Map<string, string>();
+    app.addHook('onRequest', async (request, reply) => {
+      const host = request.headers.host ?? '';
+      let policy = policies.get(host);
+      if (policy === undefined) {
+        policy = contentSecurityPolicy(brokerOrigins(app, host));
+        // kept once the broker's address is known; a flood of made-up Host headers is not kept
+        if ((app.realtime?.port || app.realtime?.publicUrl) && policies.size < 64) policies.set(host, policy);
+      }
+      reply.header('content-security-policy', policy);
     });
     app.addHook('onSend', async (request, reply) => {
       // the app's hashed scripts and styles are never documents: the document-only headers would add

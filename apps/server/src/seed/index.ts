@@ -3,8 +3,9 @@ import type { Database } from '../db/client';
 import { tenants } from '../db/schema';
 import { seedDemoErp } from './erp';
 import { seedDemoIdentity, seedFirstAdmin, seedMenus } from './identity';
+import { seedDemoPrinters } from './printers';
 import { seedDemoOrganisation } from './system';
-import { seedDemoServices, seedDemoSets } from './templates';
+import { seedDemoApprovals, seedDemoServices, seedDemoSets } from './templates';
 
 export const demoTenants = [
   { code: 'hq', name: 'Atrium HQ', contact: 'admin@atrium.example' },
@@ -35,11 +36,19 @@ export async function seed(database: Database, config: Config): Promise<void> {
     database,
     demoTenants.map((t) => t.code),
   );
+  await seedDemoPrinters(
+    database,
+    demoTenants.map((t) => t.code),
+  );
   await seedDemoSets(
     database,
     demoTenants.map((t) => t.code),
   );
   await seedDemoServices(
+    database,
+    demoTenants.map((t) => t.code),
+  );
+  await seedDemoApprovals(
     database,
     demoTenants.map((t) => t.code),
   );

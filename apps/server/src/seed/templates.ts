@@ -1,7 +1,7 @@
 import { setContentTypes, setFilterTypes } from '@atrium/contracts';
 import { count, eq } from 'drizzle-orm';
 import { type Database, withTenant } from '../db/client';
-import { listServices, listSets, tenants } from '../db/schema';
+import { listServices, listSets, paramApprovalRecords, paramApprovals, tenants } from '../db/schema';
 
 /** A small linear congruential generator: the same demo rows on every machine. */
 function random(seed: number) {
@@ -109,6 +109,75 @@ export async function seedDemoServices(database: Database, tenantCodes: readonly
           };
         }),
       );
+    });
+  }
+}
+
+const approvalsZh: [string, string, string, string][] = [
+  ['调整会员积分比例', 'member.pointsPerYuan', '1', '2'],
+  ['提高默认库存预警值', 'stock.lowThreshold', '5', '10'],
+  ['延长订单自动取消时间', 'sale.autoCancelMinutes', '30', '60'],
+  ['开启小票双联打印', 'printer.copies', '1', '2'],
+  ['修改发布审批人数', 'release.requiredApprovals', '1', '2'],
+];
+const approvalsEn: [string, string, string, string][] = [
+  ['Double member points per yuan', 'member.pointsPerYuan', '1', '2'],
+  ['Raise the low-stock threshold', 'stock.lowThreshold', '5', '10'],
+  ['Cancel unpaid orders later', 'sale.autoCancelMinutes', '30', '60'],
+  ['Print receipts in two copies', 'printer.copies', '1', '2'],
+  ['Two approvals per release', 'release.requiredApprovals', '1', '2'],
+];
+
+/** The basic profile's parameter approvals: finished ones with their records, and some still waiting. Idempotent. */
+export async function seedDemoApprovals(database: Database, tenantCodes: readonly string[], now = new Date()): Promise<void> {
+  const day = 86_400_000;
+  for (const code of tenantCodes) {
+    const [tenant] = await database.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.code, code));
+    if (!tenant) continue;
+    await withTenant(database.db, tenant.id, async (tx) => {
+      const [has] = await tx.select({ n: count() }).from(paramApprovals).where(eq(paramApprovals.tenantId, tenant.id));
+      if ((has?.n ?? 0) > 0) return;
+      const rows = code === 'hq' ? approvalsZh : approvalsEn;
+      for (const [i, [title, parameter, oldValue, newValue]] of rows.entries()) {
+        const created = new Date(now.getTime() - (rows.length - i) * 3 * day);
+        const decided = new Date(created.getTime() + day);
+        const finished = i < 3;
+        const [row] = await tx
+          .insert(paramApprovals)
+          .values({
+            tenantId: tenant.id,
+            number: `AP${created.toISOString().slice(0, 10).replaceAll('-', '')}${String(i + 1).padStart(4, '0')}`,
+            title,
+            parameter,
+            oldValue,
+            newValue,
+            stage: finished ? 'finish' : 'approval',
+            createBy: 'system',
+            createTime: created,
+            updateTime: finished ? decided : created,
+          })
+          .returning({ id: paramApprovals.id });
+        const approvalId = (row as { id: number }).id;
+        const record = (stage: string, result: string, operator: string | null, time: Date) => ({
+          tenantId: tenant.id,
+          approvalId,
+          stage,
+          result,
+          operator,
+          createTime: time,
+        });
+        await tx
+          .insert(paramApprovalRecords)
+          .values(
+            finished
+              ? [
+                  record('commit', 'pass', 'system', created),
+                  record('approval', 'pass', 'admin', decided),
+                  record('finish', 'pass', 'admin', decided),
+                ]
+              : [record('commit', 'pass', 'system', created), record('approval', 'auditing', null, created)],
+          );
+      }
     });
   }
 }

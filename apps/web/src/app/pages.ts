@@ -1,5 +1,7 @@
 import type { ComponentType } from 'react';
 import { erpPages } from '../modules/erp/page-map';
+import { mallPages } from '../modules/mall/page-map';
+import { releasePages } from '../modules/release/page-map';
 
 export type PageLoader = () => Promise<ComponentType>;
 
@@ -10,6 +12,10 @@ export type PageLoader = () => Promise<ComponentType>;
 export const pages: Record<string, PageLoader> = {
   Staging: () => import('../modules/staging/StagingPage').then((m) => m.StagingPage),
   Workplace: () => import('../modules/dashboard/workplace/WorkplacePage').then((m) => m.WorkplacePage),
+  Monitor: () => import('../modules/dashboard/monitor/MonitorPage').then((m) => m.MonitorPage),
+  DataAnalysis: () => import('../modules/visualization/DataAnalysisPage').then((m) => m.DataAnalysisPage),
+  MultiDAnalysis: () => import('../modules/visualization/MultiDimensionPage').then((m) => m.MultiDimensionPage),
+  Basic: () => import('../modules/profile/BasicProfilePage').then((m) => m.BasicProfilePage),
   '403': () => import('../modules/exception/ExceptionPages').then((m) => m.ForbiddenPage),
   '404': () => import('../modules/exception/ExceptionPages').then((m) => m.GonePage),
   '500': () => import('../modules/exception/ExceptionPages').then((m) => m.ServerErrorPage),
@@ -34,4 +40,6 @@ export const pages: Record<string, PageLoader> = {
   systemNotice: () => import('../modules/realtime/NoticePage').then((m) => m.NoticePage),
   Notification: () => import('../modules/realtime/NotificationPage').then((m) => m.NotificationPage),
   ...erpPages,
+  ...releasePages,
+  ...mallPages,
 };

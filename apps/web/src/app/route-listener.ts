@@ -1,3 +1,5 @@
+import { forgetVisits, rememberVisit } from './recent-pages';
+
 /** Route-change listeners (the tab bar listens); logout removes them all. */
 export type RouteChange = { name: string; pathname: string; search: string; locale: string; ignoreCache: boolean };
 type Listener = (change: RouteChange) => void;
@@ -7,6 +9,7 @@ let latest: RouteChange | undefined;
 
 export function emitRouteChange(change: RouteChange): void {
   latest = change;
+  rememberVisit(change.name);
   for (const listener of listeners) listener(change);
 }
 
@@ -20,4 +23,5 @@ export function listenRouteChange(listener: Listener, immediate = true): () => v
 export function removeRouteListener(): void {
   listeners.clear();
   latest = undefined;
+  forgetVisits();
 }

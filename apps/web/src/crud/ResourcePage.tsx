@@ -30,8 +30,8 @@ export type ResourcePageProps<Item extends Row> = {
   rowActionPermissions?: string[];
   /** what a row says before it is deleted (defaults to `nameOf`): "确定删除“…”吗？" */
   deleteWarning?: (item: Item) => string | undefined;
-  /** extra toolbar buttons (export, import…) */
-  toolbar?: (params: ListParams) => ReactNode;
+  /** extra toolbar buttons (export, import, batch actions on the selected rows…) */
+  toolbar?: (params: ListParams, selected: number[]) => ReactNode;
   /** a tree instead of pages (departments): all rows at once, children nested */
   tree?: { useRows: (params: ListParams) => { data?: Item[]; isLoading: boolean; isError: boolean; refetch: () => unknown } };
   /** see ResourceDrawer: complete a new record before it is checked, and act once it is created */
@@ -220,7 +220,7 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
               </Button>
             </Popconfirm>
           )}
-          {toolbar?.(params)}
+          {toolbar?.(params, selected)}
         </Space>
         <TableSettings
           columns={settingsColumns}

@@ -1,14 +1,6 @@
-import i18next from 'i18next';
+import { registerMessages } from '../locale/registry';
 
-type Messages = { 'zh-CN': Record<string, string>; 'en-US': Record<string, string> };
-
-/**
- * Adds a page's strings in both languages when its chunk loads, so the sign-in bundle never carries
- * them and the shared locale files stay small. Switching language later finds them already there.
- */
-export function registerMessages(messages: Messages) {
-  for (const [lang, bundle] of Object.entries(messages)) i18next.addResources(lang, 'translation', bundle);
-}
+export { registerMessages };
 
 const zh = {
   'crud.search': '查询',

@@ -35,7 +35,9 @@ export function issuesToErrors(
       issue.code === 'custom' ||
       issue.code === 'invalid_union'
     ) {
-      errors[field] = t('validation.format', { field: name });
+      // a contract rule with a message key (`chars.parameter`) says what it wants when a bundle has `rule.<key>`
+      const rule = issue.message ? t(`rule.${issue.message}`, { defaultValue: '' }) : '';
+      errors[field] = rule ? `${name}: ${rule}` : t('validation.format', { field: name });
     } else {
       errors[field] = t('validation.invalid', { field: name });
     }

@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { connectMessages } from './registry';
 import { zhCN } from './zh-CN';
 
 export type Locale = 'zh-CN' | 'en-US';
@@ -33,6 +34,7 @@ export async function initI18n(): Promise<typeof i18next> {
     returnNull: false,
   });
   loaded.add(locale);
+  connectMessages((lang, bundle) => i18next.addResources(lang, 'translation', bundle));
   document.documentElement.lang = locale;
   return i18next;
 }

@@ -257,6 +257,13 @@ export const sharedLabels: Record<string, { zh: string; en: string }> = {
   'crud.remark': { zh: '备注', en: 'Remark' },
   'status.0': { zh: '正常', en: 'Normal' },
   'status.1': { zh: '停用', en: 'Disabled' },
+  // the mall goods' export columns
+  'mall.goods.title': { zh: '商品标题', en: 'Title' },
+  'mall.goods.productCode': { zh: '商品编码', en: 'Product code' },
+  'mall.goods.category': { zh: '分类', en: 'Category' },
+  'mall.goods.price': { zh: '商城价（元）', en: 'Mall price (yuan)' },
+  'mall.goods.stock': { zh: '库存', en: 'Stock' },
+  'mall.goods.shelf': { zh: '上架状态', en: 'Shelf' },
 };
 
 /** A manifest label in both languages, or the key itself when no bundle has it. */

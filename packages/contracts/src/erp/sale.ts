@@ -82,7 +82,7 @@ const statusOptions = saleStatuses.map((s) => ({ label: `erp.sale.status.${s}`, 
 export const saleEntity: EntityManifest = {
   resource: saleResource,
   route: erpPages.sale.route,
-  extraActions: ['confirm', 'ship', 'complete', 'cancel'],
+  extraActions: ['confirm', 'ship', 'complete', 'cancel', 'print'],
   fields: [
     { field: 'orderNo', label: 'erp.sale.orderNo', search: 'prefix' },
     { field: 'status', label: 'erp.sale.status', widget: 'select', options: statusOptions, search: true },

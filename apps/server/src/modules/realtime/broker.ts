@@ -8,7 +8,28 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import type { RedisWatch } from '../../redis';
-import { authenticateBrowser, mayConnectAgain, mayPublish, mayReceive, maySubscribe } from './rules';
+import {
+  type AgentIdentity,
+  type AgentUpKind,
+  agentMayPublish,
+  agentMayReceive,
+  agentMaySubscribe,
+  agentOf,
+  agentUpOf,
+  authenticateBrowser,
+  authenticatePrinter,
+  type DeviceCheck,
+  isPrinterLogin,
+  mayConnectAgain,
+  mayPublish,
+  mayReceive,
+  maySubscribe,
+  type PrinterIdentity,
+  printerMayPublish,
+  printerMayReceive,
+  printerMaySubscribe,
+  tokenOf,
+} from './rules';
 
 /** Who a broker connection belongs to, as the session token says. */
 export type BrokerIdentity = {
@@ -18,6 +39,19 @@ export type BrokerIdentity = {
   sessionId: number;
   tenantId: number;
 };
+
+/**
+ * What the release domain does with agent connections: checks an agent's secret, takes what it
+ * publishes (awaited before the broker acknowledges a QoS 1 message) and hears of presence.
+ */
+export type AgentBridge = {
+  authenticate(agent: AgentIdentity, secret: string): Promise<boolean>;
+  onMessage(agent: AgentIdentity, kind: AgentUpKind, payload: Buffer): Promise<void>;
+  onPresence(agent: AgentIdentity, online: boolean): void;
+};
+
+/** The MQTT client id an agent connects with: one connection per agent. */
+export const agentClientId = (agent: AgentIdentity) => `agent-${agent.tenantId}-${agent.clientId}`;
 
 /** Checks a session token; null when it is unknown, expired or ended. */
 export type TokenCheck = (token: string) => Promise<BrokerIdentity | null>;
@@ -37,7 +71,23 @@ export type EmbeddedBrokerOptions = {
   log: FastifyBaseLogger;
   /** How often connected clients' sessions are checked again (expiry, ends seen by another instance). */
   revalidateMs?: number;
+  /** Release agents' connections; without it, agents are refused. */
+  agents?: () => AgentBridge | null;
+  /** Printers of the built-in protocol: without it, `printer:` logins are refused. */
+  printers?: PrinterHooks;
 };
+
+/** What the broker asks and tells the printing module about devices. */
+export type PrinterHooks = {
+  checkDevice: DeviceCheck;
+  /** A device published its ack or status (also its last will). */
+  onMessage(sn: string, kind: 'ack' | 'status', payload: Buffer): void;
+  /** A device's connection closed, cleanly or not. */
+  onDisconnect(identity: PrinterIdentity): void;
+};
+
+/** The server's subscriptions to what devices publish (every device's ack and status). */
+const DEVICE_TOPICS = ['atrium-printer/+/ack', 'atrium-printer/+/status'];
 
 type Tracked = BrokerIdentity & { subscriptions: Set<string>; publishes: number[] };
 
@@ -77,6 +127,10 @@ export class EmbeddedBroker {
   private persistence?: { destroy(): Promise<void> };
   private revalidateTimer?: NodeJS.Timeout;
   private readonly clients = new Map<Client, Tracked>();
+  private readonly agents = new Map<Client, AgentIdentity>();
+  // devices, kept apart from browsers; weak: the last will is authorised after the client is gone
+  private readonly printers = new WeakMap<Client, PrinterIdentity>();
+  private readonly printerConnections = new Map<string, Set<Client>>();
   private listening = false;
 
   constructor(private readonly options: EmbeddedBrokerOptions) {}
@@ -108,9 +162,22 @@ export class EmbeddedBroker {
       authorizeSubscribe: (client, subscription, done) => this.authorizeSubscribe(client, subscription, done),
       authorizePublish: (client, packet, done) => {
         if (!client) return done(null);
+        const agent = this.agents.get(client);
+        if (agent) return this.agentPublish(agent, packet.topic, packet.payload, packet.retain, done);
+        const printer = this.printers.get(client);
+        if (printer) {
+          const ok =
+            printerMayPublish(printer.sn, packet.topic, packet.retain) &&
+            Buffer.byteLength(packet.payload) <= realtimeLimits.maxPacketBytes;
+          return done(ok ? null : new Error('publishing to this topic is not allowed'));
+        }
         done(this.checkPublish(client, packet.topic, packet.payload, packet.retain));
       },
       authorizeForward: (client, packet) => {
+        const agent = this.agents.get(client);
+        if (agent) return agentMayReceive(agent, packet.topic) ? packet : null;
+        const printer = this.printers.get(client);
+        if (printer) return printerMayReceive(printer.sn, packet.topic) ? packet : null;
         // Defence in depth: whatever was subscribed, only the account's own topics are ever forwarded.
         const tracked = this.clients.get(client);
         if (!tracked || !mayReceive(tracked.clientKey, packet.topic)) return null;
@@ -125,7 +192,24 @@ export class EmbeddedBroker {
     }
     const aedes = await Aedes.createBroker(aedesOptions);
     this.aedes = aedes;
-    aedes.on('clientDisconnect', (client) => this.clients.delete(client));
+    aedes.on('clientDisconnect', (client) => {
+      this.clients.delete(client);
+      const printer = this.printers.get(client);
+      if (printer) {
+        const open = this.printerConnections.get(printer.sn);
+        open?.delete(client);
+        if (!open?.size) {
+          this.printerConnections.delete(printer.sn);
+          this.options.printers?.onDisconnect(printer);
+        }
+      }
+      const agent = this.agents.get(client);
+      if (!agent) return;
+      this.agents.delete(client);
+      // a reconnect that took the connection over keeps the agent online
+      const still = [...this.agents.values()].some((a) => a.tenantId === agent.tenantId && a.clientId === agent.clientId);
+      if (!still) this.options.agents?.()?.onPresence(agent, false);
+    });
     aedes.on('clientError', (client, error) => this.options.log.debug({ clientId: client.id, err: error }, 'mqtt client error'));
     aedes.on('unsubscribe', (topics, client) => {
       const tracked = this.clients.get(client);
@@ -134,6 +218,22 @@ export class EmbeddedBroker {
     await new Promise<void>((resolve) =>
       aedes.subscribe(SESSION_ENDED_TOPIC, (packet, done) => this.onSessionEnded(packet.payload, done), resolve),
     );
+    const printers = this.options.printers;
+    if (printers) {
+      for (const topic of DEVICE_TOPICS) {
+        await new Promise<void>((resolve) =>
+          aedes.subscribe(
+            topic,
+            (packet, done) => {
+              const [, sn, kind] = packet.topic.split('/');
+              if (sn && (kind === 'ack' || kind === 'status')) printers.onMessage(sn, kind, Buffer.from(packet.payload));
+              done();
+            },
+            resolve,
+          ),
+        );
+      }
+    }
 
     this.http = createServer((_request, response) => {
       response.writeHead(426, { 'content-type': 'text/plain' }).end('MQTT over WebSocket only, at /mqtt\n');
@@ -188,6 +288,24 @@ export class EmbeddedBroker {
     });
   }
 
+  /** Whether a device of this serial number is connected to this broker. */
+  deviceConnected(sn: string): boolean {
+    return (this.printerConnections.get(sn)?.size ?? 0) > 0;
+  }
+
+  /** Publishes to a device at QoS 1 (the printer protocol's job topic); false when the broker did not take it. */
+  publishToDevice(topic: string, payload: string, timeoutMs = 2000): Promise<boolean> {
+    const aedes = this.aedes;
+    if (!aedes || aedes.closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      aedes.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, (error) => {
+        clearTimeout(timer);
+        resolve(!error);
+      });
+    });
+  }
+
   /** Disconnects the clients of ended sessions, on this instance and, through the backplane, on the others. */
   endSessions(clientKey: string, sessionIds: number[]): Promise<boolean> {
     this.closeSessions(clientKey, sessionIds);
@@ -222,6 +340,27 @@ export class EmbeddedBroker {
     done: (error: AuthenticateError | null, success: boolean | null) => void,
   ) {
     const refuse = () => done(Object.assign(new Error('not authorized'), { returnCode: NOT_AUTHORIZED }) as AuthenticateError, false);
+    const agent = agentOf(username);
+    if (agent) return this.authenticateAgent(client, agent, password, done, refuse);
+    if (isPrinterLogin(username)) {
+      const checkDevice = this.options.printers?.checkDevice;
+      if (!checkDevice) return refuse();
+      authenticatePrinter(checkDevice, { username, password, clientId: client.id }).then(
+        (printer) => {
+          if (!printer) return refuse();
+          this.printers.set(client, printer);
+          const open = this.printerConnections.get(printer.sn) ?? new Set<Client>();
+          open.add(client);
+          this.printerConnections.set(printer.sn, open);
+          done(null, true);
+        },
+        (error: unknown) => {
+          this.options.log.warn({ err: error }, 'mqtt device authentication failed to run');
+          refuse();
+        },
+      );
+      return;
+    }
     authenticateBrowser(this.options.checkToken, { username, password, clientId: client.id }).then(
       (identity) => {
         // authenticateBrowser also refuses a client id that is not the account's (it would take over a connection)
@@ -239,11 +378,62 @@ export class EmbeddedBroker {
     );
   }
 
+  private authenticateAgent(
+    client: Client,
+    agent: AgentIdentity,
+    password: Buffer | undefined,
+    done: (error: AuthenticateError | null, success: boolean | null) => void,
+    refuse: () => void,
+  ) {
+    const bridge = this.options.agents?.();
+    const secret = tokenOf({ username: 'agent', password, clientId: client.id });
+    // one client id per agent: nobody else can take its connection over without its secret
+    if (!bridge || !secret || client.id !== agentClientId(agent)) return refuse();
+    bridge.authenticate(agent, secret).then(
+      (ok) => {
+        if (!ok) return refuse();
+        this.agents.set(client, agent);
+        bridge.onPresence(agent, true);
+        done(null, true);
+      },
+      (error: unknown) => {
+        this.options.log.warn({ err: error }, 'agent authentication failed to run');
+        refuse();
+      },
+    );
+  }
+
+  /** An agent publishes only to its own `up` topics; what it sends is stored before the broker acknowledges it. */
+  private agentPublish(
+    agent: AgentIdentity,
+    topic: string,
+    payload: Buffer | string,
+    retain: boolean,
+    done: (error?: Error | null) => void,
+  ) {
+    if (!agentMayPublish(agent, topic, retain)) return done(new Error('publishing to this topic is not allowed'));
+    if (Buffer.byteLength(payload) > realtimeLimits.maxPacketBytes) return done(new Error('payload too large'));
+    const up = agentUpOf(topic);
+    const bridge = this.options.agents?.();
+    if (!up || !bridge) return done(new Error('no release domain'));
+    bridge.onMessage(up.agent, up.kind, Buffer.isBuffer(payload) ? payload : Buffer.from(payload)).then(
+      () => done(null),
+      (error: unknown) => {
+        this.options.log.warn({ err: error, topic }, 'agent message not stored');
+        done(error as Error);
+      },
+    );
+  }
+
   private authorizeSubscribe(
     client: Client,
     subscription: Subscription,
     done: (error: Error | null, subscription?: Subscription | null) => void,
   ) {
+    const agent = this.agents.get(client);
+    if (agent) return done(null, agentMaySubscribe(agent, subscription.topic) ? subscription : null);
+    const printer = this.printers.get(client);
+    if (printer) return done(null, printerMaySubscribe(printer.sn, subscription.topic) ? subscription : null);
     const tracked = this.clients.get(client);
     if (!tracked || !maySubscribe(tracked.clientKey, subscription.topic)) return done(null, null);
     if (!tracked.subscriptions.has(subscription.topic) && tracked.subscriptions.size >= realtimeLimits.maxSubscriptions) {

@@ -2,6 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { REALTIME_CONNECT_TIMEOUT_MS, REALTIME_QOS } from '@atrium/contracts/realtime';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
+import type { AgentBridge } from './broker';
+import { AGENT_TOPIC_ROOT, agentUpOf } from './rules';
+
+/** Release agents' reports, shared among the server's instances (each message goes to one of them). */
+const AGENT_UP_SUBSCRIPTION = `$share/atrium/${AGENT_TOPIC_ROOT}/+/c/+/up/+`;
 
 /**
  * Publishing through an external broker (MQTT_URL, e.g. EMQX): the server is one more MQTT client,
@@ -14,6 +19,8 @@ export class ExternalPublisher {
   constructor(
     private readonly url: string,
     private readonly log: FastifyBaseLogger,
+    /** Release agents' reports; the external broker's hook has already checked who published them. */
+    private readonly agents: () => AgentBridge | null = () => null,
   ) {}
 
   get live(): boolean {
@@ -44,6 +51,17 @@ export class ExternalPublisher {
       this.log.info({ failedAttempts: failures }, 'connected to the external mqtt broker');
       away = false;
       failures = 0;
+      client.subscribe(AGENT_UP_SUBSCRIPTION, { qos: 1 }, (error) => {
+        if (error) this.log.warn({ err: error }, 'could not subscribe to release agents');
+      });
+    });
+    client.on('message', (topic, payload) => {
+      const up = agentUpOf(topic);
+      const bridge = this.agents();
+      if (!up || !bridge) return;
+      bridge
+        .onMessage(up.agent, up.kind, payload)
+        .catch((error: unknown) => this.log.warn({ err: error, topic }, 'agent message not stored'));
     });
     this.client = client;
   }

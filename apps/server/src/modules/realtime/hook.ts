@@ -1,9 +1,26 @@
 import { createHash } from 'node:crypto';
+import { snOfUsername } from '@atrium/contracts/printer-protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SharedStore } from '../../plugins/store';
 import { REMEMBER_MS } from '../auth/session.service';
-import type { BrokerIdentity, TokenCheck } from './broker';
-import { authenticateBrowser, isServer, mayPublish, maySubscribe, type ServerCredentials, signsInAs } from './rules';
+import { type AgentBridge, agentClientId, type BrokerIdentity, type TokenCheck } from './broker';
+import {
+  type AgentIdentity,
+  agentMayPublish,
+  agentMaySubscribe,
+  agentOf,
+  authenticateBrowser,
+  authenticatePrinter,
+  type DeviceCheck,
+  isPrinterLogin,
+  isServer,
+  mayPublish,
+  maySubscribe,
+  printerMayPublish,
+  printerMaySubscribe,
+  type ServerCredentials,
+  signsInAs,
+} from './rules';
 
 /** What EMQX's HTTP authenticator sends (the body template of docs/operations.md). */
 export type HookAuthenticateInput = { clientid: string; username: string; password: string };
@@ -139,6 +156,10 @@ export type BrokerHookOptions = {
   /** EMQX's REST API, when configured: ended sessions' clients are disconnected through it. */
   emqx: EmqxApi | null;
   log: FastifyBaseLogger;
+  /** Release agents (their id and secret are checked by the release domain); refused without it. */
+  agents?: () => AgentBridge | null;
+  /** Printer devices of the built-in protocol; without it `printer:` logins are denied. */
+  checkDevice?: DeviceCheck;
 };
 
 /**
@@ -158,6 +179,9 @@ export class BrokerHook {
     if (isServer(this.options.server, input.username, input.password)) return { result: 'allow', is_superuser: true };
     // the session's connections are found by client id: a connection without one cannot be let in
     if (!input.clientid) return { result: 'deny', is_superuser: false };
+    const agent = agentOf(input.username);
+    if (agent) return this.authenticateAgent(agent, input);
+    if (isPrinterLogin(input.username)) return this.authenticatePrinter(input);
     const identity = await authenticateBrowser(this.options.checkToken, {
       username: input.username,
       password: input.password,
@@ -175,7 +199,38 @@ export class BrokerHook {
     return { result: 'allow', is_superuser: false, expire_at: Math.ceil(expiresAt.getTime() / 1000) };
   }
 
+  /** An agent signs in with its own client id and its secret, as on the embedded broker. */
+  private async authenticateAgent(agent: AgentIdentity, input: HookAuthenticateInput): Promise<HookAnswer> {
+    const bridge = this.options.agents?.();
+    if (!bridge || !input.password || input.clientid !== agentClientId(agent)) return { result: 'deny', is_superuser: false };
+    const ok = await bridge.authenticate(agent, input.password);
+    return { result: ok ? 'allow' : 'deny', is_superuser: false };
+  }
+
+  /** A device: its serial number and key; EMQX then authorises it by its (authenticated) username. */
+  private async authenticatePrinter(input: HookAuthenticateInput): Promise<HookAnswer> {
+    const checkDevice = this.options.checkDevice;
+    const printer = checkDevice
+      ? await authenticatePrinter(checkDevice, { username: input.username, password: input.password, clientId: input.clientid })
+      : null;
+    return { result: printer ? 'allow' : 'deny', is_superuser: false };
+  }
+
   async authorize(input: HookAuthorizeInput): Promise<HookAnswer> {
+    const agent = agentOf(input.username);
+    if (agent) {
+      if (input.clientid !== agentClientId(agent)) return { result: 'deny' };
+      const allowed =
+        input.action === 'subscribe' ? agentMaySubscribe(agent, input.topic) : agentMayPublish(agent, input.topic, input.retain ?? false);
+      return { result: allowed ? 'allow' : 'deny' };
+    }
+    if (isPrinterLogin(input.username)) {
+      const sn = snOfUsername(input.username);
+      const allowed =
+        !!sn &&
+        (input.action === 'subscribe' ? printerMaySubscribe(sn, input.topic) : printerMayPublish(sn, input.topic, input.retain ?? false));
+      return { result: allowed ? 'allow' : 'deny' };
+    }
     const binding = await this.clients.lookup(input.clientid);
     if (!binding || !signsInAs(binding, input.username)) return { result: 'deny' };
     const allowed =

@@ -5,7 +5,7 @@ import type { Database } from '../../db/client';
 import { withTenant } from '../../db/client';
 import { accounts } from '../../db/schema';
 import type { RedisWatch } from '../../redis';
-import { EmbeddedBroker, type SessionCheck, type TokenCheck } from './broker';
+import { type AgentBridge, EmbeddedBroker, type PrinterHooks, type SessionCheck, type TokenCheck } from './broker';
 import { ExternalPublisher } from './external';
 import { type NotificationRow, type NotifyInput, storeNotifications, toNotification } from './notification.repository';
 
@@ -44,6 +44,9 @@ export class Realtime {
   private external?: ExternalPublisher;
   private retryTimer?: NodeJS.Timeout;
   private stopped = false;
+  /** Release agents' connections (set by the release domain); agents are refused while it is null. */
+  agentBridge: AgentBridge | null = null;
+  private printers?: PrinterHooks;
 
   constructor(private readonly options: RealtimeOptions) {
     this.mode = options.mqttUrl ? 'external' : 'embedded';
@@ -76,10 +79,31 @@ export class Realtime {
     return this.mode === 'external' ? !!this.external?.live : !!this.embedded?.live;
   }
 
+  /** Lets devices of the built-in printer protocol sign in to the embedded broker (set before start). */
+  usePrinters(hooks: PrinterHooks): void {
+    this.printers = hooks;
+  }
+
+  /** Whether a device is connected to this instance's embedded broker. */
+  deviceConnected(sn: string): boolean {
+    return this.embedded?.deviceConnected(sn) ?? false;
+  }
+
+  /** Whether other instances share the broker (a device may be connected to one of them). */
+  get shared(): boolean {
+    return !!this.options.redis;
+  }
+
+  /** Publishes a job to a device at QoS 1; false when no embedded broker took it. */
+  publishToDevice(topic: string, payload: string): Promise<boolean> {
+    if (this.embedded) return this.embedded.publishToDevice(topic, payload);
+    return Promise.resolve(false);
+  }
+
   async start(): Promise<void> {
     this.stopped = false;
     if (this.options.mqttUrl) {
-      this.external = new ExternalPublisher(this.options.mqttUrl, this.options.log);
+      this.external = new ExternalPublisher(this.options.mqttUrl, this.options.log, () => this.agentBridge);
       this.external.start();
       return;
     }
@@ -96,6 +120,8 @@ export class Realtime {
       checkSession: this.options.checkSession,
       log: this.options.log,
       revalidateMs: this.options.revalidateMs,
+      agents: () => this.agentBridge,
+      printers: this.printers,
     });
     const starting = broker.start();
     let timer: NodeJS.Timeout | undefined;
@@ -140,6 +166,11 @@ export class Realtime {
     if (this.external) return this.external.publish(topic, payload);
     if (this.embedded) return this.embedded.publish(topic, payload);
     return Promise.resolve(false);
+  }
+
+  /** Publishes to one MQTT topic (a release agent's commands); false when no broker took it. */
+  publishRaw(topic: string, payload: string): Promise<boolean> {
+    return this.publishTopic(topic, payload);
   }
 
   /** Each account's opaque topic key. */

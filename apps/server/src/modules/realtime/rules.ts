@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { PRINTER_TOPIC_ROOT, PRINTER_USERNAME_PREFIX, parsePrinterTopic, snOfUsername } from '@atrium/contracts/printer-protocol';
 import {
   ownsClientId,
   REALTIME_TOPIC_ROOT,
@@ -101,4 +102,118 @@ export function isServer(server: ServerCredentials | null, username: string | un
   const user = sameSecret(username, server.username);
   const pass = sameSecret(password, server.password);
   return user && pass;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Release agents. An agent signs in with username `agent:{tenantId}:{clientId}` and the secret it got
+// at enrolment; it subscribes only to its own `down` topic and publishes only to its own `up/…` topics.
+
+/** The topic root of release agents. */
+export const AGENT_TOPIC_ROOT = 'rm';
+/** What an agent publishes about: run status, log chunks, heartbeats, its in-flight runs on (re)connect, presence. */
+export const agentUpKinds = ['status', 'log', 'hb', 'hello', 'presence'] as const;
+export type AgentUpKind = (typeof agentUpKinds)[number];
+
+/** An agent's connection: its tenant and client number. */
+export type AgentIdentity = { tenantId: number; clientId: number };
+
+/** The commands topic of one agent (the server publishes, the agent subscribes). */
+export function agentDownTopic(agent: AgentIdentity): string {
+  return `${AGENT_TOPIC_ROOT}/${agent.tenantId}/c/${agent.clientId}/down`;
+}
+
+/** One of an agent's own topics it publishes to. */
+export function agentUpTopic(agent: AgentIdentity, kind: AgentUpKind): string {
+  return `${AGENT_TOPIC_ROOT}/${agent.tenantId}/c/${agent.clientId}/up/${kind}`;
+}
+
+/** The MQTT username an agent signs in with. */
+export function agentUsername(agent: AgentIdentity): string {
+  return `agent:${agent.tenantId}:${agent.clientId}`;
+}
+
+/** The agent a username names, or null when it is not an agent's (a browser's account number). */
+export function agentOf(username: string | undefined): AgentIdentity | null {
+  const match = /^agent:([1-9]\d{0,15}):([1-9]\d{0,15})$/.exec(username ?? '');
+  if (!match) return null;
+  const tenantId = Number(match[1]);
+  const clientId = Number(match[2]);
+  return Number.isSafeInteger(tenantId) && Number.isSafeInteger(clientId) ? { tenantId, clientId } : null;
+}
+
+/** An agent subscribes to exactly its own commands topic: no wildcard, no other agent's, no `$SYS`. */
+export function agentMaySubscribe(agent: AgentIdentity, topic: string): boolean {
+  return topic === agentDownTopic(agent);
+}
+
+/** An agent publishes only to its own `up` topics, never retained. */
+export function agentMayPublish(agent: AgentIdentity, topic: string, retain = false): boolean {
+  return !retain && agentUpKinds.some((kind) => topic === agentUpTopic(agent, kind));
+}
+
+/** Whatever was subscribed, an agent is sent only its own commands. */
+export function agentMayReceive(agent: AgentIdentity, topic: string): boolean {
+  return topic === agentDownTopic(agent);
+}
+
+/** Which agent and kind an `up` topic belongs to; null for anything else. */
+export function agentUpOf(topic: string): { agent: AgentIdentity; kind: AgentUpKind } | null {
+  const match = /^rm\/([1-9]\d{0,15})\/c\/([1-9]\d{0,15})\/up\/([a-z]+)$/.exec(topic);
+  if (!match || !(agentUpKinds as readonly string[]).includes(match[3] as string)) return null;
+  return { agent: { tenantId: Number(match[1]), clientId: Number(match[2]) }, kind: match[3] as AgentUpKind };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Printers: devices of the built-in MQTT printer protocol (`@atrium/contracts/printer-protocol`).
+// A device signs in as `printer:{sn}` with its device key and lives under `atrium-printer/{sn}/…`.
+// ---------------------------------------------------------------------------------------------------
+
+/** Which printer a device connection belongs to. */
+export type PrinterIdentity = { sn: string; tenantId: number; printerId: number };
+/** Checks a device's serial number and key; null when either is wrong or the printer is disabled. */
+export type DeviceCheck = (sn: string, key: string) => Promise<PrinterIdentity | null>;
+
+/** A device key is at most 128 characters. */
+export const MAX_DEVICE_KEY_BYTES = 128;
+
+/** Whether a connection presents itself as a printer (then only the printer rules apply to it). */
+export function isPrinterLogin(username: string | undefined): boolean {
+  return !!username?.startsWith(PRINTER_USERNAME_PREFIX);
+}
+
+/**
+ * A device's connection: its printer, or null for an unknown serial number, a wrong key, or a client id
+ * shaped like a browser's (the broker would hand it that browser's connection).
+ */
+export async function authenticatePrinter(checkDevice: DeviceCheck, credentials: Credentials): Promise<PrinterIdentity | null> {
+  const sn = snOfUsername(credentials.username);
+  const { password } = credentials;
+  if (!sn || password === undefined) return null;
+  const key = typeof password === 'string' ? password : password.toString('utf8');
+  if (key.length === 0 || Buffer.byteLength(key) > MAX_DEVICE_KEY_BYTES) return null;
+  if (looksLikeBrowserClientId(credentials.clientId)) return null;
+  const identity = await checkDevice(sn, key);
+  return identity && identity.sn === sn ? identity : null;
+}
+
+/** Browser client ids are `{32 hex client key}-{tab}`; a device may not take one. */
+export function looksLikeBrowserClientId(clientId: string): boolean {
+  return /^[0-9a-f]{32}-/i.test(clientId);
+}
+
+/** A device subscribes only under its own serial number: its job topic, or its own `…/#`. */
+export function printerMaySubscribe(sn: string, topic: string): boolean {
+  return topic === `${PRINTER_TOPIC_ROOT}/${sn}/#` || parsePrinterTopic(topic)?.sn === sn;
+}
+
+/** A device publishes its acks (not retained) and its status (retained or not) under its own serial number only. */
+export function printerMayPublish(sn: string, topic: string, retain = false): boolean {
+  const parsed = parsePrinterTopic(topic);
+  if (!parsed || parsed.sn !== sn) return false;
+  return parsed.kind === 'status' || (parsed.kind === 'ack' && !retain);
+}
+
+/** Whatever was subscribed, a device is sent only messages of its own topics. */
+export function printerMayReceive(sn: string, topic: string): boolean {
+  return topic.startsWith(`${PRINTER_TOPIC_ROOT}/${sn}/`);
 }

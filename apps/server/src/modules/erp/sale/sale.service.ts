@@ -20,6 +20,12 @@ import { nextDocNo } from './doc-number';
 import { priceLines } from './pricing';
 
 type SaleQuery = ListQueryOf<typeof saleResource>;
+
+/**
+ * What other modules do when an order is confirmed, in the same transaction (printing adds its jobs
+ * here, so a confirm that rolls back prints nothing). Registered once at start-up.
+ */
+export const saleConfirmedHooks: ((ctx: Ctx, saleId: number) => Promise<unknown>)[] = [];
 const sortColumns = { orderNo: erpSales.orderNo, totalAmount: erpSales.totalAmount, createTime: erpSales.createTime };
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -233,7 +239,10 @@ export const saleService = {
       const stamp = { confirm: { confirmTime: now }, ship: { shipTime: now }, complete: { completeTime: now } }[transition];
       const row = await cas(ctx, id, from, to, stamp);
       if (!row) throw await notFrom(ctx, id, transition);
-      if (transition === 'confirm') await moveLines(ctx, row, -1, 'sale');
+      if (transition === 'confirm') {
+        await moveLines(ctx, row, -1, 'sale');
+        for (const hook of saleConfirmedHooks) await hook(ctx, id);
+      }
       if (transition === 'complete' && row.memberId) await awardPoints(ctx, row);
     }
     return (await saleService.get(ctx, id)) as Sale;

@@ -5,10 +5,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../api';
 import { useCan } from '../../../components/permission';
+import { QrCode } from '../../../components/qr/QrCode';
 import { ExportButton } from '../../../crud/ExportButton';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import { resourceApi, resourceKeys } from '../../../crud/resource-api';
 import type { FieldDef } from '../../../crud/types';
+import { PrintDialog } from '../../mall/PrintButton';
 import '../locale';
 import { columnsOf, searchOf } from '../shared/fields';
 import { SourceSelect } from '../shared/widgets';
@@ -62,6 +64,13 @@ export function SalePage() {
           </Button>
         </Popconfirm>
       ));
+  const [printing, setPrinting] = useState<number>();
+  const printable = (sale: Sale) =>
+    sale.status !== 'draft' && can(resource.permission('print')) ? (
+      <Button type="text" size="mini" onClick={() => setPrinting(sale.id)} data-testid="sale-print">
+        {t('mall.print')}
+      </Button>
+    ) : null;
   return (
     <>
       <ResourcePage<Sale>
@@ -87,23 +96,38 @@ export function SalePage() {
               {t('crud.detail')}
             </Button>
             {transitions(sale)}
+            {printable(sale)}
           </>
         )}
       />
       <Modal
         visible={Boolean(shown)}
         title={shown?.orderNo}
-        footer={shown ? transitions(shown) : null}
+        footer={
+          shown ? (
+            <>
+              {transitions(shown)}
+              {printable(shown)}
+            </>
+          ) : null
+        }
         onCancel={() => setShown(undefined)}
         style={{ width: 720 }}
       >
         {shown && (
           <>
-            <Tag color={statusColour[shown.status]}>{t(`erp.sale.status.${shown.status}`)}</Tag>
+            <div className="sale-head">
+              <Tag color={statusColour[shown.status]}>{t(`erp.sale.status.${shown.status}`)}</Tag>
+              {/* the order number to scan at the counter or the warehouse */}
+              <div data-testid="sale-qr">
+                <QrCode value={shown.orderNo} size={120} margin={8} level="M" label={shown.orderNo} />
+              </div>
+            </div>
             <SaleLines sale={shown} />
           </>
         )}
       </Modal>
+      {printing !== undefined && <PrintDialog saleId={printing} onClose={() => setPrinting(undefined)} />}
     </>
   );
 }
