@@ -66,11 +66,11 @@ test('security settings list the own sessions and sign another one out', async (
   await signIn(page, demoAccounts.user.account, demoAccounts.user.password, '/user/setting?tab=security');
   const sessions = page.getByTestId('own-sessions');
   await expect(sessions.getByText('当前会话')).toBeVisible();
-  await expect(sessions.getByRole('button', { name: '下线' }).first()).toBeVisible();
+  await expect(sessions.getByRole('button', { name: '下线', exact: true }).first()).toBeVisible();
   await page.getByTestId('sessions-end-others').click();
   await page.locator('.arco-popconfirm').getByRole('button', { name: '确定' }).click();
   await expect(page.getByText(/已下线 \d+ 个会话/)).toBeVisible();
-  await expect(sessions.getByRole('button', { name: '下线' })).toHaveCount(0);
+  await expect(sessions.getByRole('button', { name: '下线', exact: true })).toHaveCount(0);
   // the other device is signed out: its next page load lands on sign-in
   await otherPage.goto('/dashboard/workplace');
   await expect(otherPage).toHaveURL(/\/login/);
@@ -105,7 +105,7 @@ test('the user centre reads in English and dark mode', async ({ browser }) => {
   await page.goto('/user/setting?tab=certification');
   await expect(page.getByRole('button', { name: 'Submit' })).toBeVisible();
   await page.goto('/user/setting?tab=security');
-  await expect(page.getByText('Signed-in devices')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Signed-in devices' })).toBeVisible();
   await expect(page.locator('body')).toHaveAttribute('arco-theme', 'dark');
   await context.close();
 });
