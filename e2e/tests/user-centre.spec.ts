@@ -77,6 +77,33 @@ test('security settings list the own sessions and sign another one out', async (
   await other.close();
 });
 
+test('security settings change the phone only with the current password', async ({ page }) => {
+  await signIn(page, demoAccounts.acme.account, demoAccounts.acme.password, '/user/setting?tab=security');
+  const contact = page.getByTestId('own-contact');
+  const phone = contact.getByLabel('手机号');
+  await expect(phone).not.toHaveValue('');
+  const before = await phone.inputValue();
+  await phone.fill('139-0000-0031');
+  await contact.getByLabel('当前密码').fill('not-my-password');
+  await contact.getByRole('button', { name: '保存手机与邮箱' }).click();
+  await expect(contact.locator('.arco-form-message').filter({ hasText: '当前密码' })).toBeVisible();
+  // a malformed phone is refused in the page before anything is sent
+  await phone.fill("1' or '1'='1");
+  await contact.getByLabel('当前密码').fill(demoAccounts.acme.password);
+  await contact.getByRole('button', { name: '保存手机与邮箱' }).click();
+  await expect(contact.locator('.arco-form-message').filter({ hasText: '手机号' })).toBeVisible();
+  await phone.fill('139-0000-0031');
+  await contact.getByRole('button', { name: '保存手机与邮箱' }).click();
+  await expect(page.getByText('手机与邮箱已更新')).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('own-contact').getByLabel('手机号')).toHaveValue('139-0000-0031');
+  // back as it was, for the other tests
+  await page.getByTestId('own-contact').getByLabel('手机号').fill(before);
+  await page.getByTestId('own-contact').getByLabel('当前密码').fill(demoAccounts.acme.password);
+  await page.getByTestId('own-contact').getByRole('button', { name: '保存手机与邮箱' }).click();
+  await expect(page.getByText('手机与邮箱已更新')).toBeVisible();
+});
+
 test('a sales order shows a QR code of its number', async ({ page }) => {
   await signIn(page, demoAccounts.acme.account, demoAccounts.acme.password, '/erp/sale');
   const first = page

@@ -247,6 +247,35 @@ describe.each(engines)('template forms on %s', (engine) => {
     expect((await user.put(`/api/list/service/${theirs.id}/renew`, {})).status).toBe(403);
   });
 
+  it("changes the own phone and e-mail only with the current password, never to another account's", async () => {
+    const before = (await user.get('/api/user/info')).body.data;
+    const wrong = await user.put('/api/user/contact', { password: 'Nope@123456', phone: '13900000009', email: 'me@user.example' });
+    expect(wrong.status).toBe(400);
+    expect(fieldsOf(wrong.body)).toEqual(['password']);
+    const badPhone = await user.put('/api/user/contact', { password: 'User@123456', phone: "1' or '1'='1", email: before.email });
+    expect(badPhone.status).toBe(400);
+    expect(fieldsOf(badPhone.body)).toEqual(['phone']);
+    // the administrator's phone and e-mail (any case) belong to another account
+    const takenPhone = await user.put('/api/user/contact', { password: 'User@123456', phone: '13800000001', email: before.email });
+    expect(takenPhone.status).toBe(409);
+    expect(fieldsOf(takenPhone.body)).toEqual(['phone']);
+    const takenEmail = await user.put('/api/user/contact', { password: 'User@123456', phone: before.phone, email: 'ADMIN@atrium.example' });
+    expect(takenEmail.status).toBe(409);
+    expect(fieldsOf(takenEmail.body)).toEqual(['email']);
+    // nothing of the refused attempts was kept
+    const unchanged = (await user.get('/api/user/info')).body.data;
+    expect([unchanged.phone, unchanged.email]).toEqual([before.phone, before.email]);
+
+    const saved = await user.put('/api/user/contact', { password: 'User@123456', phone: '13900000009', email: 'Me@User.example' });
+    expect(saved.status).toBe(200);
+    expect([saved.body.data.phone, saved.body.data.email]).toEqual(['13900000009', 'Me@User.example']);
+    // the new phone signs in; then everything goes back for the tests that follow
+    expect((await (await signIn(ctx, '13900000009', 'User@123456')).get('/api/user/info')).status).toBe(200);
+    const cleared = await user.put('/api/user/contact', { password: 'User@123456', phone: '', email: before.email });
+    expect(cleared.body.data.phone).toBeNull();
+    await user.put('/api/user/contact', { password: 'User@123456', phone: before.phone, email: before.email });
+  });
+
   it('changes the own password: the current one must match, the new one must be strong; other sessions end', async () => {
     const other = await signIn(ctx, 'user', 'User@123456');
     expect((await other.get('/api/user/info')).status).toBe(200);

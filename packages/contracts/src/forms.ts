@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineResource, textFilter } from './resource';
+import { phonePattern } from './system/common';
 
 /**
  * The template forms of spec §2–§5 as real, tenant-scoped data: the step form (a promotion channel
@@ -174,3 +175,14 @@ export const changePasswordInputSchema = z.object({
   newPassword: z.string().min(1).max(128),
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordInputSchema>;
+
+/**
+ * Changing one's own sign-in identifiers (phone, e-mail) from the security settings: the current password
+ * proves it is the owner. An empty phone removes it; the e-mail stays required (spec §5).
+ */
+export const changeContactInputSchema = z.object({
+  password: z.string().min(1).max(128),
+  phone: z.string().trim().max(20).regex(phonePattern, 'invalid phone number').or(z.literal('')).nullish(),
+  email: z.string().trim().min(1).max(100).pipe(z.email()),
+});
+export type ChangeContactInput = z.infer<typeof changeContactInputSchema>;

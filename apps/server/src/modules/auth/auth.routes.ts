@@ -1,5 +1,6 @@
 import {
   captchaSchema,
+  changeContactInputSchema,
   changePasswordInputSchema,
   envelopeOf,
   errorEnvelopeSchema,
@@ -24,7 +25,7 @@ import { z } from 'zod';
 import { tokenOf } from '../../plugins/auth';
 import { login, writeLoginLog } from './login.service';
 import { menuTree } from './menu.service';
-import { changeOwnPassword, saveOwnSettings, userInfo, userProfile } from './profile.service';
+import { changeOwnContact, changeOwnPassword, saveOwnSettings, userInfo, userProfile } from './profile.service';
 import { register, requestResetCode, resetPassword } from './register.service';
 import { listTenants, switchTenant } from './tenant.service';
 
@@ -164,6 +165,24 @@ export async function authRoutes(app: FastifyInstance) {
       },
     },
     async (request) => ok(await changeOwnPassword(app, request.auth, request.body)),
+  );
+
+  r.put(
+    '/user/contact',
+    {
+      // each attempt verifies a password, and a 409 tells that a phone or e-mail exists somewhere
+      config: { rateLimit: { max: 10, timeWindow: 15 * MINUTE } },
+      schema: {
+        tags: ['auth'],
+        summary: "Changes the signed-in user's phone and e-mail (the sign-in identifiers); the current password proves the owner",
+        description:
+          'Errors: 400 naming password (wrong), phone or email (format); 409 naming phone or email (used by another account); 429.',
+        security: bearer,
+        body: changeContactInputSchema,
+        response: { 200: envelopeOf(userProfileSchema), 400: e, 409: e, 429: e, ...authErrors },
+      },
+    },
+    async (request) => ok(await changeOwnContact(app, request.auth, request.body)),
   );
 
   r.post(

@@ -1,4 +1,4 @@
-import type { ChangePasswordInput, UserInfo, UserSettingsInput } from '@atrium/contracts';
+import type { ChangeContactInput, ChangePasswordInput, UserInfo, UserSettingsInput } from '@atrium/contracts';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { conflict, invalidField, rethrowUnique } from '../../crud/conflict';
@@ -146,4 +146,38 @@ export async function changeOwnPassword(
     .where(eq(accounts.id, auth.accountRef));
   const ended = await app.sessions.end({ accountRef: auth.accountRef, exceptSessionId: auth.sessionId, reason: 'password' });
   return { endedSessions: ended.length };
+}
+
+/**
+ * Changes the signed-in user's phone and e-mail, the identifiers one signs in with: the current password
+ * must match (400 naming `password`); a phone or e-mail of another account is a 409 naming it. The user's
+ * other sessions stay (the password is unchanged), the cached user info is dropped.
+ */
+export async function changeOwnContact(app: FastifyInstance, auth: AuthContext, input: ChangeContactInput): Promise<UserProfile> {
+  const [account] = await app.database.db.select({ hash: accounts.passwordHash }).from(accounts).where(eq(accounts.id, auth.accountRef));
+  if (!account?.hash || !(await verifyPassword(account.hash, input.password))) {
+    throw invalidField('password', 'wrong', 'password.wrong');
+  }
+  const phone = input.phone || null;
+  const [emailTaken] = await app.database.db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(sql`lower(${accounts.email}) = lower(${input.email})`, ne(accounts.id, auth.accountRef)))
+    .limit(1);
+  if (emailTaken) throw conflict('email');
+  if (phone) {
+    const [phoneTaken] = await app.database.db
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(and(eq(accounts.phone, phone), ne(accounts.id, auth.accountRef)))
+      .limit(1);
+    if (phoneTaken) throw conflict('phone');
+  }
+  await app.database.db
+    .update(accounts)
+    .set({ email: input.email, phone, updateTime: app.clock.now() })
+    .where(eq(accounts.id, auth.accountRef))
+    .catch((e) => rethrowUnique(e, { accounts_email_key: 'email', accounts_phone_key: 'phone' }));
+  invalidateAccess(app, { accountRef: auth.accountRef });
+  return userProfile(app, auth);
 }

@@ -85,6 +85,7 @@ const zh: Record<string, string> = {
   'userSetting.passwordRule': '至少 10 位，包含字母、数字和特殊字符',
   'userSetting.mismatch': '两次输入的新密码不一致',
   'userSetting.changePassword': '修改密码',
+  'userSetting.passwordTitle': '登录密码',
   'userSetting.passwordChanged': '密码已修改，其他 {{count}} 个会话已下线',
 };
 
@@ -172,6 +173,7 @@ const en: Record<keyof typeof zh, string> = {
   'userSetting.passwordRule': 'At least 10 characters with letters, digits and special characters',
   'userSetting.mismatch': 'The two new passwords differ',
   'userSetting.changePassword': 'Change password',
+  'userSetting.passwordTitle': 'Password',
   'userSetting.passwordChanged': 'Password changed; {{count}} other session(s) signed out',
 };
 

@@ -1,4 +1,4 @@
-import { Button, Card, Empty, Form, Input, Message, Skeleton, Space, Tabs } from '@arco-design/web-react';
+import { Button, Card, Empty, Form, Input, Message, Skeleton, Space, Tabs, Typography } from '@arco-design/web-react';
 import type { UserProfile } from '@atrium/contracts/auth';
 import { changePasswordInputSchema, countWords, userSettingsInputSchema } from '@atrium/contracts/forms';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,6 +12,7 @@ import '../../form/messages';
 import { userProfileKeys } from '../info/UserInfoPage';
 import '../messages';
 import { CertificationForm } from './CertificationForm';
+import { ContactForm } from './ContactForm';
 import { OwnSessions } from './OwnSessions';
 
 // both tabs' forms: labels on the left, one readable column
@@ -21,7 +22,7 @@ const settingFields = ['email', 'nickname', 'countryRegion', 'area', 'address', 
 
 const TABS = ['basic', 'security', 'certification'] as const;
 
-/** Spec user settings: basic information, security (own password and sessions) and certification; `?tab=` picks one. */
+/** Spec user settings: basic information, security (own password, phone and e-mail, sessions) and certification; `?tab=` picks one. */
 export function UserSettingPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
@@ -34,7 +35,9 @@ export function UserSettingPage() {
           <BasicSettings />
         </Tabs.TabPane>
         <Tabs.TabPane key="security" title={t('userSetting.security')}>
+          <Typography.Title heading={6}>{t('userSetting.passwordTitle')}</Typography.Title>
           <PasswordForm />
+          <ContactForm layout={formLayout} />
           <OwnSessions />
         </Tabs.TabPane>
         <Tabs.TabPane key="certification" title={t('cert.tab')}>
