@@ -114,7 +114,13 @@ describe.each(engines)('user list on %s: every filter shape against the model', 
 
   it('applies each data scope, one caller’s statement never serving another’s rows', async () => {
     const parent = depts.find((d) => depts.some((c) => c.parentId === d.id) && all.some((u) => u.deptId === d.id)) as Dept;
-    const menus = (await admin.get('/api/system/menu?pageSize=200')).body.data.list as { id: number; permission: string | null }[];
+    // every menu, page by page: the catalogue holds more than one page of them
+    const menus: { id: number; permission: string | null }[] = [];
+    for (let pageNum = 1; ; pageNum++) {
+      const page = (await admin.get(`/api/system/menu?pageSize=200&pageNum=${pageNum}`)).body.data;
+      menus.push(...page.list);
+      if (menus.length >= page.total || page.list.length === 0) break;
+    }
     const listMenu = menus.filter((m) => m.permission === 'system:user:list' || m.permission === 'system:user:query').map((m) => m.id);
     const callers: Record<string, Caller> = {};
     for (const scope of ['3', '4', '5'] as const) {
