@@ -206,6 +206,43 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     await agent.stop();
   });
 
+  it('retries a failed step as often as the step says, each attempt with its own run, then gives up', async () => {
+    const { agent } = await startAgent(['retry']);
+    const ids = await setup(['echo placeholder'], {}, ['retry']);
+    const marks = await mkdtemp(path.join(os.tmpdir(), 'atrium-retry-'));
+    // fails on its first run only: the mark left by that run makes the second succeed
+    const flaky = await ability('if [ -f "$MARK" ]; then echo "second attempt"; else touch "$MARK"; echo "first attempt"; exit 4; fi');
+    const broken = await ability('echo "attempt of a broken step"; exit 7');
+    const process = await admin.post('/api/release/process', {
+      name: 'Flaky',
+      projectId: ids.projectId,
+      steps: [
+        { abilityId: flaky, params: { MARK: path.join(marks, 'flaky') }, labels: ['retry'], retries: 1 },
+        { abilityId: broken, params: {}, labels: ['retry'], retries: 2 },
+      ],
+    });
+    expect(process.status).toBe(200);
+    const created = await task(admin, { ...ids, processId: process.body.data.id });
+    expect(await finished(created.id)).toBe('FAILED');
+    const detail = (await admin.get(`/api/release/task/${created.id}`)).body.data;
+    expect(detail.exitCode).toBe(7);
+    expect(
+      detail.stepRuns.map((r: { stepIndex: number; status: string; exitCode: number }) => [r.stepIndex, r.status, r.exitCode]),
+    ).toEqual([
+      [0, 'FAILED', 4],
+      [0, 'SUCCEEDED', 0],
+      [1, 'FAILED', 7],
+      [1, 'FAILED', 7],
+      [1, 'FAILED', 7],
+    ]);
+    const log = await logOf(created.id);
+    expect(log).toContain('first attempt');
+    expect(log).toContain('second attempt');
+    expect(log.split('attempt of a broken step').length - 1).toBe(3);
+    await rm(marks, { recursive: true, force: true });
+    await agent.stop();
+  });
+
   it('rolls back to the release before, as it was deployed; with none kept it is a 409', async () => {
     const { agent } = await startAgent(['rollback']);
     const ids = await setup(['echo "deploying $ATRIUM_VERSION"'], {}, ['rollback']);

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AgentCommand, AgentHeartbeat, AgentLogChunk, AgentRunCommand, AgentStatus, TaskStatus } from '@atrium/contracts/release';
 import { maskSecrets } from '@atrium/contracts/release-mask';
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type Tx, withTenant } from '../../db/client';
 import {
@@ -276,10 +276,16 @@ export class ReleaseEngine implements AgentBridge {
       const [task] = await tx.select().from(releaseTasks).where(eq(releaseTasks.id, run.taskId));
       if (!task || !ACTIVE.includes(task.status as TaskStatus)) return null;
       let next: AgentRunCommand | null = null;
+      let nextIndex = run.stepIndex;
       let status: TaskStatus;
       if (task.status === 'CANCELLING') status = 'CANCELED';
       else if (stepStatus === 'SUCCEEDED' && run.stepIndex + 1 < task.steps.length) {
-        next = await this.startStep(tx, task, run.stepIndex + 1, clientId);
+        nextIndex = run.stepIndex + 1;
+        next = await this.startStep(tx, task, nextIndex, clientId);
+        status = 'RUNNING';
+      } else if ((stepStatus === 'FAILED' || stepStatus === 'TIMED_OUT') && (await this.mayRetry(tx, task, run.stepIndex))) {
+        // the step's own retries: the same step again on the same agent, a new step run with its own log
+        next = await this.startStep(tx, task, run.stepIndex, clientId);
         status = 'RUNNING';
       } else status = stepStatus === 'CANCELED' ? 'CANCELED' : (stepStatus as TaskStatus);
       const finished = status !== 'RUNNING';
@@ -287,7 +293,7 @@ export class ReleaseEngine implements AgentBridge {
         .update(releaseTasks)
         .set({
           status,
-          currentStep: next ? run.stepIndex + 1 : run.stepIndex,
+          currentStep: nextIndex,
           exitCode: result.exitCode,
           leaseUntil: finished ? null : this.leaseEnd(),
           ...(finished ? { finishedAt: this.now() } : {}),
@@ -301,6 +307,17 @@ export class ReleaseEngine implements AgentBridge {
     if (outcome.next) await this.send({ tenantId, clientId }, outcome.next);
     void this.publishTask(tenantId, outcome.task.id, { event: 'status', status: outcome.task.status, exitCode: outcome.task.exitCode });
     if (outcome.finished) await this.dispatch(tenantId, outcome.task.projectId, outcome.task.envId);
+  }
+
+  /** Whether a failed step has retries left: it has run fewer times than once plus its `retries`. */
+  private async mayRetry(tx: Tx, task: TaskRow, index: number): Promise<boolean> {
+    const retries = task.steps[index]?.retries ?? 0;
+    if (retries <= 0) return false;
+    const [row] = await tx
+      .select({ runs: count() })
+      .from(releaseStepRuns)
+      .where(and(eq(releaseStepRuns.taskId, task.id), eq(releaseStepRuns.stepIndex, index)));
+    return (row?.runs ?? 0) <= retries;
   }
 
   /** Starts the oldest queued task of a project and environment when none runs there and an agent can take it. */
