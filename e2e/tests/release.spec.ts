@@ -32,6 +32,12 @@ async function pick(page: Page, label: string, option: string) {
   await field(page, label).locator('.arco-select-view').click();
   await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: option }).first().click();
 }
+/** Replaces the script in the dialog's code editor, as typed. */
+async function writeScript(page: Page, script: string) {
+  await modal(page).locator('.cm-content').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(script);
+}
 async function ok(page: Page) {
   const dialog = modal(page);
   await dialog.locator('.arco-modal-footer .arco-btn-primary').click();
@@ -72,7 +78,7 @@ test('creates an ability, a process and a task, follows its live log, and cancel
   await page.getByRole('button', { name: '新建' }).click();
   await field(page, '标识').locator('input').fill(`deploy${suffix}`);
   await field(page, '名称').locator('input').fill('Deploy');
-  await field(page, '脚本内容').locator('textarea').fill(SCRIPT);
+  await writeScript(page, SCRIPT);
   await ok(page);
   await row(page, `deploy${suffix}`).getByRole('button', { name: '发布' }).click();
   await expect(row(page, `deploy${suffix}`).getByText('PUBLISHED')).toBeVisible();
@@ -134,4 +140,69 @@ test('creates an ability, a process and a task, follows its live log, and cancel
   await page.locator('.arco-popconfirm .arco-btn-primary').click();
   await expect(second.getByText('CANCELED').first()).toBeVisible();
   await expect(second.getByTestId('release-log')).not.toContainText('finished');
+});
+
+test('keeps every version of an ability readable, and a process keeps the order dragged and the retries set', async ({ page }) => {
+  await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password, '/release/ability');
+  const key = `check${suffix}`;
+  await page.getByRole('button', { name: '新建' }).click();
+  await field(page, '标识').locator('input').fill(key);
+  await field(page, '名称').locator('input').fill('Check');
+  await writeScript(page, 'echo "first version"');
+  await ok(page);
+  await row(page, key).getByRole('button', { name: '发布' }).click();
+  await expect(row(page, key).getByText('PUBLISHED')).toBeVisible();
+  // a published version is frozen: "new version" opens the next draft with its body
+  await row(page, key).getByRole('button', { name: '新版本' }).click();
+  await expect(modal(page).locator('.cm-content')).toContainText('first version');
+  await writeScript(page, 'echo "second version"');
+  await ok(page);
+  const v2 = row(page, key).filter({ hasText: 'v2' });
+  await v2.getByRole('button', { name: '发布' }).click();
+  await expect(v2.getByText('PUBLISHED')).toBeVisible();
+
+  await v2.getByRole('button', { name: '版本历史' }).click();
+  const drawer = page.locator('.arco-drawer');
+  await expect(drawer.getByTestId('ability-version-2')).toBeVisible();
+  await expect(drawer.getByTestId('code-editor')).toContainText('second version');
+  await drawer.getByTestId('ability-version-1').click();
+  await expect(drawer.getByTestId('code-editor')).toContainText('first version');
+  await expect(drawer.getByTestId('code-editor')).not.toContainText('second version');
+  await drawer.locator('.arco-drawer-close-icon').click();
+
+  // a process of both versions, the second dragged above the first, with retries on one step
+  await page.goto('/release/project');
+  await page.getByRole('button', { name: '新建' }).click();
+  await field(page, '标识').locator('input').fill(`ordered${suffix}`);
+  await field(page, '名称').locator('input').fill(`Ordered project ${suffix}`);
+  await ok(page);
+  await page.goto('/release/process');
+  await page.getByRole('button', { name: '新建' }).click();
+  const name = `Ordered ${suffix}`;
+  await field(page, '名称').locator('input').fill(name);
+  await pick(page, '项目', `Ordered project ${suffix}`);
+  for (const [index, version] of [
+    [1, 1],
+    [2, 2],
+  ] as const) {
+    if (index === 2) await modal(page).getByRole('button', { name: '添加步骤' }).click();
+    await modal(page).getByTestId(`process-step-${index}`).locator('.arco-select-view').first().click();
+    await page
+      .locator('.arco-select-popup:visible .arco-select-option')
+      .filter({ hasText: `${key}@v${version}` })
+      .first()
+      .click();
+  }
+  await modal(page).getByTestId('process-step-2').getByLabel('失败重试 2').fill('2');
+  await modal(page).getByTestId('process-step-2').dragTo(modal(page).getByTestId('process-step-1'));
+  await expect(modal(page).getByTestId('process-step-1')).toContainText(`${key}@v2`);
+  await ok(page);
+  await expect(row(page, name)).toContainText(`1. ${key}@v2`);
+
+  // read back: the order and the retries are what was saved
+  await row(page, name).getByRole('button', { name: '编辑' }).click();
+  await expect(modal(page).getByTestId('process-step-1')).toContainText(`${key}@v2`);
+  await expect(modal(page).getByTestId('process-step-1').getByLabel('失败重试 1')).toHaveValue('2');
+  await expect(modal(page).getByTestId('process-step-2').getByLabel('失败重试 2')).toHaveValue('0');
+  await modal(page).locator('.arco-modal-footer .arco-btn').first().click();
 });

@@ -1,8 +1,10 @@
-import { Button, Card, Form, Input, InputNumber, Modal, Space, Table } from '@arco-design/web-react';
+import { Button, Card, Drawer, Form, Input, InputNumber, List, Modal, Space, Table, Typography } from '@arco-design/web-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
+import { CodeEditor } from '../../components/code/CodeEditor';
+import { formatDateTime } from '../../locale/datetime';
 import { type Ability, attempt, StatusTag, useList } from './shared';
 
 type Editing = { id?: number; key: string; name: string; body: string; timeoutSec: number };
@@ -13,6 +15,10 @@ export function AbilityPage() {
   const client = useQueryClient();
   const abilities = useList<Ability>('ability');
   const [editing, setEditing] = useState<Editing | null>(null);
+  // the key whose versions the history drawer shows, and the version opened in it
+  const [history, setHistory] = useState<{ key: string; id: number } | null>(null);
+  const versions = (abilities.data?.list ?? []).filter((a) => a.key === history?.key).sort((a, b) => b.version - a.version);
+  const shown = versions.find((a) => a.id === history?.id) ?? versions[0];
   const refresh = () => client.invalidateQueries({ queryKey: ['release', 'ability'] });
   const save = async () => {
     if (!editing) return;
@@ -73,6 +79,9 @@ export function AbilityPage() {
                 <Button size="mini" onClick={() => setEditing({ key: a.key, name: a.name, body: a.body, timeoutSec: a.timeoutSec })}>
                   {t('release.newVersion')}
                 </Button>
+                <Button size="mini" type="text" onClick={() => setHistory({ key: a.key, id: a.id })}>
+                  {t('release.history')}
+                </Button>
               </Space>
             ),
           },
@@ -103,18 +112,53 @@ export function AbilityPage() {
               <InputNumber min={1} value={editing.timeoutSec} onChange={(v) => setEditing({ ...editing, timeoutSec: Number(v) || 600 })} />
             </Form.Item>
             <Form.Item label={t('release.body')} extra={t('release.bodyHint')} required>
-              <Input.TextArea
-                aria-label={t('release.body')}
-                value={editing.body}
-                onChange={(body) => setEditing({ ...editing, body })}
-                autoSize={{ minRows: 10, maxRows: 24 }}
-                spellCheck={false}
-                style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 }}
-              />
+              <CodeEditor label={t('release.body')} value={editing.body} onChange={(body) => setEditing({ ...editing, body })} />
             </Form.Item>
           </Form>
         )}
       </Modal>
+      <Drawer
+        visible={!!history}
+        width={880}
+        title={t('release.historyOf', { key: history?.key ?? '' })}
+        onCancel={() => setHistory(null)}
+        footer={null}
+        unmountOnExit
+      >
+        <div className="ability-history">
+          <List
+            size="small"
+            dataSource={versions}
+            render={(a: Ability) => (
+              <List.Item
+                key={a.id}
+                className={a.id === shown?.id ? 'is-selected' : undefined}
+                onClick={() => history && setHistory({ ...history, id: a.id })}
+                data-testid={`ability-version-${a.version}`}
+              >
+                <Space direction="vertical" size={2}>
+                  <Space>
+                    <b>v{a.version}</b>
+                    <StatusTag value={a.status} />
+                  </Space>
+                  <Typography.Text type="secondary">
+                    {a.createTime ? formatDateTime(a.createTime) : ''} {a.createBy ?? ''}
+                  </Typography.Text>
+                  <code>{a.sha256.slice(0, 12)}</code>
+                </Space>
+              </List.Item>
+            )}
+          />
+          {shown && (
+            <div>
+              <Typography.Paragraph>
+                {shown.name} · {t('release.timeoutSec')} {shown.timeoutSec}
+              </Typography.Paragraph>
+              <CodeEditor label={`${t('release.body')} v${shown.version}`} value={shown.body} readOnly maxHeight={640} />
+            </div>
+          )}
+        </div>
+      </Drawer>
     </Card>
   );
 }

@@ -1,11 +1,12 @@
-import { Button, Card, Form, Input, Modal, Select, Space, Table, Tag } from '@arco-design/web-react';
+import { Button, Card, Form, Input, InputNumber, Modal, Select, Space, Table, Tag } from '@arco-design/web-react';
+import { IconDragDotVertical } from '@arco-design/web-react/icon';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { type Ability, attempt, type Process, type Project, paramsToText, textToParams, useList } from './shared';
 
-type EditStep = { uid: number; abilityId?: number; params: string; labels: string[] };
+type EditStep = { uid: number; abilityId?: number; params: string; labels: string[]; timeoutSec: number | null; retries: number };
 let uids = 0;
 type Editing = { id?: number; name: string; projectId?: number; steps: EditStep[] };
 
@@ -17,13 +18,22 @@ export function ProcessPage() {
   const projects = useList<Project>('project');
   const abilities = useList<Ability>('ability');
   const [editing, setEditing] = useState<Editing | null>(null);
+  // the step being dragged and the one it hovers: drop puts the first where the second is
+  const [dragging, setDragging] = useState<number | null>(null);
+  const [over, setOver] = useState<number | null>(null);
   const abilityName = (id: number) => {
     const a = abilities.data?.list.find((x) => x.id === id);
     return a ? `${a.key}@v${a.version}` : `#${id}`;
   };
   const save = async () => {
     if (!editing) return;
-    const steps = editing.steps.map((s) => ({ abilityId: s.abilityId, params: textToParams(s.params), labels: s.labels }));
+    const steps = editing.steps.map((s) => ({
+      abilityId: s.abilityId,
+      params: textToParams(s.params),
+      labels: s.labels,
+      timeoutSec: s.timeoutSec,
+      retries: s.retries,
+    }));
     await attempt(
       () =>
         editing.id
@@ -37,18 +47,19 @@ export function ProcessPage() {
   };
   const setStep = (index: number, patch: Partial<EditStep>) =>
     editing && setEditing({ ...editing, steps: editing.steps.map((s, i) => (i === index ? { ...s, ...patch } : s)) });
-  const move = (index: number, by: -1 | 1) => {
-    if (!editing) return;
+  const moveTo = (from: number, to: number) => {
+    if (!editing || from === to) return;
     const steps = [...editing.steps];
-    const [step] = steps.splice(index, 1);
-    if (step) steps.splice(index + by, 0, step);
+    const [step] = steps.splice(from, 1);
+    if (step) steps.splice(to, 0, step);
     setEditing({ ...editing, steps });
   };
+  const newStep = (): EditStep => ({ uid: uids++, params: '', labels: [], timeoutSec: null, retries: 0 });
   const published = (abilities.data?.list ?? []).filter((a) => a.status === 'PUBLISHED');
   return (
     <Card title={t('menu.release.process')}>
       <Space style={{ marginBottom: 12 }}>
-        <Button type="primary" onClick={() => setEditing({ name: '', steps: [{ uid: uids++, params: '', labels: [] }] })}>
+        <Button type="primary" onClick={() => setEditing({ name: '', steps: [newStep()] })}>
           {t('release.create')}
         </Button>
       </Space>
@@ -85,7 +96,14 @@ export function ProcessPage() {
                     id: p.id,
                     name: p.name,
                     projectId: p.projectId,
-                    steps: p.steps.map((s) => ({ uid: uids++, abilityId: s.abilityId, params: paramsToText(s.params), labels: s.labels })),
+                    steps: p.steps.map((s) => ({
+                      uid: uids++,
+                      abilityId: s.abilityId,
+                      params: paramsToText(s.params),
+                      labels: s.labels,
+                      timeoutSec: s.timeoutSec ?? null,
+                      retries: s.retries ?? 0,
+                    })),
                   })
                 }
               >
@@ -122,14 +140,39 @@ export function ProcessPage() {
                 <Card
                   key={s.uid}
                   size="small"
-                  style={{ marginBottom: 8 }}
-                  title={`${i + 1}`}
+                  className={`process-step${dragging === i ? ' is-dragging' : ''}${over === i && dragging !== i ? ' is-over' : ''}`}
+                  data-testid={`process-step-${i + 1}`}
+                  draggable
+                  onDragStart={(event) => {
+                    event.dataTransfer.effectAllowed = 'move';
+                    setDragging(i);
+                  }}
+                  onDragOver={(event) => {
+                    event.preventDefault();
+                    if (over !== i) setOver(i);
+                  }}
+                  onDrop={(event) => {
+                    event.preventDefault();
+                    if (dragging !== null) moveTo(dragging, i);
+                    setDragging(null);
+                    setOver(null);
+                  }}
+                  onDragEnd={() => {
+                    setDragging(null);
+                    setOver(null);
+                  }}
+                  title={
+                    <span className="process-step-title" title={t('release.dragHint')}>
+                      <IconDragDotVertical className="process-step-handle" />
+                      {i + 1}
+                    </span>
+                  }
                   extra={
                     <Space>
-                      <Button size="mini" disabled={i === 0} onClick={() => move(i, -1)}>
+                      <Button size="mini" disabled={i === 0} onClick={() => moveTo(i, i - 1)}>
                         {t('release.moveUp')}
                       </Button>
-                      <Button size="mini" disabled={i === editing.steps.length - 1} onClick={() => move(i, 1)}>
+                      <Button size="mini" disabled={i === editing.steps.length - 1} onClick={() => moveTo(i, i + 1)}>
                         {t('release.moveDown')}
                       </Button>
                       <Button
@@ -164,13 +207,33 @@ export function ProcessPage() {
                       value={s.labels}
                       onChange={(labels: string[]) => setStep(i, { labels })}
                     />
+                    <Space>
+                      <InputNumber
+                        aria-label={`${t('release.stepTimeout')} ${i + 1}`}
+                        prefix={t('release.stepTimeout')}
+                        placeholder={t('release.stepTimeoutDefault')}
+                        min={1}
+                        max={86400}
+                        precision={0}
+                        value={s.timeoutSec ?? undefined}
+                        onChange={(v) => setStep(i, { timeoutSec: v ? Number(v) : null })}
+                        style={{ width: 260 }}
+                      />
+                      <InputNumber
+                        aria-label={`${t('release.retries')} ${i + 1}`}
+                        prefix={t('release.retries')}
+                        min={0}
+                        max={5}
+                        precision={0}
+                        value={s.retries}
+                        onChange={(v) => setStep(i, { retries: Number(v) || 0 })}
+                        style={{ width: 180 }}
+                      />
+                    </Space>
                   </Space>
                 </Card>
               ))}
-              <Button
-                size="small"
-                onClick={() => setEditing({ ...editing, steps: [...editing.steps, { uid: uids++, params: '', labels: [] }] })}
-              >
+              <Button size="small" onClick={() => setEditing({ ...editing, steps: [...editing.steps, newStep()] })}>
                 {t('release.addStep')}
               </Button>
             </Form.Item>

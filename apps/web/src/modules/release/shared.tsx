@@ -2,6 +2,7 @@ import { Tag } from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../../api';
 import './locale';
+import './release.css';
 
 export type Listed<T> = { list: T[]; total: number };
 export type Ability = {
@@ -14,6 +15,8 @@ export type Ability = {
   timeoutSec: number;
   sha256: string;
   status: string;
+  createBy?: string | null;
+  createTime?: string;
 };
 export type Variable = { name: string; value: string | null; secret: boolean };
 export type Env = { id: number; key: string; name: string; protected: boolean; requiredApprovals: number; variables: Variable[] };
