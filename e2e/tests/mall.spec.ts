@@ -131,3 +131,31 @@ test('publish a product, edit price and stock in the tabbed page, print an order
     await testInfo.attach('printer-sim.log', { body: simulatorOutput(), contentType: 'text/plain' });
   }
 });
+
+test('cloud vendor accounts: the key is required once, then never shown again', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'en-US' });
+  await context.addInitScript(() => localStorage.setItem('arco-lang', 'en-US'));
+  const page = await context.newPage();
+  await signIn(page, demoAccounts.acme.account, demoAccounts.acme.password, '/erp/printer');
+  await page.getByTestId('vendor-accounts').click();
+  const feie = page.getByTestId('vendor-feie');
+  await expect(feie.getByText('Not set up')).toBeVisible();
+  await feie.getByLabel('USER (account)').fill('tea@acme.example');
+  await feie.getByRole('button', { name: 'Save' }).click();
+  // the key is missing: the field says so and nothing is stored
+  await expect(feie.locator('.arco-form-message').filter({ hasText: 'UKEY' })).toBeVisible();
+  await expect(feie.getByText('Not set up')).toBeVisible();
+  await feie.getByLabel('UKEY').fill('ukey-written-once');
+  await feie.getByRole('button', { name: 'Save' }).click();
+  await expect(feie.getByText('Set up', { exact: true })).toBeVisible();
+  await expect(feie.getByLabel('UKEY')).toHaveValue('');
+  await expect(feie.getByLabel('UKEY')).toHaveAttribute('placeholder', 'Set; leave empty to keep it');
+  const stored = await api<{ vendor: string; accountUser: string; keySet: boolean }[]>(page, 'GET', '/api/mall/printer/vendor-account');
+  expect(stored.find((a) => a.vendor === 'feie')).toMatchObject({ accountUser: 'tea@acme.example', keySet: true });
+  expect(JSON.stringify(stored)).not.toContain('ukey-written-once');
+  // removed again, so that reruns start where this one did
+  await feie.getByRole('button', { name: 'Remove' }).click();
+  await page.locator('.arco-popconfirm').getByRole('button', { name: 'OK' }).click();
+  await expect(feie.getByText('Not set up')).toBeVisible();
+  await context.close();
+});

@@ -67,6 +67,20 @@ export const configSchema = z.object({
   PRINT_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   // first retry delay of a print job that met a transport error; it doubles each attempt, 5 attempts in all
   PRINT_RETRY_MS: z.coerce.number().int().min(10).max(600_000).default(2000),
+  // a print job still waiting for its printer after this long is EXPIRED, not printed late (milliseconds)
+  PRINT_EXPIRE_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(7 * 86_400_000)
+    .default(86_400_000),
+  // the cloud printer vendors' API base URLs (server configuration, never a tenant's: no request goes where a tenant says)
+  PRINTER_FEIE_URL: z.url().default('https://api.feieyun.cn'),
+  PRINTER_XPYUN_URL: z.url().default('https://open.xpyun.net'),
+  PRINTER_YILIANYUN_URL: z.url().default('https://open-api.10ss.net'),
+  PRINTER_SUNMI_URL: z.url().default('https://openapi.sunmi.com'),
+  // how long a vendor may take to answer before the attempt counts as a transport error (milliseconds)
+  PRINTER_VENDOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   // the external broker's HTTP authentication/authorization hook (/api/mqtt/*) is served only when set
   MQTT_HOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   // EMQX's REST API, to disconnect the clients of ended sessions (needs the hook: it learns their client ids)

@@ -87,7 +87,13 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
   const open: MqttClient[] = [];
 
   beforeAll(async () => {
-    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000', PRINT_POLL_MS: '100', PRINT_RETRY_MS: '20' });
+    ctx = await buildTestApp(engine, {
+      LOGIN_RATE_LIMIT: '100000',
+      PRINT_POLL_MS: '100',
+      PRINT_RETRY_MS: '20',
+      // nothing listens there: every request to "Feie" is refused by the network
+      PRINTER_FEIE_URL: 'http://127.0.0.1:9',
+    });
     api = await signIn(ctx, 'acme', 'Acme@123456');
     url = brokerUrl(ctx.app.realtime.port);
   });
@@ -263,7 +269,8 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
   });
 
   it('retries a transport error with backoff, then FAILED', async () => {
-    // no Feie account is configured: every send fails in transport
+    // Feie's cloud cannot be reached: every send fails in transport
+    expect((await api.put('/api/mall/printer/vendor-account/feie', { accountUser: 'u', accountKey: 'k' })).status).toBe(200);
     const p = await printer(api, { vendor: 'feie', triggers: [] });
     const test = await api.post(`/api/mall/printer/${p.id}/test`, {});
     const failed = await until(

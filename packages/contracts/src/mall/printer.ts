@@ -74,6 +74,32 @@ export const printerResource = defineResource({
   actions: ['list', 'query', 'create', 'update', 'delete'],
 });
 
+/** Vendors reached through their cloud: each tenant signs with its own account there. */
+export const cloudVendors = ['feie', 'xpyun', 'yilianyun', 'sunmi'] as const;
+export const cloudVendorSchema = z.enum(cloudVendors);
+export type CloudVendor = z.infer<typeof cloudVendorSchema>;
+
+/** A tenant's account at a cloud vendor as the API answers it: never the key, only whether one is set. */
+export const vendorAccountSchema = z.object({
+  vendor: cloudVendorSchema,
+  accountUser: z.string().nullable(),
+  keySet: z.boolean(),
+  updateBy: z.string().nullable(),
+  updateTime: z.string().nullable(),
+});
+export type VendorAccount = z.infer<typeof vendorAccountSchema>;
+
+/**
+ * `PUT /api/mall/printer/vendor-account/{vendor}`: the vendor's user (Feie user, Xprinter user, Yilianyun
+ * client id, Sunmi app id) and its key. The key is required the first time; left out later, the stored
+ * one stays.
+ */
+export const vendorAccountInputSchema = z.object({
+  accountUser: z.string().trim().min(1).max(100),
+  accountKey: z.string().trim().min(1).max(500).optional(),
+});
+export const vendorParamSchema = z.object({ vendor: cloudVendorSchema });
+
 export const printJobStatuses = ['PENDING', 'SENT', 'PRINTED', 'FAILED', 'EXPIRED', 'CANCELLED', 'UNKNOWN'] as const;
 export const printJobStatusSchema = z.enum(printJobStatuses);
 export type PrintJobStatus = z.infer<typeof printJobStatusSchema>;

@@ -48,6 +48,25 @@ export const mallPrinters = pgTable(
 );
 
 /**
+ * A tenant's account at a cloud printer vendor (Feie, Xprinter, Yilianyun, Sunmi): the user and the key
+ * its requests are signed with. Write-only in the API: the key is never answered, only whether it is set.
+ */
+export const printerVendorAccounts = pgTable(
+  'printer_vendor_accounts',
+  {
+    tenantId: tenantId(),
+    vendor: varchar('vendor', { length: 16 }).notNull(),
+    accountUser: varchar('account_user', { length: 100 }).notNull(),
+    accountKey: text('account_key').notNull(),
+    createBy: varchar('create_by', { length: 30 }),
+    createTime: time('create_time').notNull().defaultNow(),
+    updateBy: varchar('update_by', { length: 30 }),
+    updateTime: time('update_time').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.vendor] }), tenantPolicy('printer_vendor_accounts')],
+);
+
+/**
  * The credentials of every printer, across tenants: brokers look a device up by vendor and serial
  * number before any tenant is known. The key is stored as a salted hash (write-only).
  */

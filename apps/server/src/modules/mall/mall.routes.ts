@@ -13,6 +13,9 @@ import {
   printJobSchema,
   printOrderSchema,
   saleResource,
+  vendorAccountInputSchema,
+  vendorAccountSchema,
+  vendorParamSchema,
 } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -26,6 +29,7 @@ import { printJobService } from './print-job.service';
 import { PrintWorker } from './print-worker';
 import { checkDevice, printerService } from './printer.service';
 import { mqttDriver } from './printing/drivers/mqtt';
+import { vendorAccountService, vendorDrivers } from './vendor-account.service';
 
 /** Receipt printers and print jobs; the worker that dispatches them; devices of the built-in protocol. */
 export async function mallRoutes(app: FastifyInstance) {
@@ -39,9 +43,16 @@ export async function mallRoutes(app: FastifyInstance) {
     db: app.database.db,
     log: app.log.child({ module: 'print' }),
     drivers: { mqtt, simulator: mqtt },
+    vendorDriver: vendorDrivers(app.database.db, {
+      feie: { baseUrl: app.config.PRINTER_FEIE_URL, timeoutMs: app.config.PRINTER_VENDOR_TIMEOUT_MS },
+      xpyun: { baseUrl: app.config.PRINTER_XPYUN_URL, timeoutMs: app.config.PRINTER_VENDOR_TIMEOUT_MS },
+      yilianyun: { baseUrl: app.config.PRINTER_YILIANYUN_URL, timeoutMs: app.config.PRINTER_VENDOR_TIMEOUT_MS },
+      sunmi: { baseUrl: app.config.PRINTER_SUNMI_URL, timeoutMs: app.config.PRINTER_VENDOR_TIMEOUT_MS },
+    }),
     publish: (input) => app.publish(input),
     pollMs: app.config.PRINT_POLL_MS,
     backoffMs: app.config.PRINT_RETRY_MS,
+    expireMs: app.config.PRINT_EXPIRE_MS,
   });
   realtime.usePrinters({
     checkDevice: (sn, key) => checkDevice(app.database.db, sn, key),
@@ -106,6 +117,47 @@ export async function mallRoutes(app: FastifyInstance) {
     async (ctx, { params, body }) => goodsService.moveStock(ctx, params.id, body),
   );
 
+  // the tenant's cloud vendor accounts: before the printer entity, so `vendor-account` is not taken for an id
+  typedRoute(
+    app,
+    printerResource,
+    {
+      method: 'GET',
+      url: '/mall/printer/vendor-account',
+      action: 'query',
+      response: z.array(vendorAccountSchema),
+      summary: "The tenant's accounts at the cloud printer vendors (the keys are never answered)",
+    },
+    (ctx) => vendorAccountService.list(ctx),
+  );
+  typedRoute(
+    app,
+    printerResource,
+    {
+      method: 'PUT',
+      url: '/mall/printer/vendor-account/:vendor',
+      action: 'update',
+      params: vendorParamSchema,
+      body: vendorAccountInputSchema,
+      response: vendorAccountSchema,
+      write: true,
+      summary: "Sets the account a cloud vendor signs this tenant's print requests with; the key is write-only",
+    },
+    (ctx, { params, body }) => vendorAccountService.save(ctx, params.vendor, body),
+  );
+  typedRoute(
+    app,
+    printerResource,
+    {
+      method: 'DELETE',
+      url: '/mall/printer/vendor-account/:vendor',
+      action: 'update',
+      params: vendorParamSchema,
+      response: vendorAccountSchema,
+      write: true,
+    },
+    (ctx, { params }) => vendorAccountService.remove(ctx, params.vendor),
+  );
   registerEntity(app, printerEntity, printerService);
   registerEntity(app, printJobEntity, printJobService);
   typedRoute(

@@ -12,7 +12,10 @@ import { parseMarkup } from './printing/receipt';
 export type PrintWorkerOptions = {
   db: Db;
   log: FastifyBaseLogger;
+  /** Drivers that serve every tenant (the built-in protocol). */
   drivers: Partial<Record<PrinterVendor, PrintDriver>>;
+  /** A cloud vendor's driver signed with the tenant's own account there; refuses when it has none. */
+  vendorDriver?(tenantId: number, vendor: PrinterVendor): Promise<PrintDriver>;
   publish(input: PublishInput): Promise<boolean>;
   /** How often the outbox is looked at without a kick. */
   pollMs?: number;
@@ -22,6 +25,8 @@ export type PrintWorkerOptions = {
   maxAttempts?: number;
   /** First retry delay; it doubles with each attempt. */
   backoffMs?: number;
+  /** How long a job may wait for an offline printer before it is EXPIRED instead of printed late. */
+  expireMs?: number;
 };
 
 const BATCH = 20;
@@ -41,12 +46,14 @@ export class PrintWorker {
   private readonly leaseMs: number;
   private readonly maxAttempts: number;
   private readonly backoffMs: number;
+  private readonly expireMs: number;
 
   constructor(private readonly options: PrintWorkerOptions) {
     this.pollMs = options.pollMs ?? 1000;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.maxAttempts = options.maxAttempts ?? 5;
     this.backoffMs = options.backoffMs ?? 2000;
+    this.expireMs = options.expireMs ?? 86_400_000;
   }
 
   start(): void {
@@ -130,7 +137,7 @@ export class PrintWorker {
       return;
     }
     const { job, printer } = found;
-    const driver = this.options.drivers[printer.vendor as PrinterVendor];
+    const vendor = printer.vendor as PrinterVendor;
     const setJob = (set: Partial<typeof mallPrintJobs.$inferInsert>) =>
       withTenant(db, tenantId, (tx) =>
         tx
@@ -139,12 +146,13 @@ export class PrintWorker {
           .where(and(eq(mallPrintJobs.tenantId, tenantId), eq(mallPrintJobs.id, jobId), eq(mallPrintJobs.status, 'PENDING'))),
       );
     try {
+      const driver = this.options.drivers[vendor] ?? (await this.options.vendorDriver?.(tenantId, vendor));
       if (!driver) throw new TransportError(`no driver for ${printer.vendor}`);
       const outcome = await driver.print(
         {
           id: printer.id,
           tenantId,
-          vendor: printer.vendor as PrinterVendor,
+          vendor,
           sn: printer.sn,
           paperWidth: printer.paperWidth,
           state: printer.state,
@@ -164,6 +172,13 @@ export class PrintWorker {
       await this.announceJob(tenantId, job.id, printer.id, outcome.result === 'printed' ? 'PRINTED' : 'SENT');
     } catch (error) {
       const message = (error as Error).message.slice(0, 500);
+      if (error instanceof PrinterUnavailable && Date.now() - job.createTime.getTime() >= this.expireMs) {
+        // a receipt printed a day late is worse than none: the job ends, and says why
+        await setJob({ status: 'EXPIRED', lastError: message });
+        await db.delete(printOutbox).where(outbox);
+        await this.announceJob(tenantId, job.id, printer.id, 'EXPIRED');
+        return;
+      }
       if (error instanceof PrinterUnavailable) {
         // waits for the printer, without counting an attempt; it coming online kicks the worker
         await db

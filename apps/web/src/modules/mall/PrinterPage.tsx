@@ -17,9 +17,12 @@ import { useCan } from '../../components/permission';
 import { ResourcePage } from '../../crud/ResourcePage';
 import { resourceKeys } from '../../crud/resource-api';
 import type { ColumnDef, FieldDef } from '../../crud/types';
+import { formatDateTime } from '../../locale/datetime';
 import { onRealtime } from '../../realtime/events';
 import { SourceSelect } from '../erp/shared/widgets';
 import './locale';
+import { VendorAccounts } from './VendorAccounts';
+import './mall.css';
 
 const stateColour: Record<string, string> = { online: 'green', offline: 'gray', 'paper-out': 'orange' };
 export const jobColour: Record<string, string> = {
@@ -32,7 +35,7 @@ export const jobColour: Record<string, string> = {
   UNKNOWN: 'orange',
 };
 const JOBS_KEY = ['mall', 'printJob'] as const;
-const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '-');
+const time = (iso: string | null) => (iso ? formatDateTime(iso) : '-');
 
 /** Every printer event (state, job result) refreshes what the page shows: the list and open job lists. */
 export function usePrinterLive() {
@@ -52,6 +55,7 @@ export function PrinterPage() {
   const { t } = useTranslation();
   const can = useCan();
   const [jobsOf, setJobsOf] = useState<Printer>();
+  const [vendors, setVendors] = useState(false);
   usePrinterLive();
   const client = useQueryClient();
   const test = useMutation({
@@ -120,6 +124,13 @@ export function PrinterPage() {
         nameOf={(p) => p.name}
         createDefaults={{ vendor: 'mqtt', kind: 'receipt', paperWidth: 58, copies: 1, triggers: ['sale.confirmed'], status: '0' }}
         toForm={({ id: _id, state: _s, lastSeen: _l, createTime: _c, updateTime: _u, createBy: _cb, updateBy: _ub, ...rest }) => rest}
+        toolbar={() =>
+          can(printerResource.permission('query')) && (
+            <Button onClick={() => setVendors(true)} data-testid="vendor-accounts">
+              {t('mall.vendor.open')}
+            </Button>
+          )
+        }
         rowActionPermissions={[printerResource.permission('test'), printJobResource.permission('list')]}
         rowActions={(p) => (
           <>
@@ -145,6 +156,7 @@ export function PrinterPage() {
       >
         {jobsOf && <PrintJobList printerId={jobsOf.id} />}
       </Drawer>
+      <VendorAccounts visible={vendors} onClose={() => setVendors(false)} canEdit={can(printerResource.permission('update'))} />
     </>
   );
 }

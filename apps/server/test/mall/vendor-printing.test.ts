@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, engines } from '../helper';
+import { type Caller, fieldsOf, signIn } from '../system/api';
+
+let seq = 0;
+const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${seq++}`;
+const sha1 = (t: string) => createHash('sha1').update(t).digest('hex');
+
+/** Feie's cloud as a local server: it accepts a print signed with the one account it knows. */
+async function feieCloud(user: string, key: string) {
+  const requests: Record<string, string>[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      const form = Object.fromEntries(new URLSearchParams(body));
+      requests.push(form);
+      const signed = form.user === user && form.sig === sha1(user + key + form.stime);
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(signed ? { ret: 0, msg: 'ok', data: `feie-${requests.length}` } : { ret: 1001, msg: '签名错误' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.each(engines)('cloud vendor printers and job expiry on %s', (engine) => {
+  let ctx: Awaited<ReturnType<typeof buildTestApp>>;
+  let cloud: Awaited<ReturnType<typeof feieCloud>>;
+  let acme: Caller;
+  let hq: Caller;
+  const FEIE_USER = 'tea@acme.example';
+  const FEIE_KEY = 'feie-ukey-5f3a9c';
+
+  beforeAll(async () => {
+    cloud = await feieCloud(FEIE_USER, FEIE_KEY);
+    ctx = await buildTestApp(engine, {
+      LOGIN_RATE_LIMIT: '100000',
+      PRINT_POLL_MS: '100',
+      PRINT_RETRY_MS: '20',
+      PRINT_EXPIRE_MS: '1000',
+      PRINTER_FEIE_URL: cloud.url,
+      PRINTER_VENDOR_TIMEOUT_MS: '2000',
+    });
+    acme = await signIn(ctx, 'acme', 'Acme@123456');
+    hq = await signIn(ctx, 'admin', 'Admin@123456');
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    await cloud?.close();
+  });
+
+  const jobOf = (id: number) =>
+    until(
+      async () => (await acme.get(`/api/mall/print-job/${id}`)).body.data,
+      (job) => job.status !== 'PENDING',
+    );
+
+  it("prints to a Feie printer signed with the tenant's own account, whose key is never answered", async () => {
+    const created = await acme.post('/api/mall/printer', {
+      name: 'Feie counter',
+      vendor: 'feie',
+      sn: unique('9185'),
+      deviceKey: 'device-key-1',
+      paperWidth: 58,
+      triggers: [],
+    });
+    expect(created.status).toBe(200);
+    const printerId = created.body.data.id as number;
+
+    // no account yet: the job fails at once and says what is missing
+    const early = await acme.post(`/api/mall/printer/${printerId}/test`, {});
+    expect(early.status).toBe(200);
+    const failed = await jobOf(early.body.data.id);
+    expect(failed.status).toBe('FAILED');
+    expect(failed.lastError).toContain('feie account');
+    expect(cloud.requests).toHaveLength(0);
+
+    // the key is required the first time, then write-only
+    const keyless = await acme.put('/api/mall/printer/vendor-account/feie', { accountUser: FEIE_USER });
+    expect(keyless.status).toBe(400);
+    expect(fieldsOf(keyless.body)).toEqual(['accountKey']);
+    expect((await acme.put('/api/mall/printer/vendor-account/canon', { accountUser: 'x', accountKey: 'y' })).status).toBe(400);
+    const saved = await acme.put('/api/mall/printer/vendor-account/feie', { accountUser: FEIE_USER, accountKey: FEIE_KEY });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toMatchObject({ vendor: 'feie', accountUser: FEIE_USER, keySet: true });
+    const listed = await acme.get('/api/mall/printer/vendor-account');
+    expect(listed.body.data.map((a: { vendor: string; keySet: boolean }) => [a.vendor, a.keySet])).toEqual([
+      ['feie', true],
+      ['xpyun', false],
+      ['yilianyun', false],
+      ['sunmi', false],
+    ]);
+    expect(JSON.stringify(listed.body)).not.toContain(FEIE_KEY);
+    // another tenant has no account at Feie, and sees none of this one's
+    const theirs = (await hq.get('/api/mall/printer/vendor-account')).body.data as { vendor: string; accountUser: string | null }[];
+    expect(theirs.find((a) => a.vendor === 'feie')).toMatchObject({ accountUser: null });
+
+    const printed = await acme.post(`/api/mall/printer/${printerId}/test`, {});
+    const sent = await jobOf(printed.body.data.id);
+    expect(sent).toMatchObject({ status: 'SENT', vendorJobId: 'feie-1', lastError: null });
+    expect(cloud.requests[0]).toMatchObject({ user: FEIE_USER, apiname: 'Open_printMsg', sn: created.body.data.sn });
+
+    // a new user without a key keeps the stored key; a wrong key is the vendor's refusal, not retried
+    expect((await acme.put('/api/mall/printer/vendor-account/feie', { accountUser: FEIE_USER })).body.data.keySet).toBe(true);
+    await acme.put('/api/mall/printer/vendor-account/feie', { accountUser: FEIE_USER, accountKey: 'not-the-key' });
+    const refused = await jobOf((await acme.post(`/api/mall/printer/${printerId}/test`, {})).body.data.id);
+    expect(refused.status).toBe('FAILED');
+    expect(refused.lastError).toContain('签名错误');
+    expect(refused.attempts).toBe(1);
+
+    // removed: printing fails again as at first
+    expect((await acme.del('/api/mall/printer/vendor-account/feie')).body.data.keySet).toBe(false);
+  });
+
+  it('expires a job that waited for an offline printer longer than PRINT_EXPIRE_MS', async () => {
+    const created = await acme.post('/api/mall/printer', {
+      name: 'Back office',
+      vendor: 'mqtt',
+      sn: unique('SN'),
+      deviceKey: 'device-key-2',
+      paperWidth: 80,
+      triggers: [],
+    });
+    const job = (await acme.post(`/api/mall/printer/${created.body.data.id}/test`, {})).body.data;
+    expect(job.status).toBe('PENDING');
+    const expired = await jobOf(job.id);
+    expect(expired.status).toBe('EXPIRED');
+    expect(expired.lastError).toContain('offline');
+  });
+});
