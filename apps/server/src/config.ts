@@ -67,6 +67,18 @@ export const configSchema = z.object({
   PRINT_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   // first retry delay of a print job that met a transport error; it doubles each attempt, 5 attempts in all
   PRINT_RETRY_MS: z.coerce.number().int().min(10).max(600_000).default(2000),
+  // the time zone receipts print their times in when the caller's browser does not say its own (X-Timezone)
+  PRINT_TIME_ZONE: z
+    .string()
+    .default('Asia/Shanghai')
+    .refine((name) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: name });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as Asia/Shanghai'),
   // a print job still waiting for its printer after this long is EXPIRED, not printed late (milliseconds)
   PRINT_EXPIRE_MS: z.coerce
     .number()

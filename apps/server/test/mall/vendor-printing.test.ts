@@ -144,8 +144,40 @@ describe.each(engines)('cloud vendor printers and job expiry on %s', (engine) =>
       paperWidth: 80,
       triggers: [],
     });
+    const zoned = (d: Date, timeZone: string) =>
+      new Intl.DateTimeFormat('sv-SE', {
+        timeZone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(d);
+    const shanghai = (d: Date) => zoned(d, 'Asia/Shanghai');
+    const before = shanghai(new Date());
     const job = (await acme.post(`/api/mall/printer/${created.body.data.id}/test`, {})).body.data;
+    const after = shanghai(new Date());
     expect(job.status).toBe('PENDING');
+    // no browser zone sent: the receipt's time is the server's PRINT_TIME_ZONE (Asia/Shanghai), not UTC
+    expect(
+      [before, after].some((time) => job.text.includes(time)),
+      job.text,
+    ).toBe(true);
+    // a cashier's browser says its zone: the receipt is in that one
+    const from = zoned(new Date(), 'America/New_York');
+    const asked = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/mall/printer/${created.body.data.id}/test`,
+      headers: { authorization: `Bearer ${acme.token}`, 'x-timezone': 'America/New_York' },
+      payload: {},
+    });
+    const to = zoned(new Date(), 'America/New_York');
+    const text = asked.json().data.text as string;
+    expect(
+      [from, to].some((time) => text.includes(time)),
+      text,
+    ).toBe(true);
     const expired = await jobOf(job.id);
     expect(expired.status).toBe('EXPIRED');
     expect(expired.lastError).toContain('offline');

@@ -43,12 +43,16 @@ function withQuery(url: string, params?: Query): string {
   return qs ? `${url}?${qs}` : url;
 }
 
+const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
 function headers(hasBody: boolean): Headers {
   const h = new Headers({ 'device-type': 'web', 'Accept-Language': i18next.language || 'zh-CN' });
   if (hasBody) h.set('Content-Type', 'application/json');
   const token = getToken();
   if (token) h.set('Authorization', `Bearer ${token}`);
   h.set('device', getDeviceId());
+  // times the server writes for people (receipts, exports) in the zone of the one who asked
+  h.set('X-Timezone', TIME_ZONE);
   return h;
 }
 

@@ -3,6 +3,7 @@ import type { ListQueryOf, PrintJob, PrintJobStatus, printJobResource } from '@a
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { refused } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
+import { formatTime, validTimeZone } from '../../crud/excel';
 import { orderOf, pageOffset, startsWith } from '../../crud/query';
 import type { Tx } from '../../db/client';
 import { mallPrinters, mallPrintJobs, printOutbox, tenants } from '../../db/schema';
@@ -66,6 +67,16 @@ export async function enqueue(
   return row.id;
 }
 
+/**
+ * `2026-11-24 18:05` in the time zone of the browser that asked for the print (a cashier at the shop),
+ * else the server's `PRINT_TIME_ZONE`: a receipt never shows UTC to a shop eight hours away from it.
+ */
+function receiptTime(ctx: Ctx, date: Date): string {
+  const header = ctx.request.headers['x-timezone'];
+  const zone = validTimeZone(typeof header === 'string' ? header : null) ?? ctx.request.server.config.PRINT_TIME_ZONE;
+  return formatTime(date.toISOString(), zone).slice(0, 16);
+}
+
 async function shopName(ctx: Ctx): Promise<string> {
   const [t] = await ctx.tx.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, ctx.caller.tenantId));
   return t?.name ?? '';
@@ -78,7 +89,7 @@ async function saleReceipt(ctx: Ctx, saleId: number): Promise<ReceiptData & { id
     id: sale.id,
     shop: await shopName(ctx),
     orderNo: sale.orderNo,
-    time: new Date(sale.confirmTime ?? sale.createTime).toISOString().slice(0, 16).replace('T', ' '),
+    time: receiptTime(ctx, new Date(sale.confirmTime ?? sale.createTime)),
     lines: sale.items.map((i) => ({
       name: [i.productName, ...i.specValues].join(' '),
       quantity: i.quantity,
@@ -148,7 +159,7 @@ export const printJobService = {
       shop: await shopName(ctx),
       title: '测试页 Test page',
       orderNo: `TEST-${printer.sn}`,
-      time: new Date().toISOString().slice(0, 16).replace('T', ' '),
+      time: receiptTime(ctx, new Date()),
       lines: [{ name: '打印测试 Print test', quantity: 1, amount: 0 }],
       total: 0,
       member: null,
