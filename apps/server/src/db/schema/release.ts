@@ -160,6 +160,10 @@ export const releaseTasks = pgTable(
     status: varchar('status', { length: 20 }).notNull(),
     steps: jsonb('steps').$type<ReleaseSnapshotStep[]>().notNull(),
     clientId: ref('client_id'),
+    /** the agents the task runs on, each through every step, chosen when it starts */
+    targets: jsonb('targets').$type<number[]>().notNull().default([]),
+    /** a retry of failed hosts runs on these only (null: every agent that fits) */
+    onlyClients: jsonb('only_clients').$type<number[] | null>(),
     currentStep: integer('current_step').notNull().default(0),
     exitCode: integer('exit_code'),
     createdByUser: ref('created_by_user').notNull(),

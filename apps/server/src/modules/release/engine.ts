@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AgentCommand, AgentHeartbeat, AgentLogChunk, AgentRunCommand, AgentStatus, TaskStatus } from '@atrium/contracts/release';
 import { maskSecrets } from '@atrium/contracts/release-mask';
-import { and, asc, count, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type Tx, withTenant } from '../../db/client';
 import {
@@ -22,6 +22,9 @@ export const sha256 = (text: string) => createHash('sha256').update(text).digest
 export const newSecret = () => randomBytes(32).toString('base64url');
 
 type TaskRow = typeof releaseTasks.$inferSelect;
+
+/** The agents a task runs on (a task started before hosts were recorded: its one agent). */
+const hostsOf = (task: TaskRow): number[] => (task.targets.length > 0 ? task.targets : task.clientId ? [task.clientId] : []);
 type StepResult = { exitCode: number | null; reason: 'exit' | 'canceled' | 'timeout' | 'error' | 'lost' };
 
 const ACTIVE: TaskStatus[] = ['RUNNING', 'CANCELLING'];
@@ -135,7 +138,7 @@ export class ReleaseEngine implements AgentBridge {
       await tx
         .update(releaseTasks)
         .set({ leaseUntil: this.leaseEnd() })
-        .where(and(eq(releaseTasks.clientId, agent.clientId), inArray(releaseTasks.status, ACTIVE)));
+        .where(and(inArray(releaseTasks.status, ACTIVE), sql`${releaseTasks.targets} @> ${JSON.stringify([agent.clientId])}::jsonb`));
     });
   }
 
@@ -254,7 +257,12 @@ export class ReleaseEngine implements AgentBridge {
     };
   }
 
-  /** Records a step's end and moves the task on: the next step, or the task's final state. */
+  /**
+   * Records a step's end on one host and moves that host on: its next step, a retry, or done. When the
+   * last host is done the task ends: SUCCEEDED when every host got through every step, PARTIAL when
+   * some did, otherwise the one host's outcome (FAILED, TIMED_OUT, LOST) or FAILED. The task row is
+   * locked first, so two hosts finishing at once are counted one after the other.
+   */
   async finishStep(tenantId: number, stepRunId: number, clientId: number, result: StepResult): Promise<void> {
     const outcome = await withTenant(this.db(), tenantId, async (tx) => {
       const stepStatus =
@@ -267,41 +275,40 @@ export class ReleaseEngine implements AgentBridge {
               : result.exitCode === 0
                 ? 'SUCCEEDED'
                 : 'FAILED';
+      const [owner] = await tx
+        .select({ taskId: releaseStepRuns.taskId })
+        .from(releaseStepRuns)
+        .where(and(eq(releaseStepRuns.id, stepRunId), eq(releaseStepRuns.clientId, clientId)));
+      if (!owner) return null;
+      const [task] = await tx.select().from(releaseTasks).where(eq(releaseTasks.id, owner.taskId)).for('update');
       const [run] = await tx
         .update(releaseStepRuns)
         .set({ status: stepStatus, exitCode: result.exitCode, finishedAt: this.now() })
         .where(and(eq(releaseStepRuns.id, stepRunId), eq(releaseStepRuns.clientId, clientId), eq(releaseStepRuns.status, 'RUNNING')))
         .returning();
       if (!run) return null; // reported twice, or already declared lost
-      const [task] = await tx.select().from(releaseTasks).where(eq(releaseTasks.id, run.taskId));
       if (!task || !ACTIVE.includes(task.status as TaskStatus)) return null;
       let next: AgentRunCommand | null = null;
-      let nextIndex = run.stepIndex;
-      let status: TaskStatus;
-      if (task.status === 'CANCELLING') status = 'CANCELED';
-      else if (stepStatus === 'SUCCEEDED' && run.stepIndex + 1 < task.steps.length) {
-        nextIndex = run.stepIndex + 1;
-        next = await this.startStep(tx, task, nextIndex, clientId);
-        status = 'RUNNING';
-      } else if ((stepStatus === 'FAILED' || stepStatus === 'TIMED_OUT') && (await this.mayRetry(tx, task, run.stepIndex))) {
-        // the step's own retries: the same step again on the same agent, a new step run with its own log
-        next = await this.startStep(tx, task, run.stepIndex, clientId);
-        status = 'RUNNING';
-      } else status = stepStatus === 'CANCELED' ? 'CANCELED' : (stepStatus as TaskStatus);
-      const finished = status !== 'RUNNING';
+      if (task.status !== 'CANCELLING') {
+        if (stepStatus === 'SUCCEEDED' && run.stepIndex + 1 < task.steps.length) {
+          next = await this.startStep(tx, task, run.stepIndex + 1, clientId);
+        } else if ((stepStatus === 'FAILED' || stepStatus === 'TIMED_OUT') && (await this.mayRetry(tx, task, run.stepIndex, clientId))) {
+          // the step's own retries: the same step again on the same host, a new step run with its own log
+          next = await this.startStep(tx, task, run.stepIndex, clientId);
+        }
+      }
+      const currentStep = Math.max(task.currentStep, next ? next.stepIndex : run.stepIndex);
+      const end = next ? null : await this.endOf(tx, task);
       const [moved] = await tx
         .update(releaseTasks)
-        .set({
-          status,
-          currentStep: nextIndex,
-          exitCode: result.exitCode,
-          leaseUntil: finished ? null : this.leaseEnd(),
-          ...(finished ? { finishedAt: this.now() } : {}),
-          updateTime: this.now(),
-        })
+        .set(
+          end
+            ? { status: end.status, currentStep, exitCode: end.exitCode, leaseUntil: null, finishedAt: this.now(), updateTime: this.now() }
+            : { currentStep, leaseUntil: this.leaseEnd(), updateTime: this.now() },
+        )
         .where(and(eq(releaseTasks.id, task.id), eq(releaseTasks.status, task.status)))
         .returning();
-      return moved ? { task: moved, next, finished } : null;
+      return moved ? { task: moved, next, finished: Boolean(end) } : null;
     });
     if (!outcome) return;
     if (outcome.next) await this.send({ tenantId, clientId }, outcome.next);
@@ -309,14 +316,49 @@ export class ReleaseEngine implements AgentBridge {
     if (outcome.finished) await this.dispatch(tenantId, outcome.task.projectId, outcome.task.envId);
   }
 
-  /** Whether a failed step has retries left: it has run fewer times than once plus its `retries`. */
-  private async mayRetry(tx: Tx, task: TaskRow, index: number): Promise<boolean> {
+  /**
+   * The task's end when none of its hosts has anything left to run, else null. A host is done when its
+   * latest step run has finished and is not a success with steps after it (or the task is cancelling).
+   */
+  private async endOf(tx: Tx, task: TaskRow): Promise<{ status: TaskStatus; exitCode: number | null } | null> {
+    const hosts = hostsOf(task);
+    const runs = await tx
+      .select({
+        clientId: releaseStepRuns.clientId,
+        stepIndex: releaseStepRuns.stepIndex,
+        status: releaseStepRuns.status,
+        exitCode: releaseStepRuns.exitCode,
+      })
+      .from(releaseStepRuns)
+      .where(eq(releaseStepRuns.taskId, task.id))
+      .orderBy(asc(releaseStepRuns.id));
+    const last = new Map<number, (typeof runs)[number]>();
+    for (const run of runs) last.set(run.clientId, run);
+    const lastStep = task.steps.length - 1;
+    const outcomes: { host: number; status: string; exitCode: number | null; through: boolean }[] = [];
+    for (const host of hosts) {
+      const run = last.get(host);
+      if (!run || run.status === 'RUNNING') return null;
+      const through = run.status === 'SUCCEEDED' && run.stepIndex === lastStep;
+      if (run.status === 'SUCCEEDED' && !through && task.status !== 'CANCELLING') return null;
+      outcomes.push({ host, status: run.status, exitCode: run.exitCode, through });
+    }
+    if (task.status === 'CANCELLING') return { status: 'CANCELED', exitCode: outcomes.find((o) => !o.through)?.exitCode ?? null };
+    const failed = outcomes.filter((o) => !o.through);
+    if (failed.length === 0) return { status: 'SUCCEEDED', exitCode: 0 };
+    const first = failed[0] as (typeof failed)[number];
+    if (failed.length < outcomes.length) return { status: 'PARTIAL', exitCode: first.exitCode };
+    return { status: outcomes.length === 1 ? (first.status as TaskStatus) : 'FAILED', exitCode: first.exitCode };
+  }
+
+  /** Whether a failed step has retries left on a host: it has run there fewer times than once plus its `retries`. */
+  private async mayRetry(tx: Tx, task: TaskRow, index: number, clientId: number): Promise<boolean> {
     const retries = task.steps[index]?.retries ?? 0;
     if (retries <= 0) return false;
     const [row] = await tx
       .select({ runs: count() })
       .from(releaseStepRuns)
-      .where(and(eq(releaseStepRuns.taskId, task.id), eq(releaseStepRuns.stepIndex, index)));
+      .where(and(eq(releaseStepRuns.taskId, task.id), eq(releaseStepRuns.stepIndex, index), eq(releaseStepRuns.clientId, clientId)));
     return (row?.runs ?? 0) <= retries;
   }
 
@@ -335,43 +377,59 @@ export class ReleaseEngine implements AgentBridge {
         .orderBy(asc(releaseTasks.id))
         .limit(1);
       if (!task) return null;
-      const clientId = await this.pickClient(tx, task);
-      if (!clientId) return null;
+      const targets = await this.pickClients(tx, task);
+      if (targets.length === 0) return null;
       const [moved] = await tx
         .update(releaseTasks)
-        .set({ status: 'RUNNING', clientId, currentStep: 0, leaseUntil: this.leaseEnd(), startedAt: this.now(), updateTime: this.now() })
+        .set({
+          status: 'RUNNING',
+          clientId: targets[0],
+          targets,
+          currentStep: 0,
+          leaseUntil: this.leaseEnd(),
+          startedAt: this.now(),
+          updateTime: this.now(),
+        })
         .where(and(eq(releaseTasks.id, task.id), eq(releaseTasks.status, 'QUEUED')))
         .returning();
       if (!moved) return null;
-      const command = await this.startStep(tx, moved, 0, clientId);
-      return { task: moved, clientId, command };
+      const commands: { clientId: number; command: AgentRunCommand }[] = [];
+      for (const clientId of targets) commands.push({ clientId, command: await this.startStep(tx, moved, 0, clientId) });
+      return { task: moved, commands };
     }).catch((error: unknown) => {
       // another dispatch took the lock first (the unique index on running tasks): nothing to do
       if (isUniqueViolation(error)) return null;
       throw error;
     });
     if (!started) return;
-    await this.send({ tenantId, clientId: started.clientId }, started.command);
+    for (const { clientId, command } of started.commands) await this.send({ tenantId, clientId }, command);
     void this.publishTask(tenantId, started.task.id, { event: 'status', status: 'RUNNING', exitCode: null });
   }
 
-  /** An approved, online agent whose labels cover the task's, with room for one more run. */
-  private async pickClient(tx: Tx, task: TaskRow): Promise<number | null> {
+  /**
+   * The hosts a task runs on: every approved, online agent whose labels cover the task's (a retry of
+   * failed hosts: those of them only). When one of them has no room for another run, the task waits
+   * for it rather than deploying to fewer hosts than it should.
+   */
+  private async pickClients(tx: Tx, task: TaskRow): Promise<number[]> {
     const wanted = new Set(task.steps.flatMap((s) => s.labels));
     const candidates = await tx
       .select({ id: releaseClients.id, labels: releaseClients.labels, maxConcurrency: releaseClients.maxConcurrency })
       .from(releaseClients)
       .where(and(eq(releaseClients.status, 'ACTIVE'), eq(releaseClients.presence, 'online')))
       .orderBy(asc(releaseClients.id));
-    for (const client of candidates) {
-      if (![...wanted].every((label) => client.labels.includes(label))) continue;
+    const fitting = candidates.filter(
+      (client) =>
+        [...wanted].every((label) => client.labels.includes(label)) && (!task.onlyClients || task.onlyClients.includes(client.id)),
+    );
+    for (const client of fitting) {
       const [{ n } = { n: 0 }] = await tx
         .select({ n: sql<number>`count(*)::int` })
         .from(releaseStepRuns)
         .where(and(eq(releaseStepRuns.clientId, client.id), eq(releaseStepRuns.status, 'RUNNING')));
-      if (n < client.maxConcurrency) return client.id;
+      if (n >= client.maxConcurrency) return [];
     }
-    return null;
+    return fitting.map((client) => client.id);
   }
 
   /** Every project and environment of a tenant with queued work. */
@@ -385,10 +443,31 @@ export class ReleaseEngine implements AgentBridge {
     for (const queue of queues) await this.dispatch(tenantId, queue.projectId, queue.envId);
   }
 
-  /** Tasks whose lease ran out (no heartbeat: the agent died or lost its network) are LOST and free their lock. */
+  /**
+   * A host silent for a lease (no heartbeat: the agent died or lost its network) has its running step
+   * LOST, which ends its part of the task; a task whose lease ran out altogether is LOST and frees its lock.
+   */
   async sweep(): Promise<void> {
     const ids = await this.app.database.db.select({ id: tenants.id }).from(tenants);
+    const silentSince = new Date(this.now().getTime() - this.options.leaseMs);
     for (const { id: tenantId } of ids) {
+      const silent = await withTenant(this.db(), tenantId, (tx) =>
+        tx
+          .select({ id: releaseStepRuns.id, clientId: releaseStepRuns.clientId })
+          .from(releaseStepRuns)
+          .innerJoin(
+            releaseClients,
+            and(eq(releaseClients.tenantId, releaseStepRuns.tenantId), eq(releaseClients.id, releaseStepRuns.clientId)),
+          )
+          .where(
+            and(
+              eq(releaseStepRuns.status, 'RUNNING'),
+              lt(releaseStepRuns.startedAt, silentSince),
+              or(isNull(releaseClients.lastSeenAt), lt(releaseClients.lastSeenAt, silentSince)),
+            ),
+          ),
+      );
+      for (const run of silent) await this.finishStep(tenantId, run.id, run.clientId, { exitCode: null, reason: 'lost' });
       const lost = await withTenant(this.db(), tenantId, async (tx) => {
         const expired = await tx
           .update(releaseTasks)
