@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,7 +107,7 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
   const finished = (id: number) =>
     until(`task ${id} finished`, async () => {
       const status = await statusOf(id);
-      return ['SUCCEEDED', 'FAILED', 'CANCELED', 'LOST', 'TIMED_OUT'].includes(status) ? status : null;
+      return ['SUCCEEDED', 'FAILED', 'PARTIAL', 'CANCELED', 'LOST', 'TIMED_OUT'].includes(status) ? status : null;
     });
   const logOf = async (id: number) => {
     const res = await ctx.app.inject({
@@ -241,6 +241,46 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     expect(log.split('attempt of a broken step').length - 1).toBe(3);
     await rm(marks, { recursive: true, force: true });
     await agent.stop();
+  });
+
+  it('runs on every fitting host: one failing makes it PARTIAL, and a retry runs on that host only', async () => {
+    const good = await startAgent(['fleet']);
+    const bad = await startAgent(['fleet']);
+    // a host with a `broken` file beside its runs fails the step
+    await writeFile(path.join(bad.work, 'broken'), '');
+    const ids = await setup(
+      ['if [ -e ../../broken ]; then echo "broken host"; exit 5; fi\necho "deployed $ATRIUM_VERSION"', 'echo "checked"'],
+      {},
+      ['fleet'],
+    );
+    const created = await task(admin, ids);
+    expect(await finished(created.id)).toBe('PARTIAL');
+    const detail = (await admin.get(`/api/release/task/${created.id}`)).body.data;
+    expect([...detail.targets].sort()).toEqual([good.credentials.id, bad.credentials.id].sort());
+    expect(detail.exitCode).toBe(5);
+    const byHost = (host: number) =>
+      detail.stepRuns
+        .filter((r: { clientId: number }) => r.clientId === host)
+        .map((r: { stepIndex: number; status: string }) => [r.stepIndex, r.status]);
+    expect(byHost(good.credentials.id)).toEqual([
+      [0, 'SUCCEEDED'],
+      [1, 'SUCCEEDED'],
+    ]);
+    expect(byHost(bad.credentials.id)).toEqual([[0, 'FAILED']]);
+    const log = await logOf(created.id);
+    expect(log).toContain('deployed 1.0.0');
+    expect(log).toContain('broken host');
+
+    // the host is mended; retry goes to it alone
+    await rm(path.join(bad.work, 'broken'));
+    const retry = await admin.post(`/api/release/task/${created.id}/retry`, {});
+    expect(retry.status).toBe(200);
+    expect(await finished(retry.body.data.id)).toBe('SUCCEEDED');
+    const again = (await admin.get(`/api/release/task/${retry.body.data.id}`)).body.data;
+    expect(again.targets).toEqual([bad.credentials.id]);
+    expect(new Set(again.stepRuns.map((r: { clientId: number }) => r.clientId))).toEqual(new Set([bad.credentials.id]));
+    await good.agent.stop();
+    await bad.agent.stop();
   });
 
   it('rolls back to the release before, as it was deployed; with none kept it is a 409', async () => {

@@ -670,6 +670,8 @@ export async function releaseRoutes(app: FastifyInstance) {
       version: string;
       steps: ReleaseSnapshotStep[];
       kind: 'DEPLOY' | 'RETRY' | 'ROLLBACK';
+      /** a retry of failed hosts: only these agents */
+      onlyClients?: number[];
     },
   ) => {
     const { project, env } = input;
@@ -685,6 +687,7 @@ export async function releaseRoutes(app: FastifyInstance) {
         kind: input.kind,
         status,
         steps: input.steps,
+        onlyClients: input.onlyClients ?? null,
         createdByUser: ctx.caller.userId ?? 0,
         createdByAccount: ctx.caller.accountRef,
         requiredApprovals: env.protected ? env.requiredApprovals : 0,
@@ -717,17 +720,30 @@ export async function releaseRoutes(app: FastifyInstance) {
     if (!project || !env) throw notFound();
     return { project, env };
   };
-  // retry: the same snapshot again (same version, same ability bodies), after a task that did not succeed
+  // retry: the same snapshot again (same version, same ability bodies), after a task that did not succeed;
+  // after a PARTIAL one, on the hosts that did not get through only
   route(app, { method: 'POST', url: '/release/task/:id/retry', params: idParam, write: true }, async (ctx, { params }) => {
     const task = await loadTask(ctx, params.id, 'OPERATOR');
     if (!['FAILED', 'PARTIAL', 'TIMED_OUT', 'LOST', 'CANCELED'].includes(task.status))
       throw refused('status', 'transition', 'release.transition');
+    let onlyClients: number[] | undefined;
+    if (task.status === 'PARTIAL') {
+      const runs = await ctx.tx
+        .select({ clientId: releaseStepRuns.clientId, stepIndex: releaseStepRuns.stepIndex, status: releaseStepRuns.status })
+        .from(releaseStepRuns)
+        .where(eq(releaseStepRuns.taskId, task.id))
+        .orderBy(asc(releaseStepRuns.id));
+      const last = new Map(runs.map((r) => [r.clientId, r]));
+      const through = (host: number) => last.get(host)?.status === 'SUCCEEDED' && last.get(host)?.stepIndex === task.steps.length - 1;
+      onlyClients = task.targets.filter((host) => !through(host));
+    }
     return enqueue(ctx, {
       ...(await projectAndEnv(ctx, task)),
       processId: task.processId,
       version: task.version,
       steps: task.steps,
       kind: 'RETRY',
+      onlyClients,
     });
   });
   // rollback: the release before this one, as it was deployed, if it is among the project's kept releases
@@ -763,15 +779,15 @@ export async function releaseRoutes(app: FastifyInstance) {
       .where(and(eq(releaseTasks.id, task.id), eq(releaseTasks.status, task.status)))
       .returning();
     if (!moved) throw refused('status', 'transition', 'release.transition');
-    if (!waiting && moved.clientId) {
+    if (!waiting) {
       const runs = await ctx.tx
-        .select({ id: releaseStepRuns.id })
+        .select({ id: releaseStepRuns.id, clientId: releaseStepRuns.clientId })
         .from(releaseStepRuns)
         .where(and(eq(releaseStepRuns.taskId, task.id), eq(releaseStepRuns.status, 'RUNNING')));
-      const agent = { tenantId: moved.tenantId, clientId: moved.clientId };
-      // the lock stays until the agent confirms the kill, or the lease runs out
+      // every host's running step; the lock stays until the agents confirm the kill, or the lease runs out
       ctx.afterCommit(async () => {
-        for (const run of runs) await engine.send(agent, { type: 'cancel', stepRunId: run.id });
+        for (const run of runs)
+          await engine.send({ tenantId: moved.tenantId, clientId: run.clientId }, { type: 'cancel', stepRunId: run.id });
       });
     }
     ctx.afterCommit(() =>
