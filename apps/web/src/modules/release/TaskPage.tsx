@@ -4,9 +4,10 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { http } from '../../api';
+import { useCan } from '../../components/permission';
 import { formatDateTime } from '../../locale/datetime';
 import { onRealtime } from '../../realtime/events';
-import { attempt, type Env, type Process, type Project, StatusTag, type StepRun, type Task, useList } from './shared';
+import { attempt, type Client, type Env, type Process, type Project, StatusTag, type StepRun, type Task, useList } from './shared';
 
 type Draft = { projectId?: number; envId?: number; processId?: number; version: string };
 const FINISHED = ['SUCCEEDED', 'FAILED', 'PARTIAL', 'CANCELED', 'TIMED_OUT', 'LOST', 'REJECTED'];
@@ -169,9 +170,13 @@ function TaskDetail({ id, onChanged }: { id: number; onChanged: () => void }) {
       onChanged();
       setSearch({ id: String(created.id) });
     });
+  const can = useCan();
+  const clients = useList<Client>('client', can('release:client:list'));
   const data = task.data;
   if (!data) return null;
   const runs = data.stepRuns ?? [];
+  const hosts = data.targets?.length ? data.targets : data.clientId ? [data.clientId] : [];
+  const hostName = (id: number) => clients.data?.list.find((c) => c.id === id)?.hostname ?? `#${id}`;
   return (
     <Space direction="vertical" style={{ width: '100%' }} size="medium">
       <Descriptions
@@ -180,7 +185,7 @@ function TaskDetail({ id, onChanged }: { id: number; onChanged: () => void }) {
           { label: t('release.status'), value: <StatusTag value={data.status} /> },
           { label: t('release.version'), value: data.version },
           { label: t('release.exitCode'), value: data.exitCode ?? '—' },
-          { label: t('release.client'), value: data.clientId ?? '—' },
+          { label: t('release.hosts'), value: hosts.length ? hosts.map(hostName).join(', ') : '—' },
           { label: t('release.startedAt'), value: data.startedAt ? formatDateTime(data.startedAt) : '—' },
           { label: t('release.finishedAt'), value: data.finishedAt ? formatDateTime(data.finishedAt) : '—' },
         ]}
@@ -208,20 +213,32 @@ function TaskDetail({ id, onChanged }: { id: number; onChanged: () => void }) {
         {data.status === 'SUCCEEDED' && <Button onClick={() => again('rollback')}>{t('release.rollback')}</Button>}
       </Space>
       <Table
-        rowKey="index"
+        rowKey="host"
         size="small"
         pagination={false}
-        data={data.steps.map((step, index) => ({ ...step, index, run: runs.filter((r) => r.stepIndex === index).at(-1) }))}
+        scroll={{ x: true }}
+        data-testid="release-hosts"
+        noDataElement={<span>{t('release.noHostsYet')}</span>}
+        data={hosts.map((host) => ({ host }))}
         columns={[
-          { title: '#', dataIndex: 'index', render: (i: number) => i + 1 },
-          {
-            title: t('release.ability'),
-            render: (_: unknown, s: { name: string; abilityKey: string; abilityVersion: number }) =>
-              `${s.name} (${s.abilityKey}@v${s.abilityVersion})`,
-          },
-          { title: t('release.status'), dataIndex: 'run', render: (r?: StepRun) => (r ? <StatusTag value={r.status} /> : <Tag>—</Tag>) },
-          { title: t('release.exitCode'), dataIndex: 'run', render: (r?: StepRun) => r?.exitCode ?? '—' },
-          { title: t('release.client'), dataIndex: 'run', render: (r?: StepRun) => r?.clientId ?? '—' },
+          { title: t('release.client'), dataIndex: 'host', render: (host: number) => hostName(host) },
+          ...data.steps.map((step, index) => ({
+            title: `${index + 1}. ${step.name} (${step.abilityKey}@v${step.abilityVersion})`,
+            key: `step-${index}`,
+            render: (_: unknown, row: { host: number }) => {
+              // every attempt of this step on this host; the last one says where it stands
+              const attempts = runs.filter((r: StepRun) => r.clientId === row.host && r.stepIndex === index);
+              const last = attempts.at(-1);
+              if (!last) return <Tag>—</Tag>;
+              return (
+                <Space size={4}>
+                  <StatusTag value={last.status} />
+                  {last.exitCode !== null && last.exitCode !== 0 && <span>{t('release.exit', { code: last.exitCode })}</span>}
+                  {attempts.length > 1 && <span>{t('release.attempts', { count: attempts.length })}</span>}
+                </Space>
+              );
+            },
+          })),
         ]}
       />
       <div>

@@ -51,6 +51,8 @@ export type Task = {
   status: string;
   exitCode: number | null;
   clientId: number | null;
+  /** the hosts it runs on */
+  targets?: number[];
   createBy: string | null;
   createTime: string;
   startedAt: string | null;
@@ -61,8 +63,8 @@ export type Task = {
 export type Grant = { id: number; userId: number; projectId: number; envId: number | null; level: string };
 
 /** One release list (all rows: these lists are short). */
-export function useList<T>(path: string) {
-  return useQuery({ queryKey: ['release', path], queryFn: () => http.get<Listed<T>>(`/api/release/${path}`) });
+export function useList<T>(path: string, enabled = true) {
+  return useQuery({ queryKey: ['release', path], queryFn: () => http.get<Listed<T>>(`/api/release/${path}`), enabled });
 }
 
 const colours: Record<string, string> = {
