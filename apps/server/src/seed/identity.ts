@@ -33,6 +33,9 @@ function menuRow(route: CatalogueRoute, parentId: number | null): MenuRow {
   };
 }
 
+/** Entities managed from another entity's page: their buttons sit under that page. */
+const BUTTON_PAGES: Record<string, string> = { 'mall:printJob': 'mallPrinter' };
+
 /**
  * The global menu catalogue from the contracts' route catalogue, plus one button per permission of
  * `permissionCatalogue` under the system menu listing that entity. Idempotent: entries are matched by
@@ -54,13 +57,31 @@ export async function seedMenus(database: Database): Promise<number[]> {
   };
   for (const route of routeCatalogue) await insert(route, null);
 
-  const carried = await db.select({ id: menus.id, permission: menus.permission }).from(menus).where(isNotNull(menus.permission));
+  const carried = await db
+    .select({ id: menus.id, permission: menus.permission, type: menus.type, parentId: menus.parentId })
+    .from(menus)
+    .where(isNotNull(menus.permission));
   const byPermission = new Map(carried.map((m) => [m.permission as string, m.id]));
+  const pages = await db.select({ id: menus.id, routeName: menus.routeName }).from(menus).where(isNotNull(menus.routeName));
+  const byRoute = new Map(pages.map((m) => [m.routeName as string, m.id]));
+  // a button sits under the page listing its entity: the menu carrying its list (or query) permission,
+  // else the page named after it (`release:userProject` → `releaseUserProject`)
+  const parentOf = (domain: string, entity: string): number | null => {
+    const page = BUTTON_PAGES[`${domain}:${entity}`] ?? `${domain}${entity.charAt(0).toUpperCase()}${entity.slice(1)}`;
+    return byPermission.get(`${domain}:${entity}:list`) ?? byPermission.get(`${domain}:${entity}:query`) ?? byRoute.get(page) ?? null;
+  };
+  // buttons seeded before their page could be found move under it
+  for (const button of carried) {
+    if (button.type !== 'button' || button.parentId !== null) continue;
+    const [domain, entity] = (button.permission as string).split(':') as [string, string];
+    const parentId = parentOf(domain, entity);
+    if (parentId !== null) await db.update(menus).set({ parentId }).where(eq(menus.id, button.id));
+  }
   const buttons: MenuRow[] = [];
   for (const permission of allPermissions) {
     if (byPermission.has(permission)) continue;
     const [domain, entity, action] = permission.split(':') as [string, string, string];
-    const parentId = byPermission.get(`${domain}:${entity}:list`) ?? byPermission.get(`${domain}:${entity}:query`) ?? null;
+    const parentId = parentOf(domain, entity);
     buttons.push({
       parentId,
       type: 'button',

@@ -1,5 +1,8 @@
+import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { menus } from '../../src/db/schema';
+import { seedMenus } from '../../src/seed/identity';
 import { buildTestApp, engines } from '../helper';
 import { type Caller, fieldsOf, signIn } from './api';
 
@@ -53,6 +56,29 @@ describe.each(engines)('tenants, audit, sessions and Excel on %s', (engine) => {
     expect(ended.code).toBe(1302);
     // the reason travels along, so the sign-in page can say why
     expect(ended.data).toEqual({ reason: 'tenant_disabled' });
+  });
+
+  it('seats every permission button of the menu catalogue under a page, also after a reseed', async () => {
+    type Node = { id: number; type: string; permission: string | null; path: string | null; children?: Node[] };
+    const roots = (await admin.get('/api/system/menu/tree')).body.data as Node[];
+    expect(roots.filter((n) => n.type === 'button').map((n) => n.permission)).toEqual([]);
+    // a button lives under the page of its entity
+    const parentOf = new Map<string, Node>();
+    const walk = (nodes: Node[], parent?: Node) => {
+      for (const n of nodes) {
+        if (n.type === 'button' && n.permission && parent) parentOf.set(n.permission, parent);
+        walk(n.children ?? [], n);
+      }
+    };
+    walk(roots);
+    expect(parentOf.get('release:userProject:create')?.path).toBe('/release/user-project');
+    expect(parentOf.get('mall:goods:update')?.path).toBe('/mall/goods');
+    expect(parentOf.get('mall:printJob:cancel')?.path).toBe('/erp/printer');
+    // a catalogue whose buttons were once left at the root is mended by the next start
+    await ctx.database.db.update(menus).set({ parentId: null }).where(eq(menus.permission, 'release:ability:publish'));
+    await seedMenus(ctx.database);
+    const again = (await admin.get('/api/system/menu/tree')).body.data as Node[];
+    expect(again.filter((n) => n.type === 'button')).toEqual([]);
   });
 
   it('keeps tenants to the super admin', async () => {
