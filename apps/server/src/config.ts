@@ -43,6 +43,12 @@ export const configSchema = z.object({
   MQTT_URL: url(['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:']),
   // 0 picks a free port (tests run several brokers at once)
   MQTT_WS_PORT: port(8083, 0),
+  // plain MQTT over TCP on the embedded broker as well, for printers and agents without WebSocket; off when unset
+  MQTT_TCP_PORT: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) < 65536), 'must be a port number between 0 and 65535')
+    .transform((v) => (v === undefined ? undefined : Number(v))),
   // release agents: a running task without a heartbeat for this long is LOST and frees its lock
   RELEASE_LEASE_MS: z
     .string()

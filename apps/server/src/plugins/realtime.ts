@@ -57,6 +57,7 @@ export const realtimePlugin = fp(
       log: app.log.child({ module: 'realtime' }),
       host: app.config.HOST,
       wsPort: app.config.MQTT_WS_PORT,
+      tcpPort: app.config.MQTT_TCP_PORT ?? null,
       mqttUrl: app.config.MQTT_URL,
       publicUrl: app.config.MQTT_PUBLIC_URL,
       redis: app.redis,

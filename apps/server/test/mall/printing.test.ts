@@ -93,6 +93,8 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
       PRINT_RETRY_MS: '20',
       // nothing listens there: every request to "Feie" is refused by the network
       PRINTER_FEIE_URL: 'http://127.0.0.1:9',
+      // plain MQTT over TCP as well, on a free port
+      MQTT_TCP_PORT: '0',
     });
     api = await signIn(ctx, 'acme', 'Acme@123456');
     url = brokerUrl(ctx.app.realtime.port);
@@ -206,6 +208,33 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
       (n) => n > 0,
     );
     expect(messages.some((m) => m.topic === `atrium-web/printer/${browser.clientKey}` && m.body.status === 'PRINTED')).toBe(true);
+  });
+
+  it('serves a device over plain MQTT on TCP the same: a wrong key is refused, a job prints and is acked', async () => {
+    const tcp = `mqtt://127.0.0.1:${ctx.app.realtime.tcpPort}`;
+    const p = await printer(api, { triggers: [] });
+    await expect(device(tcp, p.sn, 'not-the-key')).rejects.toMatchObject({ code: 5 });
+    const dev = await device(tcp, p.sn, p.key);
+    open.push(dev);
+    const jobs = jobsOf(dev);
+    await new Promise<void>((resolve, reject) =>
+      dev.subscribe(printerTopic(p.sn, 'job'), { qos: 1 }, (error) => (error ? reject(error) : resolve())),
+    );
+    dev.publish(printerTopic(p.sn, 'status'), JSON.stringify({ state: 'online' }), { qos: 1, retain: true });
+    const test = (await api.post(`/api/mall/printer/${p.id}/test`, {})).body.data;
+    const got = await until(
+      async () => jobs,
+      (list) => list.length > 0,
+    );
+    expect(got[0]?.jobId).toBe(test.id);
+    dev.publish(printerTopic(p.sn, 'ack'), JSON.stringify({ jobId: test.id, status: 'printed' }), { qos: 1 });
+    const printed = await until(
+      () => api.get(`/api/mall/print-job/${test.id}`),
+      (r) => r.body.data.status === 'PRINTED',
+    );
+    expect(printed.body.data.status).toBe('PRINTED');
+    // a device of one printer may not subscribe to another's jobs over TCP either
+    await expect(dev.subscribeAsync('atrium-printer/SOMEONE-ELSE/job', { qos: 1 })).rejects.toThrow();
   });
 
   it('marks a job FAILED on a failed ack, and the printer offline when its connection dies', async () => {

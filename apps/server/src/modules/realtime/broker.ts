@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket, type Server as TcpServer } from 'node:net';
 import { Readable } from 'node:stream';
 import { REALTIME_PATH, realtimeLimits } from '@atrium/contracts/realtime';
 import { Aedes, type AedesOptions, type AuthenticateError, type Client, type Subscription } from 'aedes';
@@ -62,6 +62,8 @@ export type EmbeddedBrokerOptions = {
   host: string;
   /** 0 picks a free port (tests). */
   port: number;
+  /** Plain MQTT over TCP as well (devices that speak no WebSocket), on this port; 0 picks a free one. */
+  tcpPort?: number | null;
   /** With Redis, messages and sessions are shared with the brokers of the other instances. */
   redis?: RedisWatch | null;
   /** The deployment's Redis namespace (REDIS_PREFIX): broker keys and channels live under it. */
@@ -123,6 +125,8 @@ const BYTES_PER_WINDOW = 256 * 1024;
 export class EmbeddedBroker {
   private aedes?: Aedes;
   private http?: Server;
+  private tcp?: TcpServer;
+  private readonly tcpSockets = new Set<Socket>();
   private wss?: WebSocketServer;
   private persistence?: { destroy(): Promise<void> };
   private revalidateTimer?: NodeJS.Timeout;
@@ -138,6 +142,11 @@ export class EmbeddedBroker {
   /** The port the WebSocket listener is bound to (the real one when 0 was asked for). */
   get port(): number | null {
     const address = this.http?.address();
+    return address && typeof address === 'object' ? (address as AddressInfo).port : null;
+  }
+  /** The plain-TCP port, when one was asked for. */
+  get tcpPort(): number | null {
+    const address = this.tcp?.address();
     return address && typeof address === 'object' ? (address as AddressInfo).port : null;
   }
 
@@ -261,6 +270,34 @@ export class EmbeddedBroker {
       aedes.handle(stream, request);
     });
     this.wss.on('error', (error) => this.options.log.warn({ err: error }, 'mqtt websocket error'));
+    if (this.options.tcpPort !== undefined && this.options.tcpPort !== null) {
+      // the same broker, rules and limits; only the transport differs
+      this.tcp = createTcpServer((socket: Socket) => {
+        this.tcpSockets.add(socket);
+        socket.once('close', () => this.tcpSockets.delete(socket));
+        let windowStart = Date.now();
+        let bytes = 0;
+        socket.on('data', (data: Buffer) => {
+          const now = Date.now();
+          if (now - windowStart > realtimeLimits.publishWindowMs) {
+            windowStart = now;
+            bytes = 0;
+          }
+          bytes += data.length;
+          if (bytes > BYTES_PER_WINDOW) socket.destroy();
+        });
+        socket.on('error', () => socket.destroy());
+        aedes.handle(socket);
+      });
+      const tcp = this.tcp;
+      await new Promise<void>((resolve, reject) => {
+        tcp.once('error', reject);
+        tcp.listen(this.options.tcpPort ?? 0, this.options.host, () => {
+          tcp.off('error', reject);
+          resolve();
+        });
+      });
+    }
     await new Promise<void>((resolve, reject) => {
       const server = this.http as Server;
       server.once('error', reject);
@@ -315,6 +352,9 @@ export class EmbeddedBroker {
   async stop(): Promise<void> {
     this.listening = false;
     if (this.revalidateTimer) clearInterval(this.revalidateTimer);
+    const tcp = this.tcp;
+    const tcpClosed = tcp?.listening ? new Promise<void>((resolve) => tcp.close(() => resolve())) : Promise.resolve();
+    for (const socket of this.tcpSockets) socket.destroy();
     const http = this.http;
     // stop taking connections first, then cut the open ones: nothing may keep the server from closing
     const httpClosed = http?.listening ? new Promise<void>((resolve) => http.close(() => resolve())) : Promise.resolve();
@@ -325,6 +365,7 @@ export class EmbeddedBroker {
     const wss = this.wss;
     if (wss) await within(STOP_STEP_MS, new Promise<void>((resolve) => wss.close(() => resolve())));
     await within(STOP_STEP_MS, httpClosed);
+    await within(STOP_STEP_MS, tcpClosed);
     if (this.persistence)
       await within(
         STOP_STEP_MS,

@@ -14,6 +14,8 @@ export type RealtimeOptions = {
   log: FastifyBaseLogger;
   host: string;
   wsPort: number;
+  /** plain MQTT over TCP on the embedded broker too (devices without WebSocket); null: none */
+  tcpPort?: number | null;
   mqttUrl?: string;
   /** What browsers connect to, when it is not this host's WebSocket port. */
   publicUrl?: string;
@@ -55,6 +57,11 @@ export class Realtime {
   /** The embedded broker's WebSocket port (null with an external broker or while it is down). */
   get port(): number | null {
     return this.embedded?.port ?? null;
+  }
+
+  /** The embedded broker's plain-TCP port, when it has one. */
+  get tcpPort(): number | null {
+    return this.embedded?.tcpPort ?? null;
   }
 
   /** The broker URL browsers use; null means "this host, `port`, /mqtt" (embedded) or none (external over TCP). */
@@ -114,6 +121,7 @@ export class Realtime {
     const broker = new EmbeddedBroker({
       host: this.options.host,
       port: this.options.wsPort,
+      tcpPort: this.options.tcpPort,
       redis: this.options.redis,
       redisPrefix: this.options.redisPrefix,
       checkToken: this.options.checkToken,
@@ -139,7 +147,8 @@ export class Realtime {
       this.embedded = broker;
       // keep the port chosen first (0 = any): after a restart, browsers find the broker where it was
       this.options.wsPort ||= broker.port ?? 0;
-      this.options.log.info({ port: broker.port }, 'mqtt broker listening (websocket /mqtt)');
+      if (this.options.tcpPort === 0) this.options.tcpPort = broker.tcpPort;
+      this.options.log.info({ port: broker.port, tcpPort: broker.tcpPort ?? undefined }, 'mqtt broker listening (websocket /mqtt)');
     } catch (error) {
       // The app keeps serving without live delivery; browsers reconnect once the broker is up.
       this.options.log.error({ err: error }, 'mqtt broker failed to start; live delivery is delayed, retrying');
