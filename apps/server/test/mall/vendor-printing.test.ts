@@ -21,9 +21,11 @@ async function feieCloud(user: string, key: string) {
       const form = Object.fromEntries(new URLSearchParams(body));
       requests.push(form);
       const signed = form.user === user && form.sig === sha1(user + key + form.stime);
+      // a print answers its order id; asked about an order, Feie says it printed
+      const data = form.apiname === 'Open_queryOrderState' ? true : `feie-${requests.filter((r) => r.apiname === 'Open_printMsg').length}`;
       res
         .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify(signed ? { ret: 0, msg: 'ok', data: `feie-${requests.length}` } : { ret: 1001, msg: '签名错误' }));
+        .end(JSON.stringify(signed ? { ret: 0, msg: 'ok', data } : { ret: 1001, msg: '签名错误' }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -63,6 +65,7 @@ describe.each(engines)('cloud vendor printers and job expiry on %s', (engine) =>
       PRINT_EXPIRE_MS: '1000',
       PRINTER_FEIE_URL: cloud.url,
       PRINTER_VENDOR_TIMEOUT_MS: '2000',
+      PRINT_QUERY_MS: '200',
     });
     acme = await signIn(ctx, 'acme', 'Acme@123456');
     hq = await signIn(ctx, 'admin', 'Admin@123456');
@@ -119,9 +122,14 @@ describe.each(engines)('cloud vendor printers and job expiry on %s', (engine) =>
     expect(theirs.find((a) => a.vendor === 'feie')).toMatchObject({ accountUser: null });
 
     const printed = await acme.post(`/api/mall/printer/${printerId}/test`, {});
-    const sent = await jobOf(printed.body.data.id);
-    expect(sent).toMatchObject({ status: 'SENT', vendorJobId: 'feie-1', lastError: null });
+    // sent to Feie, then PRINTED once Feie, asked about the order, says so
+    const done = await until(
+      async () => (await acme.get(`/api/mall/print-job/${printed.body.data.id}`)).body.data,
+      (job) => job.status === 'PRINTED',
+    );
+    expect(done).toMatchObject({ status: 'PRINTED', vendorJobId: 'feie-1', lastError: null });
     expect(cloud.requests[0]).toMatchObject({ user: FEIE_USER, apiname: 'Open_printMsg', sn: created.body.data.sn });
+    expect(cloud.requests.find((r) => r.apiname === 'Open_queryOrderState')).toMatchObject({ orderid: 'feie-1' });
 
     // a new user without a key keeps the stored key; a wrong key is the vendor's refusal, not retried
     expect((await acme.put('/api/mall/printer/vendor-account/feie', { accountUser: FEIE_USER })).body.data.keySet).toBe(true);

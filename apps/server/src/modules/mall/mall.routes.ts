@@ -53,6 +53,7 @@ export async function mallRoutes(app: FastifyInstance) {
     pollMs: app.config.PRINT_POLL_MS,
     backoffMs: app.config.PRINT_RETRY_MS,
     expireMs: app.config.PRINT_EXPIRE_MS,
+    followUpMs: app.config.PRINT_QUERY_MS,
   });
   realtime.usePrinters({
     checkDevice: (sn, key) => checkDevice(app.database.db, sn, key),

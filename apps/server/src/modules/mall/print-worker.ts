@@ -1,9 +1,9 @@
-import type { PrinterVendor } from '@atrium/contracts';
+import { cloudVendors, type PrinterVendor } from '@atrium/contracts';
 import { type PrinterAckMessage, type PrinterState, printerStates } from '@atrium/contracts/printer-protocol';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Db, withTenant } from '../../db/client';
-import { mallPrinters, mallPrintJobs, printerDevices, printOutbox, tenantUsers } from '../../db/schema';
+import { mallPrinters, mallPrintJobs, printerDevices, printOutbox, tenants, tenantUsers } from '../../db/schema';
 import type { PublishInput } from '../realtime/realtime.service';
 import type { PrinterIdentity } from '../realtime/rules';
 import { type PrintDriver, PrinterUnavailable, TransportError } from './printing/drivers/driver';
@@ -27,6 +27,8 @@ export type PrintWorkerOptions = {
   backoffMs?: number;
   /** How long a job may wait for an offline printer before it is EXPIRED instead of printed late. */
   expireMs?: number;
+  /** How often a cloud vendor is asked whether the jobs it took have printed. */
+  followUpMs?: number;
 };
 
 const BATCH = 20;
@@ -47,6 +49,8 @@ export class PrintWorker {
   private readonly maxAttempts: number;
   private readonly backoffMs: number;
   private readonly expireMs: number;
+  private readonly followUpMs: number;
+  private lastFollowUp = 0;
 
   constructor(private readonly options: PrintWorkerOptions) {
     this.pollMs = options.pollMs ?? 1000;
@@ -54,6 +58,7 @@ export class PrintWorker {
     this.maxAttempts = options.maxAttempts ?? 5;
     this.backoffMs = options.backoffMs ?? 2000;
     this.expireMs = options.expireMs ?? 86_400_000;
+    this.followUpMs = options.followUpMs ?? 10_000;
   }
 
   start(): void {
@@ -89,6 +94,10 @@ export class PrintWorker {
 
   private async drain(): Promise<void> {
     const { db } = this.options;
+    if (this.options.vendorDriver && Date.now() - this.lastFollowUp >= this.followUpMs) {
+      this.lastFollowUp = Date.now();
+      await this.followUp().catch((error: unknown) => this.options.log.warn({ err: error }, 'print job follow-up failed'));
+    }
     // leases that ran out: their sender stopped mid-send, so nobody knows whether the job printed
     const lost = await db
       .delete(printOutbox)
@@ -199,6 +208,55 @@ export class PrintWorker {
       await setJob({ status: 'FAILED', attempts, lastError: message });
       await db.delete(printOutbox).where(outbox);
       await this.announceJob(tenantId, job.id, printer.id, 'FAILED');
+    }
+  }
+
+  /**
+   * Cloud vendors say a job printed only when asked: SENT jobs of cloud printers (sent within the
+   * expiry window) are looked up with the vendor, and move to PRINTED or FAILED as it answers.
+   */
+  private async followUp(): Promise<void> {
+    const { db, vendorDriver } = this.options;
+    if (!vendorDriver) return;
+    const since = new Date(Date.now() - this.expireMs);
+    const tenantRows = await db.select({ id: tenants.id }).from(tenants);
+    for (const { id: tenantId } of tenantRows) {
+      const sent = await withTenant(db, tenantId, (tx) =>
+        tx
+          .select({ id: mallPrintJobs.id, vendorJobId: mallPrintJobs.vendorJobId, printerId: mallPrinters.id, vendor: mallPrinters.vendor })
+          .from(mallPrintJobs)
+          .innerJoin(mallPrinters, and(eq(mallPrinters.tenantId, mallPrintJobs.tenantId), eq(mallPrinters.id, mallPrintJobs.printerId)))
+          .where(
+            and(
+              eq(mallPrintJobs.tenantId, tenantId),
+              eq(mallPrintJobs.status, 'SENT'),
+              isNotNull(mallPrintJobs.vendorJobId),
+              inArray(mallPrinters.vendor, [...cloudVendors]),
+              gt(mallPrintJobs.sentTime, since),
+            ),
+          )
+          .limit(BATCH),
+      );
+      for (const job of sent) {
+        const driver = await vendorDriver(tenantId, job.vendor as PrinterVendor).catch(() => null);
+        if (!driver?.queryJob) continue;
+        const state = await driver.queryJob(job.vendorJobId as string).catch(() => 'waiting' as const);
+        if (state === 'waiting') continue;
+        const status = state === 'printed' ? 'PRINTED' : 'FAILED';
+        const [moved] = await withTenant(db, tenantId, (tx) =>
+          tx
+            .update(mallPrintJobs)
+            .set({
+              status,
+              printedTime: status === 'PRINTED' ? new Date() : null,
+              lastError: status === 'FAILED' ? 'the vendor reports the job failed' : null,
+              updateTime: new Date(),
+            })
+            .where(and(eq(mallPrintJobs.tenantId, tenantId), eq(mallPrintJobs.id, job.id), eq(mallPrintJobs.status, 'SENT')))
+            .returning({ id: mallPrintJobs.id }),
+        );
+        if (moved) await this.announceJob(tenantId, job.id, job.printerId, status);
+      }
     }
   }
 
