@@ -235,6 +235,8 @@ export const notifications = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('notifications_account_idx').on(t.tenantId, t.accountRef, t.createTime),
     index('notifications_unread_idx').on(t.tenantId, t.accountRef, t.type).where(sql`not ${t.read}`),
+    // the message box's counts (total, unread per type) from the index alone, without reading the rows
+    index('notifications_counts_idx').on(t.tenantId, t.accountRef, t.type, t.read),
     tenantPolicy('notifications'),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "notifications_counts_idx" ON "notifications" USING btree ("tenant_id","account_ref","type","read");
