@@ -154,6 +154,8 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   'value.invalid': { zh: '格式不正确', en: 'is not valid' },
   'value.taken': { zh: '已被使用', en: 'is already in use' },
   'value.nul': { zh: '不能包含 NUL 字符', en: 'must not contain NUL characters' },
+  'page.cursorBoth': { zh: '只能给出 after 或 before 之一', en: 'give either after or before, not both' },
+  'page.cursorSort': { zh: '按该列排序时不能按游标翻页', en: 'this sort cannot page by cursor' },
   'ref.missing': { zh: '所选的记录不存在或已删除', en: 'the chosen record does not exist or was deleted' },
   'ref.missingId': { zh: '编号 {id} 不存在', en: 'no record with id {id}' },
   'tree.cycle': { zh: '不能移到自己或自己的下级之下', en: 'cannot be moved under itself or one of its own descendants' },

@@ -1,6 +1,7 @@
 import type { SortOrder } from '@atrium/contracts';
 import { asc, desc, ilike, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { invalidField } from './conflict';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -34,6 +35,42 @@ export const startsWithPlaceholder = (column: AnyPgColumn, name: string, { casel
 export function orderOf<C extends string>(sort: SortOrder<C>, columns: Record<C, AnyPgColumn>, tiebreaker: AnyPgColumn): SQL[] {
   const dir = sort.direction === 'desc' ? desc : asc;
   return [dir(columns[sort.column]), dir(tiebreaker)];
+}
+
+/** A list query that may page by keyset: the id of the row to start after, or to end before. */
+export type KeysetQuery<C extends string> = { sort: SortOrder<C>; after?: number; before?: number };
+
+/**
+ * Keyset paging: the page after (or before) the row `after` (`before`) in the list's order, as a
+ * condition `(sort column, id) > (the row's sort value, its id)` that the (…, column, id) index
+ * answers by seeking, where OFFSET reads and drops every row before the page. `boundaryValue` selects
+ * the row's sort value (one scalar subquery on the primary key, within the tenant), `id` is the row id
+ * as the statement should hold it (a value, or a placeholder in a cached statement).
+ *
+ * `order` is the order to read in: reversed for `before`, whose rows the caller puts back in list
+ * order (`backwards`). A row id that is gone, or not the tenant's, matches nothing: an empty page.
+ * Lists sorted on a column that may be NULL cannot page this way (a 400 naming `after`/`before`).
+ */
+export function keysetPage<C extends string>(
+  q: KeysetQuery<C>,
+  columns: Record<C, AnyPgColumn>,
+  tiebreaker: AnyPgColumn,
+  boundaryValue: (id: unknown) => SQL,
+  id: unknown = q.after ?? q.before,
+): { where: SQL | undefined; order: SQL[]; backwards: boolean } {
+  if (q.after !== undefined && q.before !== undefined) throw invalidField('before', 'keyset', 'page.cursorBoth');
+  const backwards = q.before !== undefined;
+  if (q.after === undefined && !backwards) return { where: undefined, order: orderOf(q.sort, columns, tiebreaker), backwards };
+  const column = columns[q.sort.column];
+  if (!column.notNull) throw invalidField(backwards ? 'before' : 'after', 'keyset', 'page.cursorSort');
+  const ascending = (q.sort.direction === 'asc') !== backwards;
+  const dir = ascending ? asc : desc;
+  const bound = column === tiebreaker ? sql`${id}` : sql`(${boundaryValue(id)})`;
+  return {
+    where: sql`(${column}, ${tiebreaker}) ${sql.raw(ascending ? '>' : '<')} (${bound}, ${id})`,
+    order: [dir(column), dir(tiebreaker)],
+    backwards,
+  };
 }
 
 /**

@@ -1,11 +1,11 @@
 import type { Resource } from '@atrium/contracts';
-import { and, count, eq, getTableColumns, ne, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, ne, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import { conflict, refused, rethrowUnique } from './conflict';
+import { conflict, invalidField, refused, rethrowUnique } from './conflict';
 import type { Ctx } from './context';
 import { allOf } from './data-scope';
-import { contains, isoDates, orderOf, pageOffset, startsWith } from './query';
+import { contains, isoDates, keysetPage, pageOffset, startsWith } from './query';
 import type { ResourceHandlers } from './register-resource';
 import { listTotal } from './totals';
 
@@ -83,18 +83,38 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
 
   return {
     async list(ctx, query) {
-      const q = query as Row & { pageNum: number; pageSize: number; sort: { column: string; direction: 'asc' | 'desc' } };
+      const q = query as Row & {
+        pageNum: number;
+        pageSize: number;
+        sort: { column: string; direction: 'asc' | 'desc' };
+        after?: number;
+        before?: number;
+      };
       const where = allOf(mine(ctx), ...Object.keys(filterShape).map((k) => filterOf(k, q[k])));
+      // after/before: the page next to a row, by keyset (the contract offers them when the resource says so)
+      const keyset = keysetPage(
+        q,
+        sortColumns,
+        id,
+        (rowId) => sql`select ${sortColumns[q.sort.column]} from ${table} where ${and(eq(tenantId, ctx.caller.tenantId), eq(id, rowId))}`,
+      );
+      const page = pageOffset(q);
       const [rows, total] = await Promise.all([
         ctx.tx
           .select()
           .from(table)
-          .where(where)
-          .orderBy(...orderOf(q.sort, sortColumns, id))
-          .limit(pageOffset(q).limit)
-          .offset(pageOffset(q).offset),
+          .where(allOf(where, keyset.where))
+          .orderBy(...keyset.order)
+          .limit(page.limit)
+          .offset(keyset.where ? 0 : page.offset),
         listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(table).where(where))[0]?.n ?? 0),
       ]);
+      if (keyset.backwards) rows.reverse();
+      const cursor = q.after ?? q.before;
+      if (cursor !== undefined && rows.length === 0) {
+        const [known] = await ctx.tx.select({ id }).from(table).where(one(ctx, cursor));
+        if (!known) throw invalidField(q.after !== undefined ? 'after' : 'before', 'ref', 'ref.missingId', { id: cursor });
+      }
       return { list: await Promise.all((rows as Row[]).map((r) => toItem(r, ctx))), total };
     },
 

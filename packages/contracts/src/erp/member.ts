@@ -53,6 +53,7 @@ export const memberResource = defineResource({
     status: erpStatus.status.optional(),
   }),
   sortable: ['name', 'points', 'balance', 'level', 'createTime'],
+  keyset: true,
   defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'query', 'create', 'update', 'status', 'delete', 'export'],
 });

@@ -38,6 +38,7 @@ export const operLogResource = defineResource({
     ...between,
   }),
   sortable: ['createTime', 'durationMs'],
+  keyset: true,
   defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'query', 'export'],
 });

@@ -78,6 +78,7 @@ export const userResource = defineResource({
     createTimeTo: dateFilter(),
   }),
   sortable: ['createTime', 'accountId', 'id'],
+  keyset: true,
   defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'query', 'create', 'update', 'status', 'delete', 'export', 'import'],
   // the spec's exact calls (section 7)

@@ -1,13 +1,15 @@
 import type { ListQueryOf, loginLogResource, operLogResource, sessionResource } from '@atrium/contracts';
-import { and, count, eq, gt, gte, isNull, lte } from 'drizzle-orm';
+import { and, count, eq, gt, gte, isNull, lte, sql } from 'drizzle-orm';
+import { invalidField } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
-import { contains, orderOf, pageOffset } from '../../../crud/query';
+import { contains, keysetPage, orderOf, pageOffset } from '../../../crud/query';
 import { listTotal } from '../../../crud/totals';
 import { oneAtATime } from '../../../db/client';
 import { accounts, loginLogs, operLogs, sessions } from '../../../db/schema';
 
 const iso = (d: Date) => d.toISOString();
+const mineOne = (ctx: Ctx, id: unknown) => and(eq(operLogs.tenantId, ctx.caller.tenantId), eq(operLogs.id, id as number));
 
 export const operLogRepository = {
   async list(ctx: Ctx, q: ListQueryOf<typeof operLogResource>) {
@@ -22,21 +24,31 @@ export const operLogRepository = {
       q.createTimeTo ? lte(operLogs.createTime, q.createTimeTo) : undefined,
     );
     const page = pageOffset(q);
+    const sortColumns = { createTime: operLogs.createTime, durationMs: operLogs.durationMs };
+    // after/before an entry: the page next to it by keyset, for deep pages of a large log
+    const keyset = keysetPage(
+      q,
+      sortColumns,
+      operLogs.id,
+      (id) => sql`select ${sortColumns[q.sort.column]} from ${operLogs} where ${mineOne(ctx, id)}`,
+    );
     const rows = await ctx.tx
       .select()
       .from(operLogs)
-      .where(where)
-      .orderBy(...orderOf(q.sort, { createTime: operLogs.createTime, durationMs: operLogs.durationMs }, operLogs.id))
+      .where(allOf(where, keyset.where))
+      .orderBy(...keyset.order)
       .limit(page.limit)
-      .offset(page.offset);
+      .offset(keyset.where ? 0 : page.offset);
+    if (keyset.backwards) rows.reverse();
+    const cursor = q.after ?? q.before;
+    if (cursor !== undefined && rows.length === 0 && !(await operLogRepository.get(ctx, cursor))) {
+      throw invalidField(q.after !== undefined ? 'after' : 'before', 'ref', 'ref.missingId', { id: cursor });
+    }
     const total = await listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(operLogs).where(where))[0]?.n ?? 0);
     return { list: rows.map(toOperLog), total };
   },
   async get(ctx: Ctx, id: number) {
-    const [row] = await ctx.tx
-      .select()
-      .from(operLogs)
-      .where(and(eq(operLogs.tenantId, ctx.caller.tenantId), eq(operLogs.id, id)));
+    const [row] = await ctx.tx.select().from(operLogs).where(mineOne(ctx, id));
     return row ? toOperLog(row) : null;
   },
 };

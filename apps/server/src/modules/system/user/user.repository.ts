@@ -1,9 +1,10 @@
 import type { ListQueryOf, Status, userResource } from '@atrium/contracts';
 import { and, count, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { invalidField } from '../../../crud/conflict';
 import type { Caller, Ctx } from '../../../crud/context';
 import { allOf, dataScopeFilter, deptAndBelow } from '../../../crud/data-scope';
-import { orderOf, pageOffset, prefixPattern, startsWithPlaceholder } from '../../../crud/query';
+import { keysetPage, orderOf, pageOffset, prefixPattern, startsWithPlaceholder } from '../../../crud/query';
 import { scopedCaller, statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
 import type { RawResult } from '../../../db/client';
@@ -113,7 +114,18 @@ export const userRepository = {
       const onAccount = allOf(...texts.map((f) => startsWithPlaceholder(textColumns[f], f, { caseless: f !== 'phone' })));
       return { own, all: allOf(own, onAccount) };
     };
-    const key = JSON.stringify([scope.key, texts, has, q.sort, q.pageSize, page.offset > 0]);
+    const cursor = q.after !== undefined ? 'after' : q.before !== undefined ? 'before' : null;
+    // after/before a row: its page by keyset, read in reverse for `before` (the outer order restores it)
+    const keyset = keysetPage(
+      q,
+      sortColumns,
+      tenantUsers.id,
+      (id) =>
+        sql`select ${sortColumns[q.sort.column]} from ${tenantUsers} inner join ${accounts} on ${eq(accounts.id, tenantUsers.accountRef)}
+             where ${tenantUsers.tenantId} = ${p('tenantId')} and ${tenantUsers.id} = ${id}`,
+      p('cursor'),
+    );
+    const key = JSON.stringify([scope.key, texts, has, q.sort, q.pageSize, page.offset > 0 && !cursor, cursor]);
     const values: Record<string, unknown> = {
       ...scope.values,
       tenantId,
@@ -122,6 +134,7 @@ export const userRepository = {
       from: q.createTimeFrom,
       to: q.createTimeTo,
       offset: page.offset,
+      cursor: q.after ?? q.before,
     };
     for (const f of texts) values[f] = prefixPattern(q[f] as string, { caseless: f !== 'phone' });
     const rows = await listStatements<Row>(
@@ -136,12 +149,12 @@ export const userRepository = {
                 .select({ id: tenantUsers.id })
                 .from(tenantUsers)
                 .innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef))
-                .where(where.all)
-            : tx.select({ id: tenantUsers.id }).from(tenantUsers).where(where.own)
+                .where(allOf(where.all, keyset.where))
+            : tx.select({ id: tenantUsers.id }).from(tenantUsers).where(allOf(where.own, keyset.where))
         )
-          .orderBy(...order)
+          .orderBy(...keyset.order)
           .limit(page.limit)
-          .offset(page.offset > 0 ? (p('offset') as unknown as number) : 0);
+          .offset(page.offset > 0 && !cursor ? (p('offset') as unknown as number) : 0);
         return selectUsers(tx, and(eq(tenantUsers.tenantId, p('tenantId')), inArray(tenantUsers.id, pageIds))).orderBy(...order);
       },
       values,
@@ -153,7 +166,19 @@ export const userRepository = {
         : ctx.tx.select({ n: count() }).from(tenantUsers).where(where.own);
       return (await counted.execute(values))[0]?.n ?? 0;
     });
+    if (cursor && rows.length === 0 && !(await userRepository.exists(ctx, (q.after ?? q.before) as number))) {
+      throw invalidField(cursor, 'ref', 'ref.missingId', { id: (q.after ?? q.before) as number });
+    }
     return { list: rows.map(toUser), total };
+  },
+
+  /** Whether the tenant has a user with this id (in or out of the caller's data scope). */
+  async exists(ctx: Ctx, id: number) {
+    const [row] = await ctx.tx
+      .select({ id: tenantUsers.id })
+      .from(tenantUsers)
+      .where(and(eq(tenantUsers.tenantId, ctx.caller.tenantId), eq(tenantUsers.id, id)));
+    return row !== undefined;
   },
 
   /** One user the caller may see (tenant and data scope), with what the rules need to know. */
