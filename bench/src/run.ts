@@ -128,11 +128,22 @@ async function main() {
     const auth = { authorization: `Bearer ${token}`, 'device-type': 'web' };
     const json = { ...auth, 'content-type': 'application/json' };
     const api = (path: string) => `${server.url}/api${path}`;
+    // page 2,000 by keyset: after the last row of page 1,999 (the same rows as pageNum=2000, checked here)
+    const pageOf = async (query: string) => {
+      const answer = (await (await fetch(api(`/system/user/user?pageSize=20&${query}`), { headers: auth })).json()) as {
+        data: { list: { id: number }[] };
+      };
+      return answer.data.list.map((u) => u.id);
+    };
+    const before2000 = (await pageOf('pageNum=1999')).at(-1) ?? 0;
+    const sameRows = JSON.stringify(await pageOf('pageNum=2000')) === JSON.stringify(await pageOf(`after=${before2000}`));
+    console.log(`user list page 2000 by keyset: after=${before2000}, the same rows as pageNum=2000: ${sameRows ? 'yes' : 'NO'}`);
     const scenarios: [string, autocannon.Options & { ceiling?: 'json' | 'pg' }][] = [
       ['userInfoLogin', { url: api('/system/user/userInfoLogin'), method: 'POST', headers: auth, ceiling: 'json' }],
       ['menu', { url: api('/system/user/menu'), method: 'POST', headers: auth, ceiling: 'json' }],
       ['user list page 1', { url: api('/system/user/user?pageNum=1&pageSize=20'), headers: auth, ceiling: 'pg' }],
       ['user list page 2000', { url: api('/system/user/user?pageNum=2000&pageSize=20'), headers: auth, ceiling: 'pg' }],
+      ['user list page 2000 by keyset', { url: api(`/system/user/user?after=${before2000}&pageSize=20`), headers: auth, ceiling: 'pg' }],
       [
         'user list name prefix',
         { url: api(`/system/user/user?pageNum=1&pageSize=20&name=${encodeURIComponent('王')}`), headers: auth, ceiling: 'pg' },

@@ -87,6 +87,8 @@ export const configSchema = z.object({
     }, 'must be an IANA time zone such as Asia/Shanghai'),
   // how often cloud printer vendors are asked whether the jobs they took have printed (milliseconds)
   PRINT_QUERY_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  // how often cloud printer vendors are asked whether each printer is online (milliseconds)
+  PRINT_STATUS_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   // a print job still waiting for its printer after this long is EXPIRED, not printed late (milliseconds)
   PRINT_EXPIRE_MS: z.coerce
     .number()

@@ -12,6 +12,8 @@ const sha1 = (t: string) => createHash('sha1').update(t).digest('hex');
 /** Feie's cloud as a local server: it accepts a print signed with the one account it knows. */
 async function feieCloud(user: string, key: string) {
   const requests: Record<string, string>[] = [];
+  // what Feie says of every printer's state, as its documented sentences
+  const printer = { status: '在线，工作状态正常。' };
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => {
@@ -22,7 +24,12 @@ async function feieCloud(user: string, key: string) {
       requests.push(form);
       const signed = form.user === user && form.sig === sha1(user + key + form.stime);
       // a print answers its order id; asked about an order, Feie says it printed
-      const data = form.apiname === 'Open_queryOrderState' ? true : `feie-${requests.filter((r) => r.apiname === 'Open_printMsg').length}`;
+      const data =
+        form.apiname === 'Open_queryOrderState'
+          ? true
+          : form.apiname === 'Open_queryPrinterStatus'
+            ? printer.status
+            : `feie-${requests.filter((r) => r.apiname === 'Open_printMsg').length}`;
       res
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify(signed ? { ret: 0, msg: 'ok', data } : { ret: 1001, msg: '签名错误' }));
@@ -32,6 +39,7 @@ async function feieCloud(user: string, key: string) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    printer,
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -66,6 +74,7 @@ describe.each(engines)('cloud vendor printers and job expiry on %s', (engine) =>
       PRINTER_FEIE_URL: cloud.url,
       PRINTER_VENDOR_TIMEOUT_MS: '2000',
       PRINT_QUERY_MS: '200',
+      PRINT_STATUS_MS: '200',
     });
     acme = await signIn(ctx, 'acme', 'Acme@123456');
     hq = await signIn(ctx, 'admin', 'Admin@123456');
@@ -121,6 +130,26 @@ describe.each(engines)('cloud vendor printers and job expiry on %s', (engine) =>
     const theirs = (await hq.get('/api/mall/printer/vendor-account')).body.data as { vendor: string; accountUser: string | null }[];
     expect(theirs.find((a) => a.vendor === 'feie')).toMatchObject({ accountUser: null });
 
+    // with an account, the printer's state is Feie's answer, and follows it
+    const stateOf = (want: string) =>
+      until(
+        async () => (await acme.get(`/api/mall/printer/${printerId}`)).body.data,
+        (p) => p.state === want,
+      );
+    expect(await stateOf('online')).toMatchObject({ state: 'online', lastSeen: expect.any(String) });
+    expect(cloud.requests.find((r) => r.apiname === 'Open_queryPrinterStatus')).toMatchObject({
+      sn: created.body.data.sn,
+      user: FEIE_USER,
+    });
+    cloud.printer.status = '离线。';
+    expect((await stateOf('offline')).state).toBe('offline');
+    cloud.printer.status = '在线，工作状态不正常。';
+    expect((await stateOf('paper-out')).state).toBe('paper-out');
+    cloud.printer.status = '在线，工作状态正常。';
+    await stateOf('online');
+    // the other tenant's printers are not asked about with this account
+    expect(cloud.requests.filter((r) => r.apiname === 'Open_queryPrinterStatus').every((r) => r.sn === created.body.data.sn)).toBe(true);
+
     const printed = await acme.post(`/api/mall/printer/${printerId}/test`, {});
     // sent to Feie, then PRINTED once Feie, asked about the order, says so
     const done = await until(
@@ -128,7 +157,7 @@ describe.each(engines)('cloud vendor printers and job expiry on %s', (engine) =>
       (job) => job.status === 'PRINTED',
     );
     expect(done).toMatchObject({ status: 'PRINTED', vendorJobId: 'feie-1', lastError: null });
-    expect(cloud.requests[0]).toMatchObject({ user: FEIE_USER, apiname: 'Open_printMsg', sn: created.body.data.sn });
+    expect(cloud.requests.find((r) => r.apiname === 'Open_printMsg')).toMatchObject({ user: FEIE_USER, sn: created.body.data.sn });
     expect(cloud.requests.find((r) => r.apiname === 'Open_queryOrderState')).toMatchObject({ orderid: 'feie-1' });
 
     // a new user without a key keeps the stored key; a wrong key is the vendor's refusal, not retried

@@ -54,6 +54,7 @@ export async function mallRoutes(app: FastifyInstance) {
     backoffMs: app.config.PRINT_RETRY_MS,
     expireMs: app.config.PRINT_EXPIRE_MS,
     followUpMs: app.config.PRINT_QUERY_MS,
+    statusMs: app.config.PRINT_STATUS_MS,
   });
   realtime.usePrinters({
     checkDevice: (sn, key) => checkDevice(app.database.db, sn, key),

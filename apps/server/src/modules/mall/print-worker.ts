@@ -29,6 +29,8 @@ export type PrintWorkerOptions = {
   expireMs?: number;
   /** How often a cloud vendor is asked whether the jobs it took have printed. */
   followUpMs?: number;
+  /** How often a cloud vendor is asked whether each of the tenant's printers there is online. */
+  statusMs?: number;
 };
 
 const BATCH = 20;
@@ -51,6 +53,8 @@ export class PrintWorker {
   private readonly expireMs: number;
   private readonly followUpMs: number;
   private lastFollowUp = 0;
+  private readonly statusMs: number;
+  private lastStatus = 0;
 
   constructor(private readonly options: PrintWorkerOptions) {
     this.pollMs = options.pollMs ?? 1000;
@@ -59,6 +63,7 @@ export class PrintWorker {
     this.backoffMs = options.backoffMs ?? 2000;
     this.expireMs = options.expireMs ?? 86_400_000;
     this.followUpMs = options.followUpMs ?? 10_000;
+    this.statusMs = options.statusMs ?? 60_000;
   }
 
   start(): void {
@@ -97,6 +102,10 @@ export class PrintWorker {
     if (this.options.vendorDriver && Date.now() - this.lastFollowUp >= this.followUpMs) {
       this.lastFollowUp = Date.now();
       await this.followUp().catch((error: unknown) => this.options.log.warn({ err: error }, 'print job follow-up failed'));
+    }
+    if (this.options.vendorDriver && Date.now() - this.lastStatus >= this.statusMs) {
+      this.lastStatus = Date.now();
+      await this.cloudStates().catch((error: unknown) => this.options.log.warn({ err: error }, 'cloud printer states not read'));
     }
     // leases that ran out: their sender stopped mid-send, so nobody knows whether the job printed
     const lost = await db
@@ -256,6 +265,40 @@ export class PrintWorker {
             .returning({ id: mallPrintJobs.id }),
         );
         if (moved) await this.announceJob(tenantId, job.id, job.printerId, status);
+      }
+    }
+  }
+
+  /**
+   * Cloud printers have no connection here to watch: their vendor is asked, and a printer whose state
+   * changed is recorded and announced like a device's status (jobs waiting for it go out when it is
+   * online). A tenant without an account at the vendor, or a vendor that does not answer, leaves the
+   * state as it was.
+   */
+  private async cloudStates(): Promise<void> {
+    const { db, vendorDriver } = this.options;
+    if (!vendorDriver) return;
+    const tenantRows = await db.select({ id: tenants.id }).from(tenants);
+    for (const { id: tenantId } of tenantRows) {
+      const printers = await withTenant(db, tenantId, (tx) =>
+        tx
+          .select({ id: mallPrinters.id, sn: mallPrinters.sn, vendor: mallPrinters.vendor, state: mallPrinters.state })
+          .from(mallPrinters)
+          .where(and(eq(mallPrinters.tenantId, tenantId), inArray(mallPrinters.vendor, [...cloudVendors]), eq(mallPrinters.status, '0'))),
+      );
+      for (const printer of printers) {
+        const driver = await vendorDriver(tenantId, printer.vendor as PrinterVendor).catch(() => null);
+        if (!driver?.queryStatus) continue;
+        const state = await driver.queryStatus(printer.sn).catch(() => null);
+        if (state === null) continue;
+        if (state !== printer.state) await this.setState({ sn: printer.sn, tenantId, printerId: printer.id }, state);
+        else
+          await withTenant(db, tenantId, (tx) =>
+            tx
+              .update(mallPrinters)
+              .set({ lastSeen: new Date() })
+              .where(and(eq(mallPrinters.tenantId, tenantId), eq(mallPrinters.id, printer.id))),
+          );
       }
     }
   }
