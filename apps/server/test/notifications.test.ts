@@ -225,6 +225,55 @@ describe.each(engines)('notifications and notices API on %s', (engine) => {
     expect((await inject(admin, 'DELETE', `/api/system/notice/${sent.id}`)).statusCode).toBe(404);
   });
 
+  it('keeps every count exact through concurrent sends, reads, deletions and withdrawals, for every filter', async () => {
+    const types = ['message', 'notice', 'todo'] as const;
+    const writes: Promise<unknown>[] = [];
+    for (let n = 0; n < 12; n++) {
+      writes.push(
+        ctx.app.notify({ tenantId: user.tenantId, accountRefs: [user.accountRef, admin.accountRef], type: types[n % 3], title: `c${n}` }),
+      );
+      if (n % 4 === 0) writes.push(inject(user, 'PUT', `/api/system/notification/read-all?type=${types[n % 3]}`));
+    }
+    writes.push(send({ title: 'To everyone', type: 'notice', scope: 'tenant' }));
+    await Promise.all(writes);
+    const [first] = (await myBox(user, '?type=message')).data.list;
+    await inject(user, 'DELETE', `/api/system/notification/${first.id}`);
+    await inject(admin, 'PUT', '/api/system/notification/read-all?type=todo');
+
+    const counted = (who: SignedIn, type?: string, read?: boolean) =>
+      withTenant(
+        ctx.app.database.db,
+        who.tenantId,
+        async (tx) =>
+          (
+            await tx
+              .select({ id: notifications.id })
+              .from(notifications)
+              .where(
+                and(
+                  eq(notifications.tenantId, who.tenantId),
+                  eq(notifications.accountRef, who.accountRef),
+                  type ? eq(notifications.type, type) : undefined,
+                  read === undefined ? undefined : eq(notifications.read, read),
+                ),
+              )
+          ).length,
+      );
+    for (const who of [user, admin]) {
+      const unread = Object.fromEntries(await Promise.all(types.map(async (t) => [t, await counted(who, t, false)])));
+      for (const type of [undefined, ...types]) {
+        for (const read of [undefined, true, false]) {
+          const query = new URLSearchParams({ ...(type ? { type } : {}), ...(read === undefined ? {} : { read: String(read) }) });
+          const box = (await myBox(who, `?${query}`)).data;
+          expect(box.total, `${who.accountRef} ${query}`).toBe(await counted(who, type, read));
+          expect(box.unread, `${who.accountRef} ${query}`).toEqual(unread);
+        }
+      }
+    }
+    // the bell's counts (sent with the realtime connection details) are the same kept counts
+    expect((await myBox(user)).data.unread.todo).toBe(await counted(user, 'todo', false));
+  });
+
   it("keeps notices inside their tenant: another tenant's notice answers 404", async () => {
     const acmeNotice = (await send({ title: 'Acme only', scope: 'tenant' }, acme)).json().data;
     expect(acmeNotice.recipients).toBe(await activeUsers(ctx.app, acmeTenantId));

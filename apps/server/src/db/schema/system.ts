@@ -235,10 +235,27 @@ export const notifications = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('notifications_account_idx').on(t.tenantId, t.accountRef, t.createTime),
     index('notifications_unread_idx').on(t.tenantId, t.accountRef, t.type).where(sql`not ${t.read}`),
-    // the message box's counts (total, unread per type) from the index alone, without reading the rows
-    index('notifications_counts_idx').on(t.tenantId, t.accountRef, t.type, t.read),
     tenantPolicy('notifications'),
   ],
+);
+
+/**
+ * Each account's notification counts per type, kept exact by statement triggers on `notifications`
+ * (migration 0016): the message box and the bell read three rows instead of counting the account's
+ * notifications on every request. Every filter of the list (type, read) is a sum of these.
+ */
+export const notificationCounts = pgTable(
+  'notification_counts',
+  {
+    tenantId: tenantId(),
+    accountRef: ref('account_ref')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    type: varchar('type', { length: 10 }).notNull(),
+    total: integer('total').notNull().default(0),
+    unread: integer('unread').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.accountRef, t.type] }), tenantPolicy('notification_counts')],
 );
 
 /** Notices an administrator sent: to the tenant, a role, a department (and below) or chosen users. */

@@ -10,7 +10,7 @@ import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { pageOffset } from '../../crud/query';
 import { oneAtATime, type RawResult, type Tx } from '../../db/client';
-import { notifications, tenantUsers } from '../../db/schema';
+import { notificationCounts, notifications, tenantUsers } from '../../db/schema';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
@@ -90,18 +90,20 @@ export async function listNotifications(tx: Tx, owner: Owner, query: Notificatio
   if (query.type) filters.push(eq(notifications.type, query.type));
   if (query.read !== undefined) filters.push(eq(notifications.read, query.read));
   const where = and(mine(owner), ...filters);
-  const filtered = filters.length ? and(...filters) : sql`true`;
   const page = pageOffset(query);
-  // one statement, one pass over the account's rows for every count (the total under the filters and the
-  // unread per type), the page beside it: a single round trip where there were two and four scans
+  // one round trip: the counts from the account's kept counts (three rows, see notificationCounts) and
+  // the page beside them; every filter's total is a sum of those counts
+  const totalOf = sql.raw(query.read === undefined ? 'total' : query.read ? 'total - unread' : 'unread');
+  const ofType = query.type ? sql`${notificationCounts.type} = ${query.type}` : sql`true`;
   const result = (await tx.execute(sql`
     select c.total, c.message, c.notice, c.todo,
            p.id, p.type, p.title, p.content, p.link, p.sender, p.read, p.create_time
-      from (select count(*) filter (where ${filtered})::int as total,
-                   count(*) filter (where ${notifications.type} = 'message' and not ${notifications.read})::int as message,
-                   count(*) filter (where ${notifications.type} = 'notice' and not ${notifications.read})::int as notice,
-                   count(*) filter (where ${notifications.type} = 'todo' and not ${notifications.read})::int as todo
-              from ${notifications} where ${mine(owner)}) c
+      from (select coalesce(sum(${totalOf}) filter (where ${ofType}), 0)::int as total,
+                   coalesce(sum(unread) filter (where ${notificationCounts.type} = 'message'), 0)::int as message,
+                   coalesce(sum(unread) filter (where ${notificationCounts.type} = 'notice'), 0)::int as notice,
+                   coalesce(sum(unread) filter (where ${notificationCounts.type} = 'todo'), 0)::int as todo
+              from ${notificationCounts}
+             where ${notificationCounts.tenantId} = ${owner.tenantId} and ${notificationCounts.accountRef} = ${owner.accountRef}) c
       left join lateral (
             select id, type, title, content, link, sender, read, create_time from ${notifications}
              where ${where}
@@ -143,35 +145,16 @@ export async function listNotifications(tx: Tx, owner: Owner, query: Notificatio
   };
 }
 
-const unreadOf = (owner: Owner, type: NotificationType) =>
-  sql<number>`(select count(*) from ${notifications} where ${and(mine(owner), eq(notifications.type, type), eq(notifications.read, false))})::int`;
-
-async function counted(tx: Tx, owner: Owner, where: SQL | undefined): Promise<{ total: number; unread: UnreadCounts }> {
-  const result = (await tx.execute(sql`select (select count(*) from ${notifications} where ${where})::int as total,
-    ${unreadOf(owner, 'message')} as message, ${unreadOf(owner, 'notice')} as notice, ${unreadOf(owner, 'todo')} as todo`)) as RawResult<{
-    total: number;
-    message: number;
-    notice: number;
-    todo: number;
-  }>;
-  const row = result.rows[0];
-  return {
-    total: Number(row?.total ?? 0),
-    unread: { message: Number(row?.message ?? 0), notice: Number(row?.notice ?? 0), todo: Number(row?.todo ?? 0) },
-  };
-}
-
+/** The owner's unread notifications per type, from the kept counts. */
 export async function unreadCounts(tx: Tx, owner: Owner): Promise<UnreadCounts> {
   const rows = await tx
-    .select({ type: notifications.type, n: count() })
-    .from(notifications)
-    .where(and(mine(owner), eq(notifications.read, false)))
-    .groupBy(notifications.type);
+    .select({ type: notificationCounts.type, n: notificationCounts.unread })
+    .from(notificationCounts)
+    .where(and(eq(notificationCounts.tenantId, owner.tenantId), eq(notificationCounts.accountRef, owner.accountRef)));
   const counts: UnreadCounts = { message: 0, notice: 0, todo: 0 };
   for (const row of rows) if ((notificationTypes as readonly string[]).includes(row.type)) counts[row.type as NotificationType] = row.n;
   return counts;
 }
-
 /** Marks one of the owner's notifications read; false when it is not theirs (or does not exist). */
 export async function markRead(tx: Tx, owner: Owner, id: number): Promise<boolean> {
   const rows = await tx

@@ -1,1 +1,0 @@
-CREATE INDEX "notifications_counts_idx" ON "notifications" USING btree ("tenant_id","account_ref","type","read");
