@@ -8,8 +8,10 @@ CREATE TABLE "notification_counts" (
 );
 --> statement-breakpoint
 ALTER TABLE "notification_counts" ENABLE ROW LEVEL SECURITY;--> statement-breakpoint
+DROP INDEX "notifications_account_idx";--> statement-breakpoint
 ALTER TABLE "notification_counts" ADD CONSTRAINT "notification_counts_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "notification_counts" ADD CONSTRAINT "notification_counts_account_ref_accounts_id_fk" FOREIGN KEY ("account_ref") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "notifications_account_idx" ON "notifications" USING btree ("tenant_id","account_ref","create_time","id");--> statement-breakpoint
 CREATE POLICY "notification_counts_tenant_isolation" ON "notification_counts" AS PERMISSIVE FOR ALL TO public USING (tenant_id = nullif(current_setting('app.tenant_id', true), '')::bigint) WITH CHECK (tenant_id = nullif(current_setting('app.tenant_id', true), '')::bigint);--> statement-breakpoint
 ALTER TABLE "notification_counts" FORCE ROW LEVEL SECURITY;--> statement-breakpoint
 -- Kept by the statement that changes notifications, in its transaction: one upsert per statement with

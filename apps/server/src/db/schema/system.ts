@@ -233,7 +233,9 @@ export const notifications = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    index('notifications_account_idx').on(t.tenantId, t.accountRef, t.createTime),
+    // the message box's order to the last key (newest first, ties by id): a page is read off the index
+    // without sorting the account's notifications, in a generic plan as in a custom one
+    index('notifications_account_idx').on(t.tenantId, t.accountRef, t.createTime, t.id),
     index('notifications_unread_idx').on(t.tenantId, t.accountRef, t.type).where(sql`not ${t.read}`),
     tenantPolicy('notifications'),
   ],
