@@ -33,7 +33,9 @@ export async function startProcess(
   )
     throw new Error(`port ${port} is already in use`);
   const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...loader, path.join(repoRoot, entry), ...args], {
+  // BENCH_NODE_ARGS: node flags for the server under test, e.g. `--cpu-prof --cpu-prof-dir=prof`
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, ...loader, path.join(repoRoot, entry), ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

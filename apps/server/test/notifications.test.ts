@@ -230,7 +230,12 @@ describe.each(engines)('notifications and notices API on %s', (engine) => {
     const writes: Promise<unknown>[] = [];
     for (let n = 0; n < 12; n++) {
       writes.push(
-        ctx.app.notify({ tenantId: user.tenantId, accountRefs: [user.accountRef, admin.accountRef], type: types[n % 3], title: `c${n}` }),
+        ctx.app.notify({
+          tenantId: user.tenantId,
+          accountRefs: [user.accountRef, admin.accountRef],
+          type: types[n % 3] as (typeof types)[number],
+          title: `c${n}`,
+        }),
       );
       if (n % 4 === 0) writes.push(inject(user, 'PUT', `/api/system/notification/read-all?type=${types[n % 3]}`));
     }
