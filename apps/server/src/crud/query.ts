@@ -18,7 +18,15 @@ export function contains(column: AnyPgColumn, text: string | undefined): SQL | u
  */
 export function startsWith(column: AnyPgColumn, text: string | undefined, { caseless = true } = {}): SQL | undefined {
   if (!text) return undefined;
-  return caseless ? sql`lower(${column}) like ${prefixPattern(text)}` : sql`${column} like ${prefixPattern(text, { caseless })}`;
+  if (caseless) return sql`lower(${column}) like ${prefixPattern(text)}`;
+  // An ASCII prefix as the byte range it spans: row-level security keeps LIKE (not leakproof) from
+  // being used as an index condition on a tenant table, the pattern operators (leakproof) are, so a
+  // `column text_pattern_ops` index seeks to the prefix instead of the list scanning for it.
+  if (/^[\x20-\x7e]+$/.test(text)) {
+    const next = text.slice(0, -1) + String.fromCharCode(text.charCodeAt(text.length - 1) + 1);
+    return sql`(${column} ~>=~ ${text} and ${column} ~<~ ${next})`;
+  }
+  return sql`${column} like ${prefixPattern(text, { caseless })}`;
 }
 
 /** The LIKE pattern of `startsWith`, for a statement that takes it as a placeholder. */

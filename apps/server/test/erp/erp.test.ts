@@ -271,6 +271,48 @@ describe.each(engines)('ERP on %s', (engine) => {
     expect(fieldsOf(bad.body)).toContain('discountPercent');
   });
 
+  it('filters orders by a number prefix exactly as the model: narrow, broad, lower-case, non-ASCII and wildcard-like', async () => {
+    type Sale = { id: number; orderNo: string; createTime: string };
+    const all: Sale[] = [];
+    for (let pageNum = 1; ; pageNum++) {
+      const page = (await api.get(`/api/erp/sale?pageSize=200&pageNum=${pageNum}`)).body.data;
+      all.push(...page.list);
+      if (all.length >= page.total || page.list.length === 0) break;
+    }
+    expect(all.length).toBeGreaterThan(20);
+    const newestFirst = (a: Sale, b: Sale) => (a.createTime === b.createTime ? b.id - a.id : a.createTime < b.createTime ? 1 : -1);
+    const sample = all[Math.floor(all.length / 2)] as Sale;
+    for (const prefix of [
+      sample.orderNo,
+      sample.orderNo.slice(0, 10),
+      sample.orderNo.slice(0, 8),
+      'SO',
+      sample.orderNo.slice(0, 10).toLowerCase(),
+      'SO%',
+      'S_',
+      '订单',
+      `${sample.orderNo.slice(0, 9)}~`,
+    ]) {
+      const expected = all.filter((o) => o.orderNo.startsWith(prefix.toUpperCase())).sort(newestFirst);
+      const answer = await api.get(`/api/erp/sale?pageSize=200&orderNo=${encodeURIComponent(prefix)}`);
+      expect(answer.status, prefix).toBe(200);
+      expect(answer.body.data.total, prefix).toBe(expected.length);
+      // the same rows, newest first (orders made in the same millisecond may tie here: the database
+      // orders them by microseconds, then id)
+      const got = answer.body.data.list as Sale[];
+      expect(got.map((o) => o.id).sort(), prefix).toEqual(expected.map((o) => o.id).sort());
+      expect(
+        got.map((o) => o.createTime),
+        prefix,
+      ).toEqual(expected.map((o) => o.createTime));
+      const page2 = (await api.get(`/api/erp/sale?pageSize=3&pageNum=2&orderNo=${encodeURIComponent(prefix)}`)).body.data;
+      expect(
+        page2.list.map((o: Sale) => o.id),
+        prefix,
+      ).toEqual(got.slice(3, 6).map((o) => o.id));
+    }
+  });
+
   it('refuses to delete a category with children or products; members have unique mobiles', async () => {
     const parent = await api.post('/api/erp/category', { name: 'Tea', code: unique('C') });
     const child = await api.post('/api/erp/category', { name: 'Green', code: unique('C'), parentId: parent.body.data.id });

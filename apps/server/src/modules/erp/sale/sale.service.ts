@@ -7,7 +7,7 @@ import {
   type saleResource,
   saleTransitions,
 } from '@atrium/contracts';
-import { and, count, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { invalidField, refused } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
@@ -133,24 +133,64 @@ async function notFrom(ctx: Ctx, id: number, _transition: string) {
   return row ? refused('status', 'transition', 'sale.transition') : notFound();
 }
 
+/** A number prefix matching at most this many orders is read off the number index, then sorted. */
+const NARROW_PREFIX = 5000;
+
+/**
+ * The orders of a narrow number prefix (a day's, one order's), as an id condition the page reads by
+ * primary key: otherwise the planner, taking matches as spread evenly over time, walks the list in
+ * time order looking for them, and a day's orders sit together (80 ms for a day a month back, 5 ms
+ * this way). A broad prefix ("SO2026") keeps that walk, which then finds its 20 rows at once.
+ * Counting up to the bound costs an index-only scan of at most that many entries.
+ */
+async function narrowPrefix(ctx: Ctx, prefix: string | undefined): Promise<SQL | undefined> {
+  const matching = startsWith(erpSales.orderNo, prefix, { caseless: false });
+  if (!matching) return undefined;
+  const within = and(eq(erpSales.tenantId, ctx.caller.tenantId), matching);
+  const result = (await ctx.tx.execute(
+    sql`select count(*)::int as n from (select 1 from ${erpSales} where ${within} limit ${NARROW_PREFIX + 1}) m`,
+  )) as unknown as { rows: { n: number }[] };
+  if (Number(result.rows[0]?.n ?? 0) > NARROW_PREFIX) return undefined;
+  return sql`${erpSales.id} = any(array(select ${erpSales.id} from ${erpSales} where ${within}))`;
+}
+
 /** Sales orders: the worked example of a complex entity (lines, state machine, stock moves, document numbers). */
 export const saleService = {
   async list(ctx: Ctx, q: SaleQuery) {
+    const prefix = q.orderNo?.toUpperCase();
+    const narrow = await narrowPrefix(ctx, prefix);
     const where = allOf(
       eq(erpSales.tenantId, ctx.caller.tenantId),
-      startsWith(erpSales.orderNo, q.orderNo?.toUpperCase(), { caseless: false }),
+      // a narrow prefix's orders come by id (below); a broad one is a condition on the number
+      narrow ?? startsWith(erpSales.orderNo, prefix, { caseless: false }),
       q.status ? eq(erpSales.status, q.status) : undefined,
       q.memberId ? eq(erpSales.memberId, q.memberId) : undefined,
       q.warehouseId ? eq(erpSales.warehouseId, q.warehouseId) : undefined,
       q.from ? gte(erpSales.createTime, q.from) : undefined,
       q.to ? lt(erpSales.createTime, q.to) : undefined,
     );
+    const order = orderOf(q.sort, sortColumns, erpSales.id);
+    const page = pageOffset(q);
+    // a narrow prefix: the page's ids from its few orders, then only those 20 joined with member and warehouse
+    const pageIds = narrow
+      ? ctx.tx
+          .select({ id: erpSales.id })
+          .from(erpSales)
+          .where(where)
+          .orderBy(...order)
+          .limit(page.limit)
+          .offset(page.offset)
+      : undefined;
     const [rows, total] = await Promise.all([
-      head(ctx)
-        .where(where)
-        .orderBy(...orderOf(q.sort, sortColumns, erpSales.id))
-        .limit(pageOffset(q).limit)
-        .offset(pageOffset(q).offset),
+      pageIds
+        ? head(ctx)
+            .where(and(eq(erpSales.tenantId, ctx.caller.tenantId), inArray(erpSales.id, pageIds)))
+            .orderBy(...order)
+        : head(ctx)
+            .where(where)
+            .orderBy(...order)
+            .limit(page.limit)
+            .offset(page.offset),
       listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpSales).where(where))[0]?.n ?? 0),
     ]);
     // list rows carry no lines; GET /{id} has them
