@@ -147,10 +147,15 @@ async function narrowPrefix(ctx: Ctx, prefix: string | undefined): Promise<SQL |
   const matching = startsWith(erpSales.orderNo, prefix, { caseless: false });
   if (!matching) return undefined;
   const within = and(eq(erpSales.tenantId, ctx.caller.tenantId), matching);
-  const result = (await ctx.tx.execute(
-    sql`select count(*)::int as n from (select 1 from ${erpSales} where ${within} limit ${NARROW_PREFIX + 1}) m`,
-  )) as unknown as { rows: { n: number }[] };
-  if (Number(result.rows[0]?.n ?? 0) > NARROW_PREFIX) return undefined;
+  const counted = async () => {
+    const result = (await ctx.tx.execute(
+      sql`select count(*)::int as n from (select 1 from ${erpSales} where ${within} limit ${NARROW_PREFIX + 1}) m`,
+    )) as unknown as { rows: { n: number }[] };
+    return Number(result.rows[0]?.n ?? 0);
+  };
+  // kept with the list totals (dropped on the tenant's writes): a stale count only picks the plan, never the rows
+  const matches = ctx.totals ? await ctx.totals.cache.get(ctx.caller.tenantId, `erp-sale-prefix|${prefix}`, counted) : await counted();
+  if (matches > NARROW_PREFIX) return undefined;
   return sql`${erpSales.id} = any(array(select ${erpSales.id} from ${erpSales} where ${within}))`;
 }
 
