@@ -272,7 +272,7 @@ describe.each(engines)('ERP on %s', (engine) => {
   });
 
   it('filters orders by a number prefix exactly as the model: narrow, broad, lower-case, non-ASCII and wildcard-like', async () => {
-    type Sale = { id: number; orderNo: string; createTime: string };
+    type Sale = { id: number; orderNo: string; createTime: string; totalAmount: number };
     const all: Sale[] = [];
     for (let pageNum = 1; ; pageNum++) {
       const page = (await api.get(`/api/erp/sale?pageSize=200&pageNum=${pageNum}`)).body.data;
@@ -310,6 +310,13 @@ describe.each(engines)('ERP on %s', (engine) => {
         page2.list.map((o: Sale) => o.id),
         prefix,
       ).toEqual(got.slice(3, 6).map((o) => o.id));
+      // another sort through the same path: cheapest first, ties by id
+      const cheapest = [...expected].sort((a, b) => a.totalAmount - b.totalAmount || a.id - b.id);
+      const byAmount = await api.get(`/api/erp/sale?pageSize=200&sort=totalAmount:asc&orderNo=${encodeURIComponent(prefix)}`);
+      expect(
+        byAmount.body.data.list.map((o: Sale) => o.id),
+        `${prefix} by amount`,
+      ).toEqual(cheapest.map((o) => o.id));
     }
   });
 

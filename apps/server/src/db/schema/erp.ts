@@ -295,7 +295,8 @@ export const erpSales = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('erp_sales_order_no_key').on(t.tenantId, t.orderNo),
     // order-number prefix search (`LIKE 'SO202611%'`) whatever the database's collation
-    index('erp_sales_order_no_prefix_idx').on(t.tenantId, t.orderNo.op('text_pattern_ops')),
+    // a number prefix's orders with what their page is sorted by: a day's orders sorted from the index alone
+    index('erp_sales_order_no_prefix_idx').on(t.tenantId, t.orderNo.op('text_pattern_ops'), t.createTime, t.id),
     foreignKey({ columns: [t.tenantId, t.memberId], foreignColumns: [erpMembers.tenantId, erpMembers.id] }).onDelete('restrict'),
     foreignKey({ columns: [t.tenantId, t.warehouseId], foreignColumns: [erpWarehouses.tenantId, erpWarehouses.id] }).onDelete('restrict'),
     index('erp_sales_created_idx').on(t.tenantId, t.createTime, t.id),

@@ -7,7 +7,7 @@ import {
   type saleResource,
   saleTransitions,
 } from '@atrium/contracts';
-import { and, count, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, type SQLWrapper, sql } from 'drizzle-orm';
 import { invalidField, refused } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
@@ -137,15 +137,16 @@ async function notFrom(ctx: Ctx, id: number, _transition: string) {
 const NARROW_PREFIX = 5000;
 
 /**
- * The orders of a narrow number prefix (a day's, one order's), as an id condition the page reads by
- * primary key: otherwise the planner, taking matches as spread evenly over time, walks the list in
- * time order looking for them, and a day's orders sit together (80 ms for a day a month back, 5 ms
- * this way). A broad prefix ("SO2026") keeps that walk, which then finds its 20 rows at once.
- * Counting up to the bound costs an index-only scan of at most that many entries.
+ * Whether a number prefix is narrow (a day's orders, one order): then the page is sorted from the
+ * prefix's entries of the number index (which carries the creation time and id), instead of the
+ * planner walking the whole list in time order looking for them, taking matches as spread evenly
+ * when a day's orders sit together (80 ms for a day a month back, 0.6 ms this way). A broad prefix
+ * ("SO2026") keeps that walk, which then finds its 20 rows at once. The bounded count is kept with
+ * the list totals: a stale one only picks the plan, never the rows.
  */
-async function narrowPrefix(ctx: Ctx, prefix: string | undefined): Promise<SQL | undefined> {
+async function isNarrowPrefix(ctx: Ctx, prefix: string | undefined): Promise<boolean> {
   const matching = startsWith(erpSales.orderNo, prefix, { caseless: false });
-  if (!matching) return undefined;
+  if (!matching) return false;
   const within = and(eq(erpSales.tenantId, ctx.caller.tenantId), matching);
   const counted = async () => {
     const result = (await ctx.tx.execute(
@@ -153,21 +154,17 @@ async function narrowPrefix(ctx: Ctx, prefix: string | undefined): Promise<SQL |
     )) as unknown as { rows: { n: number }[] };
     return Number(result.rows[0]?.n ?? 0);
   };
-  // kept with the list totals (dropped on the tenant's writes): a stale count only picks the plan, never the rows
   const matches = ctx.totals ? await ctx.totals.cache.get(ctx.caller.tenantId, `erp-sale-prefix|${prefix}`, counted) : await counted();
-  if (matches > NARROW_PREFIX) return undefined;
-  return sql`${erpSales.id} = any(array(select ${erpSales.id} from ${erpSales} where ${within}))`;
+  return matches <= NARROW_PREFIX;
 }
 
 /** Sales orders: the worked example of a complex entity (lines, state machine, stock moves, document numbers). */
 export const saleService = {
   async list(ctx: Ctx, q: SaleQuery) {
     const prefix = q.orderNo?.toUpperCase();
-    const narrow = await narrowPrefix(ctx, prefix);
     const where = allOf(
       eq(erpSales.tenantId, ctx.caller.tenantId),
-      // a narrow prefix's orders come by id (below); a broad one is a condition on the number
-      narrow ?? startsWith(erpSales.orderNo, prefix, { caseless: false }),
+      startsWith(erpSales.orderNo, prefix, { caseless: false }),
       q.status ? eq(erpSales.status, q.status) : undefined,
       q.memberId ? eq(erpSales.memberId, q.memberId) : undefined,
       q.warehouseId ? eq(erpSales.warehouseId, q.warehouseId) : undefined,
@@ -176,20 +173,28 @@ export const saleService = {
     );
     const order = orderOf(q.sort, sortColumns, erpSales.id);
     const page = pageOffset(q);
-    // a narrow prefix: the page's ids from its few orders, then only those 20 joined with member and warehouse
-    const pageIds = narrow
-      ? ctx.tx
-          .select({ id: erpSales.id })
-          .from(erpSales)
-          .where(where)
-          .orderBy(...order)
-          .limit(page.limit)
-          .offset(page.offset)
-      : undefined;
+    let pageIds: SQLWrapper | undefined;
+    if (await isNarrowPrefix(ctx, prefix)) {
+      // the prefix's few orders first (OFFSET 0 keeps the planner from flattening this into the time-ordered
+      // walk), sorted, paged; then only the page's 20 joined with member and warehouse
+      const matches = ctx.tx
+        .select({ id: erpSales.id, key: sortColumns[q.sort.column] })
+        .from(erpSales)
+        .where(where)
+        .offset(sql.raw('0') as unknown as number)
+        .as('matches');
+      const dir = q.sort.direction === 'desc' ? desc : asc;
+      pageIds = ctx.tx
+        .select({ id: matches.id })
+        .from(matches)
+        .orderBy(dir(matches.key), dir(matches.id))
+        .limit(page.limit)
+        .offset(page.offset);
+    }
     const [rows, total] = await Promise.all([
       pageIds
         ? head(ctx)
-            .where(and(eq(erpSales.tenantId, ctx.caller.tenantId), inArray(erpSales.id, pageIds)))
+            .where(and(eq(erpSales.tenantId, ctx.caller.tenantId), inArray(erpSales.id, pageIds as never)))
             .orderBy(...order)
         : head(ctx)
             .where(where)

@@ -1,0 +1,2 @@
+DROP INDEX "erp_sales_order_no_prefix_idx";--> statement-breakpoint
+CREATE INDEX "erp_sales_order_no_prefix_idx" ON "erp_sales" USING btree ("tenant_id","order_no" text_pattern_ops,"create_time","id");
