@@ -56,7 +56,8 @@ export type KeysetQuery<C extends string> = { sort: SortOrder<C>; after?: number
  * as the statement should hold it (a value, or a placeholder in a cached statement).
  *
  * `order` is the order to read in: reversed for `before`, whose rows the caller puts back in list
- * order (`backwards`). A row id that is gone, or not the tenant's, matches nothing: an empty page.
+ * order (`backwards`). A row id that is gone, or not the tenant's, matches nothing; when the page
+ * comes back empty the caller looks the id up and answers a 400 naming the parameter if it is unknown.
  * Lists sorted on a column that may be NULL cannot page this way (a 400 naming `after`/`before`).
  */
 export function keysetPage<C extends string>(
