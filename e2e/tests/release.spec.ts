@@ -206,3 +206,57 @@ test('keeps every version of an ability readable, and a process keeps the order 
   await expect(modal(page).getByTestId('process-step-2').getByLabel('失败重试 2')).toHaveValue('0');
   await modal(page).locator('.arco-modal-footer .arco-btn').first().click();
 });
+
+test('a reader of the release pages sees their lists and no button they may not use', async ({ page, request }) => {
+  test.setTimeout(300_000);
+  // as the administrator, over the API: a role that may only read the release lists, and a user holding it
+  const login = await request.post('/api/system/user/login', {
+    data: { account: demoAccounts.admin.account, password: demoAccounts.admin.password },
+  });
+  const headers = { authorization: `Bearer ${(await login.json()).data.token}` };
+  const menus: { id: number; routeName: string | null; permission: string | null }[] = [];
+  for (let pageNum = 1; ; pageNum++) {
+    const page = (await (await request.get(`/api/system/menu?pageSize=200&pageNum=${pageNum}`, { headers })).json()).data;
+    menus.push(...page.list);
+    if (menus.length >= page.total || page.list.length === 0) break;
+  }
+  const readable = menus.filter((m) => m.permission?.startsWith('release:') && m.permission.endsWith(':list'));
+  const pages = menus.filter((m) => m.routeName?.startsWith('release'));
+  expect(readable.length).toBeGreaterThan(4);
+  const role = await request.post('/api/system/role', {
+    headers,
+    data: {
+      name: `Reader ${suffix}`,
+      code: `release_reader_${suffix}`,
+      dataScope: '1',
+      menuIds: [...readable, ...pages].map((m) => m.id),
+    },
+  });
+  expect(role.status(), await role.text()).toBe(200);
+  const account = `reader${suffix}`;
+  const password = 'Kx9!release-reader';
+  const user = await request.post('/api/system/user/info', {
+    headers,
+    data: { accountId: account, name: 'Release reader', password, roleIds: [(await role.json()).data.id] },
+  });
+  expect(user.status()).toBe(200);
+
+  await signIn(page, account, password, '/release/project');
+  const main = page.locator('#main-content');
+  for (const path of [
+    '/release/project',
+    '/release/env',
+    '/release/ability',
+    '/release/process',
+    '/release/client',
+    '/release/user-project',
+  ]) {
+    await page.goto(path);
+    await expect(main.locator('.arco-table'), path).toBeVisible();
+    await expect(main.locator('.arco-spin-loading'), path).toHaveCount(0);
+    // the lists show; no create, edit, publish, approve, grant or remove button
+    await expect(main.getByRole('button', { name: /新建|编辑|发布|弃用|新版本|生成注册令牌|批准|停用|吊销|授权|移除/ }), path).toHaveCount(
+      0,
+    );
+  }
+});

@@ -4,14 +4,16 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { CodeEditor } from '../../components/code/CodeEditor';
+import { useCan } from '../../components/permission';
 import { formatDateTime } from '../../locale/datetime';
-import { type Ability, attempt, StatusTag, useList } from './shared';
+import { type Ability, attempt, KeyNameFields, StatusTag, useList } from './shared';
 
 type Editing = { id?: number; key: string; name: string; body: string; timeoutSec: number };
 
 /** Abilities: versioned shell step templates. A published version is frozen; "new version" starts the next draft. */
 export function AbilityPage() {
   const { t } = useTranslation();
+  const can = useCan();
   const client = useQueryClient();
   const abilities = useList<Ability>('ability');
   const [editing, setEditing] = useState<Editing | null>(null);
@@ -38,11 +40,13 @@ export function AbilityPage() {
     attempt(() => http.put(`/api/release/ability/${a.id}/${action}`), refresh);
   return (
     <Card title={t('menu.release.ability')}>
-      <Space style={{ marginBottom: 12 }}>
-        <Button type="primary" onClick={() => setEditing({ key: '', name: '', body: '#!/bin/sh\nset -eu\n', timeoutSec: 600 })}>
-          {t('release.create')}
-        </Button>
-      </Space>
+      {can('release:ability:create') && (
+        <Space style={{ marginBottom: 12 }}>
+          <Button type="primary" onClick={() => setEditing({ key: '', name: '', body: '#!/bin/sh\nset -eu\n', timeoutSec: 600 })}>
+            {t('release.create')}
+          </Button>
+        </Space>
+      )}
       <Table
         rowKey="id"
         loading={abilities.isLoading}
@@ -58,27 +62,29 @@ export function AbilityPage() {
             title: t('release.actions'),
             render: (_: unknown, a: Ability) => (
               <Space>
-                {a.status === 'DRAFT' && (
-                  <>
-                    <Button
-                      size="mini"
-                      onClick={() => setEditing({ id: a.id, key: a.key, name: a.name, body: a.body, timeoutSec: a.timeoutSec })}
-                    >
-                      {t('release.edit')}
-                    </Button>
-                    <Button size="mini" type="primary" onClick={() => transition(a, 'publish')}>
-                      {t('release.publish')}
-                    </Button>
-                  </>
+                {a.status === 'DRAFT' && can('release:ability:update') && (
+                  <Button
+                    size="mini"
+                    onClick={() => setEditing({ id: a.id, key: a.key, name: a.name, body: a.body, timeoutSec: a.timeoutSec })}
+                  >
+                    {t('release.edit')}
+                  </Button>
                 )}
-                {a.status === 'PUBLISHED' && (
+                {a.status === 'DRAFT' && can('release:ability:publish') && (
+                  <Button size="mini" type="primary" onClick={() => transition(a, 'publish')}>
+                    {t('release.publish')}
+                  </Button>
+                )}
+                {a.status === 'PUBLISHED' && can('release:ability:deprecate') && (
                   <Button size="mini" onClick={() => transition(a, 'deprecate')}>
                     {t('release.deprecate')}
                   </Button>
                 )}
-                <Button size="mini" onClick={() => setEditing({ key: a.key, name: a.name, body: a.body, timeoutSec: a.timeoutSec })}>
-                  {t('release.newVersion')}
-                </Button>
+                {can('release:ability:create') && (
+                  <Button size="mini" onClick={() => setEditing({ key: a.key, name: a.name, body: a.body, timeoutSec: a.timeoutSec })}>
+                    {t('release.newVersion')}
+                  </Button>
+                )}
                 <Button size="mini" type="text" onClick={() => setHistory({ key: a.key, id: a.id })}>
                   {t('release.history')}
                 </Button>
@@ -97,17 +103,7 @@ export function AbilityPage() {
       >
         {editing && (
           <Form layout="vertical">
-            <Form.Item label={t('release.key')} required>
-              <Input
-                value={editing.key}
-                disabled={!!editing.id}
-                onChange={(key) => setEditing({ ...editing, key })}
-                aria-label={t('release.key')}
-              />
-            </Form.Item>
-            <Form.Item label={t('release.name')} required>
-              <Input value={editing.name} onChange={(name) => setEditing({ ...editing, name })} aria-label={t('release.name')} />
-            </Form.Item>
+            <KeyNameFields value={editing} onChange={setEditing} />
             <Form.Item label={t('release.timeoutSec')}>
               <InputNumber min={1} value={editing.timeoutSec} onChange={(v) => setEditing({ ...editing, timeoutSec: Number(v) || 600 })} />
             </Form.Item>

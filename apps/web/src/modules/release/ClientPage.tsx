@@ -1,8 +1,9 @@
-import { Button, Card, Modal, Space, Table, Tag, Typography } from '@arco-design/web-react';
+import { Button, Card, Modal, Popconfirm, Space, Table, Tag, Typography } from '@arco-design/web-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
+import { useCan } from '../../components/permission';
 import { formatDateTime } from '../../locale/datetime';
 import { onRealtime } from '../../realtime/events';
 import { attempt, type Client, StatusTag, useList } from './shared';
@@ -10,6 +11,7 @@ import { attempt, type Client, StatusTag, useList } from './shared';
 /** Agents: approve a PENDING one, disable or revoke; presence follows the broker live. */
 export function ClientPage() {
   const { t } = useTranslation();
+  const can = useCan();
   const queryClient = useQueryClient();
   const clients = useList<Client>('client');
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['release', 'client'] });
@@ -41,11 +43,13 @@ export function ClientPage() {
     attempt(() => http.put(`/api/release/client/${c.id}/${action}`), refresh);
   return (
     <Card title={t('menu.release.client')}>
-      <Space style={{ marginBottom: 12 }}>
-        <Button type="primary" onClick={token}>
-          {t('release.enrolToken')}
-        </Button>
-      </Space>
+      {can('release:client:enrol') && (
+        <Space style={{ marginBottom: 12 }}>
+          <Button type="primary" onClick={token}>
+            {t('release.enrolToken')}
+          </Button>
+        </Space>
+      )}
       <Table
         rowKey="id"
         loading={clients.isLoading}
@@ -68,20 +72,23 @@ export function ClientPage() {
             title: t('release.actions'),
             render: (_: unknown, c: Client) => (
               <Space>
-                {(c.status === 'PENDING' || c.status === 'DISABLED') && (
+                {(c.status === 'PENDING' || c.status === 'DISABLED') && can('release:client:approve') && (
                   <Button size="mini" type="primary" onClick={() => act(c, 'approve')}>
                     {t('release.approve')}
                   </Button>
                 )}
-                {(c.status === 'PENDING' || c.status === 'ACTIVE') && (
+                {(c.status === 'PENDING' || c.status === 'ACTIVE') && can('release:client:disable') && (
                   <Button size="mini" onClick={() => act(c, 'disable')}>
                     {t('release.disable')}
                   </Button>
                 )}
-                {c.status !== 'REVOKED' && (
-                  <Button size="mini" status="danger" onClick={() => act(c, 'revoke')}>
-                    {t('release.revoke')}
-                  </Button>
+                {c.status !== 'REVOKED' && can('release:client:revoke') && (
+                  // revoking cannot be undone: the agent must enrol again
+                  <Popconfirm title={t('release.revokeConfirm', { host: c.hostname })} onOk={() => act(c, 'revoke')}>
+                    <Button size="mini" status="danger">
+                      {t('release.revoke')}
+                    </Button>
+                  </Popconfirm>
                 )}
               </Space>
             ),

@@ -3,7 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
-import { attempt, type Env, useList, type Variable } from './shared';
+import { useCan } from '../../components/permission';
+import { attempt, type Env, KeyNameFields, useList, type Variable } from './shared';
 
 type Editing = {
   id?: number;
@@ -18,6 +19,7 @@ let uids = 0;
 /** Environments: a secret variable is write-only — it shows as stored, and is sent again only when retyped. */
 export function EnvPage() {
   const { t } = useTranslation();
+  const can = useCan();
   const client = useQueryClient();
   const envs = useList<Env>('env');
   const [editing, setEditing] = useState<Editing | null>(null);
@@ -39,11 +41,13 @@ export function EnvPage() {
     editing && setEditing({ ...editing, variables: editing.variables.map((v, i) => (i === index ? { ...v, ...patch } : v)) });
   return (
     <Card title={t('menu.release.env')}>
-      <Space style={{ marginBottom: 12 }}>
-        <Button type="primary" onClick={() => setEditing({ key: '', name: '', protected: false, requiredApprovals: 1, variables: [] })}>
-          {t('release.create')}
-        </Button>
-      </Space>
+      {can('release:env:create') && (
+        <Space style={{ marginBottom: 12 }}>
+          <Button type="primary" onClick={() => setEditing({ key: '', name: '', protected: false, requiredApprovals: 1, variables: [] })}>
+            {t('release.create')}
+          </Button>
+        </Space>
+      )}
       <Table
         rowKey="id"
         loading={envs.isLoading}
@@ -66,19 +70,20 @@ export function EnvPage() {
           },
           {
             title: t('release.actions'),
-            render: (_: unknown, e: Env) => (
-              <Button
-                size="mini"
-                onClick={() =>
-                  setEditing({
-                    ...e,
-                    variables: e.variables.map((v) => ({ ...v, value: v.secret ? '' : v.value, kept: v.secret, uid: uids++ })),
-                  })
-                }
-              >
-                {t('release.edit')}
-              </Button>
-            ),
+            render: (_: unknown, e: Env) =>
+              can('release:env:update') && (
+                <Button
+                  size="mini"
+                  onClick={() =>
+                    setEditing({
+                      ...e,
+                      variables: e.variables.map((v) => ({ ...v, value: v.secret ? '' : v.value, kept: v.secret, uid: uids++ })),
+                    })
+                  }
+                >
+                  {t('release.edit')}
+                </Button>
+              ),
           },
         ]}
       />
@@ -92,17 +97,7 @@ export function EnvPage() {
       >
         {editing && (
           <Form layout="vertical">
-            <Form.Item label={t('release.key')} required>
-              <Input
-                value={editing.key}
-                disabled={!!editing.id}
-                onChange={(key) => setEditing({ ...editing, key })}
-                aria-label={t('release.key')}
-              />
-            </Form.Item>
-            <Form.Item label={t('release.name')} required>
-              <Input value={editing.name} onChange={(name) => setEditing({ ...editing, name })} aria-label={t('release.name')} />
-            </Form.Item>
+            <KeyNameFields value={editing} onChange={setEditing} />
             <Space size="large">
               <Form.Item label={t('release.protected')}>
                 <Switch checked={editing.protected} onChange={(p) => setEditing({ ...editing, protected: p })} />

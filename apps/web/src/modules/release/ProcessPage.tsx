@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
+import { useCan } from '../../components/permission';
 import { type Ability, attempt, type Process, type Project, paramsToText, textToParams, useList } from './shared';
 
 type EditStep = { uid: number; abilityId?: number; params: string; labels: string[]; timeoutSec: number | null; retries: number };
@@ -13,6 +14,7 @@ type Editing = { id?: number; name: string; projectId?: number; steps: EditStep[
 /** Processes: a project's ordered steps, each a published ability with its parameters and target labels. */
 export function ProcessPage() {
   const { t } = useTranslation();
+  const can = useCan();
   const client = useQueryClient();
   const processes = useList<Process>('process');
   const projects = useList<Project>('project');
@@ -58,11 +60,13 @@ export function ProcessPage() {
   const published = (abilities.data?.list ?? []).filter((a) => a.status === 'PUBLISHED');
   return (
     <Card title={t('menu.release.process')}>
-      <Space style={{ marginBottom: 12 }}>
-        <Button type="primary" onClick={() => setEditing({ name: '', steps: [newStep()] })}>
-          {t('release.create')}
-        </Button>
-      </Space>
+      {can('release:process:create') && (
+        <Space style={{ marginBottom: 12 }}>
+          <Button type="primary" onClick={() => setEditing({ name: '', steps: [newStep()] })}>
+            {t('release.create')}
+          </Button>
+        </Space>
+      )}
       <Table
         rowKey="id"
         loading={processes.isLoading}
@@ -88,28 +92,29 @@ export function ProcessPage() {
           },
           {
             title: t('release.actions'),
-            render: (_: unknown, p: Process) => (
-              <Button
-                size="mini"
-                onClick={() =>
-                  setEditing({
-                    id: p.id,
-                    name: p.name,
-                    projectId: p.projectId,
-                    steps: p.steps.map((s) => ({
-                      uid: uids++,
-                      abilityId: s.abilityId,
-                      params: paramsToText(s.params),
-                      labels: s.labels,
-                      timeoutSec: s.timeoutSec ?? null,
-                      retries: s.retries ?? 0,
-                    })),
-                  })
-                }
-              >
-                {t('release.edit')}
-              </Button>
-            ),
+            render: (_: unknown, p: Process) =>
+              can('release:process:update') && (
+                <Button
+                  size="mini"
+                  onClick={() =>
+                    setEditing({
+                      id: p.id,
+                      name: p.name,
+                      projectId: p.projectId,
+                      steps: p.steps.map((s) => ({
+                        uid: uids++,
+                        abilityId: s.abilityId,
+                        params: paramsToText(s.params),
+                        labels: s.labels,
+                        timeoutSec: s.timeoutSec ?? null,
+                        retries: s.retries ?? 0,
+                      })),
+                    })
+                  }
+                >
+                  {t('release.edit')}
+                </Button>
+              ),
           },
         ]}
       />

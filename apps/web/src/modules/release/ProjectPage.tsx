@@ -3,13 +3,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
-import { attempt, type Project, useList } from './shared';
+import { useCan } from '../../components/permission';
+import { attempt, KeyNameFields, type Project, useList } from './shared';
 
 type Editing = { id?: number; key: string; name: string; artifactSource: string; keepReleases: number };
 
 /** Projects: what is released, from where, and how many releases are kept for rollback. */
 export function ProjectPage() {
   const { t } = useTranslation();
+  const can = useCan();
   const client = useQueryClient();
   const projects = useList<Project>('project');
   const [editing, setEditing] = useState<Editing | null>(null);
@@ -29,11 +31,13 @@ export function ProjectPage() {
   };
   return (
     <Card title={t('menu.release.project')}>
-      <Space style={{ marginBottom: 12 }}>
-        <Button type="primary" onClick={() => setEditing({ key: '', name: '', artifactSource: '', keepReleases: 5 })}>
-          {t('release.create')}
-        </Button>
-      </Space>
+      {can('release:project:create') && (
+        <Space style={{ marginBottom: 12 }}>
+          <Button type="primary" onClick={() => setEditing({ key: '', name: '', artifactSource: '', keepReleases: 5 })}>
+            {t('release.create')}
+          </Button>
+        </Space>
+      )}
       <Table
         rowKey="id"
         loading={projects.isLoading}
@@ -46,11 +50,12 @@ export function ProjectPage() {
           { title: t('release.keepReleases'), dataIndex: 'keepReleases' },
           {
             title: t('release.actions'),
-            render: (_: unknown, p: Project) => (
-              <Button size="mini" onClick={() => setEditing({ ...p, artifactSource: p.artifactSource ?? '' })}>
-                {t('release.edit')}
-              </Button>
-            ),
+            render: (_: unknown, p: Project) =>
+              can('release:project:update') && (
+                <Button size="mini" onClick={() => setEditing({ ...p, artifactSource: p.artifactSource ?? '' })}>
+                  {t('release.edit')}
+                </Button>
+              ),
           },
         ]}
       />
@@ -63,17 +68,7 @@ export function ProjectPage() {
       >
         {editing && (
           <Form layout="vertical">
-            <Form.Item label={t('release.key')} required>
-              <Input
-                value={editing.key}
-                disabled={!!editing.id}
-                onChange={(key) => setEditing({ ...editing, key })}
-                aria-label={t('release.key')}
-              />
-            </Form.Item>
-            <Form.Item label={t('release.name')} required>
-              <Input value={editing.name} onChange={(name) => setEditing({ ...editing, name })} aria-label={t('release.name')} />
-            </Form.Item>
+            <KeyNameFields value={editing} onChange={setEditing} />
             <Form.Item label={t('release.artifactSource')}>
               <Input value={editing.artifactSource} onChange={(artifactSource) => setEditing({ ...editing, artifactSource })} />
             </Form.Item>

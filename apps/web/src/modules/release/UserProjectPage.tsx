@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
+import { useCan } from '../../components/permission';
 import { attempt, type Env, type Grant, type Project, useList } from './shared';
 
 const LEVELS = ['VIEWER', 'OPERATOR', 'APPROVER', 'MAINTAINER'];
@@ -12,6 +13,7 @@ type Draft = { userId?: number; projectId?: number; envId: number | 0; level: st
 /** Who may do what to a project's tasks, per environment (or all of them): VIEWER < OPERATOR < APPROVER < MAINTAINER. */
 export function UserProjectPage() {
   const { t } = useTranslation();
+  const can = useCan();
   const client = useQueryClient();
   const grants = useList<Grant>('user-project');
   const projects = useList<Project>('project');
@@ -61,9 +63,11 @@ export function UserProjectPage() {
           onChange={(level: string) => setDraft({ ...draft, level })}
           options={LEVELS}
         />
-        <Button type="primary" disabled={!draft.userId || !draft.projectId} onClick={grant}>
-          {t('release.grant')}
-        </Button>
+        {can('release:userProject:create') && (
+          <Button type="primary" disabled={!draft.userId || !draft.projectId} onClick={grant}>
+            {t('release.grant')}
+          </Button>
+        )}
       </Space>
       <Table
         rowKey="id"
@@ -85,13 +89,17 @@ export function UserProjectPage() {
           { title: t('release.level'), dataIndex: 'level' },
           {
             title: t('release.actions'),
-            render: (_: unknown, g: Grant) => (
-              <Popconfirm title={t('release.remove')} onOk={() => attempt(() => http.delete(`/api/release/user-project/${g.id}`), refresh)}>
-                <Button size="mini" status="danger">
-                  {t('release.remove')}
-                </Button>
-              </Popconfirm>
-            ),
+            render: (_: unknown, g: Grant) =>
+              can('release:userProject:delete') && (
+                <Popconfirm
+                  title={t('release.remove')}
+                  onOk={() => attempt(() => http.delete(`/api/release/user-project/${g.id}`), refresh)}
+                >
+                  <Button size="mini" status="danger">
+                    {t('release.remove')}
+                  </Button>
+                </Popconfirm>
+              ),
           },
         ]}
       />

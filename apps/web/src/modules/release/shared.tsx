@@ -1,5 +1,6 @@
-import { Tag } from '@arco-design/web-react';
+import { Form, Input, Tag } from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import './locale';
 import './release.css';
@@ -116,3 +117,24 @@ export const textToParams = (text: string) =>
       .filter((line) => line.includes('='))
       .map((line) => [line.slice(0, line.indexOf('=')).trim(), line.slice(line.indexOf('=') + 1)]),
   );
+
+/** The key (fixed once saved) and name every release record starts its form with. */
+export function KeyNameFields<T extends { id?: number; key: string; name: string }>({
+  value,
+  onChange,
+}: {
+  value: T;
+  onChange: (next: T) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Form.Item label={t('release.key')} required>
+        <Input value={value.key} disabled={!!value.id} onChange={(key) => onChange({ ...value, key })} aria-label={t('release.key')} />
+      </Form.Item>
+      <Form.Item label={t('release.name')} required>
+        <Input value={value.name} onChange={(name) => onChange({ ...value, name })} aria-label={t('release.name')} />
+      </Form.Item>
+    </>
+  );
+}
