@@ -26,7 +26,8 @@ function validationFields(
   },
 ): FieldError[] {
   return error.validation.map((v) => {
-    const issue = v.params?.issue as { path?: (string | number)[]; code?: string; input?: unknown } | undefined;
+    // the zod type provider hands over each issue as keyword (its code) and params (the rest of it)
+    const issue = (v.params?.issue ?? { ...v.params, code: v.keyword }) as { path?: (string | number)[]; code?: string; input?: unknown };
     const path = issue?.path?.length ? issue.path.join('.') : v.instancePath.replace(/^\//, '').replaceAll('/', '.');
     // a key of the message catalogue, said in the caller's language below; a refinement's own key stays
     const own = v.message && validationMessages[v.message] ? { message: v.message } : undefined;

@@ -381,6 +381,12 @@ describe.each(engines)('system management API on %s', (engine) => {
       expect([dup.status, fieldsOf(dup.body)]).toEqual([409, ['code']]);
       const tooLong = await admin.post('/api/system/role', { name: 'r'.repeat(21), code: 'long' });
       expect(fieldsOf(tooLong.body)).toEqual(['name']);
+      // the rule in the caller's language, with its bound: not a bare "is not valid"
+      expect(tooLong.body.data.fields[0].message).toBe('can be at most 20 characters');
+      const tooLongZh = await admin.post('/api/system/role', { name: 'r'.repeat(21), code: 'long' }, 'zh-CN');
+      expect(tooLongZh.body.data.fields[0].message).toBe('最多 20 个字符');
+      const missing = await admin.post('/api/system/role', { code: 'nameless' });
+      expect(missing.body.data.fields).toEqual([{ field: 'name', rule: 'invalid_type', message: 'is required' }]);
       const unknownMenu = await admin.post('/api/system/role', { name: 'Ghost', code: 'ghost', menuIds: [999999] });
       expect([unknownMenu.status, fieldsOf(unknownMenu.body)]).toEqual([400, ['menuIds']]);
       const held = await admin.del(`/api/system/role/${role.body.data.id}`);
