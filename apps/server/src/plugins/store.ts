@@ -1,4 +1,4 @@
-import { and, eq, gt, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
@@ -14,12 +14,15 @@ import { kvEntries } from '../db/schema';
  */
 export type SharedStore = {
   get(key: string): Promise<string | null>;
+  /** Several keys in one round trip, in the order asked. */
+  getMany(keys: string[]): Promise<(string | null)[]>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** Reads and deletes in one step: a second `take` of the same key answers null (single use). */
   take(key: string): Promise<string | null>;
   /** Counts within a window that starts with the first hit; answers the count and when the window ends. */
   incr(key: string, ttlMs: number): Promise<{ count: number; resetAt: number }>;
-  del(key: string): Promise<void>;
+  /** Deletes every key named, in one round trip. */
+  del(...keys: string[]): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -28,6 +31,9 @@ declare module 'fastify' {
     store: SharedStore;
   }
 }
+
+/** A row's value; a counter (written by `incr`, no value) reads as its count, as an INCR key does in Redis. */
+const storedValue = (row: { value: string | null; counter: number }) => row.value ?? String(row.counter);
 
 export function databaseStore(database: Database, clock: Clock): SharedStore {
   const db = database.db;
@@ -40,8 +46,17 @@ export function databaseStore(database: Database, clock: Clock): SharedStore {
   };
   return {
     async get(key) {
-      const [row] = await db.select({ value: kvEntries.value }).from(kvEntries).where(live(key));
-      return row?.value ?? null;
+      const [row] = await db.select({ value: kvEntries.value, counter: kvEntries.counter }).from(kvEntries).where(live(key));
+      return row ? storedValue(row) : null;
+    },
+    async getMany(keys) {
+      if (keys.length === 0) return [];
+      const rows = await db
+        .select({ key: kvEntries.key, value: kvEntries.value, counter: kvEntries.counter })
+        .from(kvEntries)
+        .where(and(inArray(kvEntries.key, keys), gt(kvEntries.expiresAt, clock.now())));
+      const found = new Map(rows.map((r) => [r.key, storedValue(r)]));
+      return keys.map((k) => found.get(k) ?? null);
     },
     async set(key, value, ttlMs) {
       const expiresAt = new Date(clock.now().getTime() + ttlMs);
@@ -72,8 +87,9 @@ export function databaseStore(database: Database, clock: Clock): SharedStore {
       await sweep();
       return { count: row?.counter ?? 1, resetAt: (row?.expiresAt ?? expiresAt).getTime() };
     },
-    async del(key) {
-      await db.delete(kvEntries).where(eq(kvEntries.key, key));
+    async del(...keys) {
+      if (keys.length === 0) return;
+      await db.delete(kvEntries).where(keys.length === 1 ? eq(kvEntries.key, keys[0] as string) : inArray(kvEntries.key, keys));
     },
     async close() {},
   };
@@ -84,6 +100,7 @@ export function redisStore(redis: Redis, prefix = 'atrium:'): SharedStore & { re
   return {
     redis,
     get: (key) => redis.get(prefix + key),
+    getMany: async (keys) => (keys.length === 0 ? [] : redis.mget(keys.map((k) => prefix + k))),
     async set(key, value, ttlMs) {
       await redis.set(prefix + key, value, 'PX', Math.max(1, Math.round(ttlMs)));
     },
@@ -98,8 +115,8 @@ export function redisStore(redis: Redis, prefix = 'atrium:'): SharedStore & { re
       }
       return { count, resetAt: Date.now() + left };
     },
-    async del(key) {
-      await redis.del(prefix + key);
+    async del(...keys) {
+      if (keys.length > 0) await redis.del(keys.map((k) => prefix + k));
     },
     // the client belongs to the Redis watch, which closes it
     async close() {},
@@ -134,6 +151,7 @@ export function failoverStore(primary: SharedStore, fallback: SharedStore, usabl
     };
   return {
     get: run((s) => s.get),
+    getMany: run((s) => s.getMany),
     set: run((s) => s.set),
     take: run((s) => s.take),
     incr: run((s) => s.incr),
