@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { LoginInput } from '@atrium/contracts';
-import { and, asc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withTenant } from '../../db/client';
-import { accounts, knownDevices, loginLogs, memberships, tenants } from '../../db/schema';
+import { accounts, knownDevices, loginLogs } from '../../db/schema';
 import { AppError } from '../../errors';
 import { burnPasswordCheck, verifyPassword } from './password';
 
@@ -72,9 +72,14 @@ export async function writeLoginLog(app: FastifyInstance, request: FastifyReques
   }
 }
 
-/** The account an identifier names: user number, phone or e-mail (case-insensitive where it matters). */
+/**
+ * The account an identifier names (user number, phone or e-mail, case-insensitive where it matters),
+ * with the tenants it may enter right now, best first: the last one used, then by id; a super admin
+ * may enter every enabled tenant. One statement: the tenants cost nothing next to a round trip.
+ */
 export async function findAccount(app: FastifyInstance, identifier: string) {
   const lowered = identifier.trim().toLowerCase();
+  const now = app.clock.now();
   const [row] = await app.database.db
     .select({
       id: accounts.id,
@@ -83,6 +88,13 @@ export async function findAccount(app: FastifyInstance, identifier: string) {
       superAdmin: accounts.superAdmin,
       passwordChangedAt: accounts.passwordChangedAt,
       lastTenantId: accounts.lastTenantId,
+      // written out with its own aliases: drizzle names a single table's columns unqualified here
+      tenantIds: sql<number[]>`array(
+        select t.id::int from tenants t
+         where t.status = '0' and (t.expire_time is null or t.expire_time > ${now})
+           and (accounts.super_admin
+                or exists (select 1 from memberships m where m.account_id = accounts.id and m.tenant_ref = t.id))
+         order by case when t.id = coalesce(accounts.last_tenant_id, 0) then 0 else 1 end, t.id)`,
     })
     .from(accounts)
     .where(
@@ -91,7 +103,7 @@ export async function findAccount(app: FastifyInstance, identifier: string) {
     // an exact user number wins over a phone or e-mail that happens to look like one
     .orderBy(sql`case when lower(${accounts.accountId}) = ${lowered} then 0 else 1 end`)
     .limit(1);
-  return row ?? null;
+  return row ? { ...row, tenantIds: row.tenantIds.map(Number) } : null;
 }
 
 const formatUntil = (until: Date) => `${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -99,32 +111,9 @@ const formatUntil = (until: Date) => `${until.toISOString().slice(0, 16).replace
 const lockedError = (until: Date) =>
   new AppError('accountLocked', { params: { until: formatUntil(until) }, data: { lockedUntil: until.toISOString() } });
 
-/**
- * Tenants the account may enter right now, best first: the last one used, then by id.
- * A super admin may enter every enabled tenant.
- */
-export async function enterableTenants(app: FastifyInstance, account: { id: number; superAdmin: boolean; lastTenantId: number | null }) {
-  const now = app.clock.now();
-  const open = and(eq(tenants.status, '0'), or(isNull(tenants.expireTime), gt(tenants.expireTime, now)));
-  const order = [sql`case when ${tenants.id} = ${account.lastTenantId ?? 0} then 0 else 1 end`, asc(tenants.id)];
-  const rows = account.superAdmin
-    ? await app.database.db
-        .select({ id: tenants.id })
-        .from(tenants)
-        .where(open)
-        .orderBy(...order)
-    : await app.database.db
-        .select({ id: tenants.id })
-        .from(memberships)
-        .innerJoin(tenants, eq(tenants.id, memberships.tenantRef))
-        .where(and(eq(memberships.accountId, account.id), open))
-        .orderBy(...order);
-  return rows.map((r) => r.id);
-}
-
-/** The first tenant the account may enter with an enabled membership, or null. */
-async function pickTenant(app: FastifyInstance, account: { id: number; superAdmin: boolean; lastTenantId: number | null }) {
-  for (const tenantId of await enterableTenants(app, account)) {
+/** The first tenant the account may enter (of those `findAccount` found) with an enabled membership, or null. */
+async function pickTenant(app: FastifyInstance, account: { id: number; tenantIds: number[] }) {
+  for (const tenantId of account.tenantIds) {
     const access = await app.sessions.access(account.id, tenantId, { fresh: true });
     if (access.ok) return tenantId;
   }
@@ -163,20 +152,22 @@ async function rememberDevice(
     return;
   }
   const token = randomBytes(32).toString('base64url');
-  await app.database.db.insert(knownDevices).values({ tokenHash: hashOf(token), accountRef, createTime: now, lastUsedAt: now, expiresAt });
-  // expired ones go, and an account keeps its most recently used devices only (API clients without a
-  // cookie jar make a new one at every sign-in)
-  await app.database.db
-    .delete(knownDevices)
-    .where(
-      and(
-        eq(knownDevices.accountRef, accountRef),
-        or(
-          lt(knownDevices.expiresAt, now),
-          sql`${knownDevices.id} not in (select id from known_devices where account_ref = ${accountRef} order by last_used_at desc, id desc limit ${MAX_KNOWN_DEVICES})`,
-        ),
-      ),
-    );
+  // one statement: the new device goes in, and the account's expired devices and all but its most
+  // recently used others go (API clients without a cookie jar make a new one at every sign-in). The
+  // delete sees the devices as they were before the insert, so it keeps one fewer than the limit.
+  const d = knownDevices;
+  await app.database.db.execute(sql`
+    with added as (
+      insert into ${d} (${sql.identifier(d.tokenHash.name)}, ${sql.identifier(d.accountRef.name)}, ${sql.identifier(d.createTime.name)},
+                        ${sql.identifier(d.lastUsedAt.name)}, ${sql.identifier(d.expiresAt.name)})
+      values (${hashOf(token)}, ${accountRef}, ${now}, ${now}, ${expiresAt})
+      returning ${d.id}
+    )
+    delete from ${d}
+     where ${d.accountRef} = ${accountRef}
+       and (${d.expiresAt} < ${now}
+            or ${d.id} not in (select id from known_devices where account_ref = ${accountRef}
+                                order by last_used_at desc, id desc limit ${MAX_KNOWN_DEVICES - 1}))`);
   reply.setCookie(DEVICE_COOKIE, token, {
     httpOnly: true,
     sameSite: 'strict',
@@ -202,9 +193,16 @@ function lockKeys(subject: string, source: string): { source: LockCounter; accou
   };
 }
 
-async function lockedUntil(app: FastifyInstance, counter: LockCounter): Promise<number> {
-  const value = Number(await app.store.get(counter.lock));
-  return Number.isFinite(value) ? value : 0;
+/**
+ * In one round trip: the latest lock of these counters (ms since the epoch, 0 when none is set), and
+ * whether the first one (the source) has failures or a lock level counted.
+ */
+async function lockState(app: FastifyInstance, counters: LockCounter[]): Promise<{ until: number; sourceCounted: boolean }> {
+  const [source] = counters;
+  const values = await app.store.getMany([...counters.map((c) => c.lock), ...(source ? [source.fail, source.level] : [])]);
+  const locks = values.slice(0, counters.length);
+  const until = Math.max(0, ...locks.map((v) => (v === null ? 0 : Number(v))).filter(Number.isFinite));
+  return { until, sourceCounted: values.slice(counters.length).some((v) => v !== null) };
 }
 
 /** Counts one failure; at the threshold, locks for the next delay of the doubling series and starts counting again. */
@@ -243,7 +241,7 @@ export async function login(
   // a known device meets only its own lock; any other source its address's and the account's
   const applying = knownDevice ? [keys.source] : [keys.source, keys.account];
   const now = app.clock.now().getTime();
-  const until = Math.max(...(await Promise.all(applying.map((c) => lockedUntil(app, c)))));
+  const { until, sourceCounted } = await lockState(app, applying);
   if (until > now) {
     await log({ result: 'locked', reason: 'locked', accountRef: account?.id });
     throw lockedError(new Date(until));
@@ -264,9 +262,11 @@ export async function login(
   }
   const origin = originOf(request, input.deviceId);
   const { token } = await app.sessions.create({ accountRef: account.id, tenantId, remember: input.remember, ...origin });
-  await app.database.db.update(accounts).set({ lastTenantId: tenantId }).where(eq(accounts.id, account.id));
+  if (account.lastTenantId !== tenantId) {
+    await app.database.db.update(accounts).set({ lastTenantId: tenantId }).where(eq(accounts.id, account.id));
+  }
   // the owner got in from here: this source starts counting afresh, and the device is a known one
-  await Promise.all([app.store.del(keys.source.fail), app.store.del(keys.source.level)]);
+  if (sourceCounted) await app.store.del(keys.source.fail, keys.source.level);
   await rememberDevice(app, request, reply, account.id, knownDevice && device ? device.hash : null);
   await log({ result: 'success', accountRef: account.id, tenantId });
   return { token };

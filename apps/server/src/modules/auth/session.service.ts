@@ -3,8 +3,8 @@ import { ALL_PERMISSIONS } from '@atrium/contracts';
 import { and, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Clock } from '../../clock';
-import { type Database, type RawResult, withTenant } from '../../db/client';
-import { accounts, sessions, tenants } from '../../db/schema';
+import { type Database, type RawResult, withTenantRead } from '../../db/client';
+import { sessions } from '../../db/schema';
 import type { AppEvents, SessionEndReason } from '../../events';
 import type { AuthContext, DataScope, UserType } from '../../plugins/access';
 
@@ -256,34 +256,29 @@ export class SessionService {
     return row;
   }
 
+  /**
+   * The account, the tenant and the membership with its enabled roles and their permissions, in one
+   * statement on a read connection set to the tenant (row-level security scopes the membership rows).
+   */
   private async loadAccess(accountRef: number, tenantId: number): Promise<AccessResult> {
-    const [head] = await this.database.db
-      .select({
-        accountId: accounts.accountId,
-        superAdmin: accounts.superAdmin,
-        clientKey: accounts.clientKey,
-        tenantCode: tenants.code,
-        tenantStatus: tenants.status,
-        expireTime: tenants.expireTime,
-      })
-      .from(accounts)
-      .innerJoin(tenants, eq(tenants.id, tenantId))
-      .where(eq(accounts.id, accountRef));
-    if (!head) return { ok: false, reason: 'removed' };
-    if (head.tenantStatus !== '0' || (head.expireTime && head.expireTime.getTime() <= this.clock.now().getTime())) {
-      return { ok: false, reason: 'tenant_disabled' };
-    }
-    const member = await withTenant(this.database.db, tenantId, async (tx) => {
-      const rows = rowsOf<{
-        id: number;
-        user_type: UserType;
+    const [row] = await withTenantRead(this.database.db, tenantId, async (tx) =>
+      rowsOf<{
+        account_id: string;
+        super_admin: boolean;
+        client_key: string;
+        tenant_code: string;
+        tenant_status: string;
+        expire_time: Date | string | null;
+        id: number | null;
+        user_type: UserType | null;
         dept_id: number | null;
-        status: string;
+        status: string | null;
         roles: { code: string; scope: DataScope }[] | string;
         permissions: string[] | string;
       }>(
         await tx.execute(sql`
-          select tu.id::int as id, tu.user_type, tu.dept_id::int as dept_id, tu.status,
+          select a.account_id, a.super_admin, a.client_key, t.code as tenant_code, t.status as tenant_status, t.expire_time,
+            tu.id::int as id, tu.user_type, tu.dept_id::int as dept_id, tu.status,
             coalesce((select json_agg(json_build_object('code', r.code, 'scope', r.data_scope) order by r.order_num, r.id)
                         from user_roles ur
                         join roles r on r.tenant_id = ur.tenant_id and r.id = ur.role_id
@@ -295,11 +290,29 @@ export class SessionService {
                         join menus m on m.id = rm.menu_id
                        where ur.tenant_id = tu.tenant_id and ur.user_id = tu.id and r.status = '0'
                          and m.status = '0' and m.permission is not null), '[]'::json) as permissions
-            from tenant_users tu
-           where tu.tenant_id = ${tenantId} and tu.account_ref = ${accountRef}`),
-      );
-      return rows[0] ?? null;
-    });
+            from accounts a
+            join tenants t on t.id = ${tenantId}
+            left join tenant_users tu on tu.tenant_id = t.id and tu.account_ref = a.id
+           where a.id = ${accountRef}`),
+      ),
+    );
+    if (!row) return { ok: false, reason: 'removed' };
+    const head = { accountId: row.account_id, superAdmin: row.super_admin, clientKey: row.client_key, tenantCode: row.tenant_code };
+    const expireTime = row.expire_time === null ? null : new Date(row.expire_time);
+    if (row.tenant_status !== '0' || (expireTime && expireTime.getTime() <= this.clock.now().getTime())) {
+      return { ok: false, reason: 'tenant_disabled' };
+    }
+    const member =
+      row.id === null
+        ? null
+        : {
+            id: row.id,
+            user_type: row.user_type as UserType,
+            dept_id: row.dept_id,
+            status: row.status ?? '',
+            roles: row.roles,
+            permissions: row.permissions,
+          };
     const base = { accountRef, accountId: head.accountId, tenantId, tenantCode: head.tenantCode, clientKey: head.clientKey };
     if (head.superAdmin) {
       const roles = member ? parseJson<{ code: string }[]>(member.roles).map((r) => r.code) : [];
