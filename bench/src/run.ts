@@ -23,6 +23,8 @@ type Row = {
   name: string;
   connections: number;
   rps: number;
+  /** 2xx answers per second: what the login ratio counts (a 429 from the hashing gate is no sign-in) */
+  okRps: number;
   p50: number;
   p99: number;
   errors: number;
@@ -34,11 +36,15 @@ async function load(name: string, options: autocannon.Options & { ceiling?: 'jso
   const connections = options.connections ?? 50;
   // warm-up, not counted
   await autocannon({ ...options, connections, duration: Math.min(3, duration) });
+  // the warm-up's last requests are still being answered when it returns (a sign-in is still queued
+  // at the hashing gate): let them finish so they are not counted against the measured run
+  await new Promise((r) => setTimeout(r, 1000));
   const result = await autocannon({ ...options, connections, duration });
   return {
     name,
     connections,
     rps: result.requests.average,
+    okRps: result['2xx'] / duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
@@ -82,7 +88,7 @@ function print(rows: Row[], ceilings: { json: number; pg: number }, loginCeiling
     if (r.ceiling && ceilings[r.ceiling] > 0) {
       ratio = `${((r.rps / ceilings[r.ceiling]) * 100).toFixed(0)}% of ${r.ceiling === 'json' ? 'Fastify' : 'Fastify+pg'}`;
     }
-    if (r.name.startsWith('login')) ratio = `${((r.rps / loginCeiling) * 100).toFixed(0)}% of argon2id verify`;
+    if (r.name.startsWith('login')) ratio = `${((r.okRps / loginCeiling) * 100).toFixed(0)}% of argon2id verify (2xx)`;
     return [r.name, String(r.connections), r.rps.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), String(r.errors), String(r.non2xx), ratio];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
@@ -331,6 +337,7 @@ async function race(api: (path: string) => string, auth: Record<string, string>,
     name: `erp race: ${RACERS} confirms on ${N} units (${correct ? 'correct' : 'WRONG'}: ${confirmed} confirmed, stock ${left})`,
     connections: RACERS,
     rps: RACERS / seconds,
+    okRps: confirmed / seconds,
     p50: seconds * 1000,
     p99: seconds * 1000,
     errors: answers.length - confirmed - refused,
