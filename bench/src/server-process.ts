@@ -40,6 +40,10 @@ export async function startProcess(
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // a bench that fails half-way leaves no server behind on its ports
+  const reap = () => child.kill('SIGKILL');
+  process.once('exit', reap);
+  child.once('exit', () => process.off('exit', reap));
   let stderr = '';
   child.stderr?.on('data', (d) => {
     stderr += d;
