@@ -6,10 +6,10 @@ import {
   notificationTypes,
   type UnreadCounts,
 } from '@atrium/contracts/realtime';
-import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { pageOffset } from '../../crud/query';
-import { oneAtATime, type RawResult, type Tx } from '../../db/client';
+import type { RawResult, Tx } from '../../db/client';
 import { notificationCounts, notifications, tenantUsers } from '../../db/schema';
 
 export type NotificationRow = typeof notifications.$inferSelect;

@@ -1,4 +1,4 @@
-import { Button, Card, Drawer, Form, Input, InputNumber, List, Modal, Space, Table, Typography } from '@arco-design/web-react';
+import { Button, Card, Drawer, Form, InputNumber, List, Modal, Space, Table, Typography } from '@arco-design/web-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
