@@ -1,4 +1,7 @@
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RawResult, withTenant } from '../../src/db/client';
+import { tenants } from '../../src/db/schema';
 import { buildTestApp, engines } from '../helper';
 import { type Caller, signIn } from './api';
 
@@ -15,6 +18,7 @@ type User = {
 };
 type Dept = { id: number; parentId: number | null; ancestors: number[] };
 const PASSWORD = 'Kx9!mountain-ledger';
+const rowsOf = <T>(result: unknown) => (result as RawResult<T>).rows;
 
 /**
  * The user list runs as statements built once per filter shape (crud/statements.ts). For every filter,
@@ -60,6 +64,35 @@ describe.each(engines)('user list on %s: every filter shape against the model', 
       const answer = (await admin.get(`/api/system/user/user?pageNum=${pageNum}&pageSize=${pageSize}`)).body.data;
       expect(answer.total).toBe(all.length);
       expect(answer.list.map((u: User) => u.id)).toEqual(all.slice((pageNum - 1) * pageSize, pageNum * pageSize).map((u) => u.id));
+    }
+  });
+
+  it('writes each time as Date#toISOString writes the stored instant (UTC, milliseconds truncated)', async () => {
+    // admin's users are those of the tenant `hq`
+    const [hq] = await ctx.database.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.code, 'hq'));
+    const inHq = <T>(query: ReturnType<typeof sql>) =>
+      withTenant(ctx.database.db, hq?.id ?? 0, async (tx) => rowsOf<T>(await tx.execute(query)));
+    const stored = await inHq<{ id: number; create_time: string | Date; update_time: string | Date }>(
+      sql`select id::int as id, create_time, update_time from tenant_users`,
+    );
+    const byId = new Map(stored.map((r) => [r.id, r]));
+    for (const user of all as (User & { updateTime: string })[]) {
+      const row = byId.get(user.id);
+      expect(user.createTime).toBe(new Date(row?.create_time ?? 0).toISOString());
+      expect(user.updateTime).toBe(new Date(row?.update_time ?? 0).toISOString());
+    }
+    // microseconds are cut, not rounded; the page and the detail agree (the time is put back after)
+    const id = all[0]?.id ?? 0;
+    const [kept] = await inHq<{ t: string }>(sql`select create_time::text as t from tenant_users where id = ${id}`);
+    try {
+      await inHq(sql`update tenant_users set create_time = '2026-01-02 03:04:05.678999+00' where id = ${id}`);
+      const listed = (await admin.get('/api/system/user/user?pageNum=1&pageSize=20&sort=createTime:asc')).body.data.list.find(
+        (u: User) => u.id === id,
+      );
+      expect(listed.createTime).toBe('2026-01-02T03:04:05.678Z');
+      expect((await admin.get(`/api/system/user/user/${id}`)).body.data.createTime).toBe('2026-01-02T03:04:05.678Z');
+    } finally {
+      await inHq(sql`update tenant_users set create_time = ${kept?.t}::timestamptz where id = ${id}`);
     }
   });
 
