@@ -89,7 +89,7 @@ export function databaseStore(database: Database, clock: Clock): SharedStore {
     },
     async del(...keys) {
       if (keys.length === 0) return;
-      await db.delete(kvEntries).where(keys.length === 1 ? eq(kvEntries.key, keys[0] as string) : inArray(kvEntries.key, keys));
+      await db.delete(kvEntries).where(inArray(kvEntries.key, keys));
     },
     async close() {},
   };

@@ -195,11 +195,14 @@ function lockKeys(subject: string, source: string): { source: LockCounter; accou
 
 /**
  * In one round trip: the latest lock of these counters (ms since the epoch, 0 when none is set), and
- * whether the first one (the source) has failures or a lock level counted.
+ * whether the source has failures or a lock level counted (a good sign-in then clears them).
  */
-async function lockState(app: FastifyInstance, counters: LockCounter[]): Promise<{ until: number; sourceCounted: boolean }> {
-  const [source] = counters;
-  const values = await app.store.getMany([...counters.map((c) => c.lock), ...(source ? [source.fail, source.level] : [])]);
+async function lockState(
+  app: FastifyInstance,
+  counters: LockCounter[],
+  source: LockCounter,
+): Promise<{ until: number; sourceCounted: boolean }> {
+  const values = await app.store.getMany([...counters.map((c) => c.lock), source.fail, source.level]);
   const locks = values.slice(0, counters.length);
   const until = Math.max(0, ...locks.map((v) => (v === null ? 0 : Number(v))).filter(Number.isFinite));
   return { until, sourceCounted: values.slice(counters.length).some((v) => v !== null) };
@@ -241,7 +244,7 @@ export async function login(
   // a known device meets only its own lock; any other source its address's and the account's
   const applying = knownDevice ? [keys.source] : [keys.source, keys.account];
   const now = app.clock.now().getTime();
-  const { until, sourceCounted } = await lockState(app, applying);
+  const { until, sourceCounted } = await lockState(app, applying, keys.source);
   if (until > now) {
     await log({ result: 'locked', reason: 'locked', accountRef: account?.id });
     throw lockedError(new Date(until));
