@@ -136,7 +136,7 @@ export const configSchema = z.object({
       (v) => v === undefined || /^[A-Za-z0-9_.:-]{1,64}$/.test(v),
       'must be 1 to 64 letters, digits, dots, dashes, underscores or colons',
     ),
-  // connections per pool: one for writes and one for reads, so up to twice this many per instance
+  // connections per pool: one for writes and one for reads, and half as many for log entries (2.5 times this per instance)
   DATABASE_POOL_SIZE: z
     .string()
     .default('10')

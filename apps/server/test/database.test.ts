@@ -4,7 +4,7 @@ import { generateDrizzleJson, generateMigration } from 'drizzle-kit/api';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenancyViolations } from '../src/db/architecture';
-import { type Database, migrationsFolder, openDatabase, type RawResult, withTenant } from '../src/db/client';
+import { type Database, migrationsFolder, openDatabase, type RawResult, withTenant, withTenantStatement } from '../src/db/client';
 import * as schema from '../src/db/schema';
 import { tenants } from '../src/db/schema';
 import { brokenTenantTable, migrationsWith, soundTenantTable } from './fixtures/migrations';
@@ -107,6 +107,33 @@ describe.each(engines)('database layer on %s', (engine) => {
 
     it('does not leak the tenant setting past the transaction', async () => {
       await withTenant(database.db, hq, async () => {});
+      const [row] = await database.query<{ t: string | null }>("select nullif(current_setting('app.tenant_id', true), '') as t");
+      expect(row?.t ?? null).toBeNull();
+    });
+
+    it('writes a lone statement under its own tenant, whichever tenant its connection served before', async () => {
+      const write = (tenant: number, owner: number, body: string) =>
+        withTenantStatement(database.db, tenant, (tx) =>
+          tx.execute(sql`insert into fixture_notes (tenant_id, body) values (${owner}, ${body})`),
+        );
+      // tenants alternating, many at once: connections are handed from one tenant to the other
+      await Promise.all(
+        Array.from({ length: 24 }, (_, i) => (i % 2 ? write(hq, hq, `hq lone ${i}`) : write(acme, acme, `acme lone ${i}`))),
+      );
+      await expect(write(acme, hq, 'smuggled alone')).rejects.toThrow();
+      await write(acme, acme, 'acme after a refusal');
+      const bodies = async (tenant: number) =>
+        (
+          (await withTenant(database.db, tenant, (tx) => tx.execute(sql`select body from fixture_notes`))) as RawResult<{
+            body: string;
+          }>
+        ).rows
+          .map((r) => r.body)
+          .filter((b) => b.includes('lone') || b.includes('refusal'))
+          .sort();
+      expect(await bodies(hq)).toEqual(Array.from({ length: 12 }, (_, i) => `hq lone ${2 * i + 1}`).sort());
+      expect(await bodies(acme)).toEqual([...Array.from({ length: 12 }, (_, i) => `acme lone ${2 * i}`), 'acme after a refusal'].sort());
+      // the tenant those connections keep is theirs alone: the main pool's connections have none
       const [row] = await database.query<{ t: string | null }>("select nullif(current_setting('app.tenant_id', true), '') as t");
       expect(row?.t ?? null).toBeNull();
     });

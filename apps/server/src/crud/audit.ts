@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { withTenantStatement } from '../db/client';
 import { operLogs } from '../db/schema';
 
 /** Route config: which module and action an operation-log entry names. */
@@ -68,7 +69,7 @@ export function recordAudit(request: FastifyRequest, state: AuditState) {
 /**
  * Writes an operation-log entry for every route with `config.audit` that a signed-in caller reached:
  * who, tenant, action, target, before/after summary, result, duration, IP — failures too.
- * Written in onSend (before the answer leaves) in its own transaction, so a rolled-back write is still logged.
+ * Written in onSend (before the answer leaves) as a statement of its own, so a rolled-back write is still logged.
  */
 export const operLogPlugin = fp(
   async (app: FastifyInstance) => {
@@ -84,7 +85,7 @@ export const operLogPlugin = fp(
       const params = request.params as { id?: unknown } | undefined;
       const ok = reply.statusCode < 400;
       try {
-        await app.withTenant(caller.tenantId, (tx) =>
+        await withTenantStatement(app.database.db, caller.tenantId, (tx) =>
           tx.insert(operLogs).values({
             tenantId: caller.tenantId,
             accountRef: caller.accountRef,

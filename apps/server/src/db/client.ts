@@ -138,9 +138,9 @@ async function openPostgres(options: { ownerUrl: string; appUrl?: string; poolSi
       return result.rows as never[];
     },
     poolStats: () => ({
-      total: pool.totalCount + readPool.totalCount,
-      idle: pool.idleCount + readPool.idleCount,
-      waiting: pool.waitingCount + readPool.waitingCount,
+      total: pool.totalCount + readPool.totalCount + statementPool.totalCount,
+      idle: pool.idleCount + readPool.idleCount + statementPool.idleCount,
+      waiting: pool.waitingCount + readPool.waitingCount + statementPool.waitingCount,
     }),
     async exclusively(work) {
       // a session-level lock on a connection of its own, held while `work` uses the pool
@@ -160,7 +160,7 @@ async function openPostgres(options: { ownerUrl: string; appUrl?: string; poolSi
       }
     },
     async close() {
-      await Promise.all([pool.ended ? null : pool.end(), readPool.ended ? null : readPool.end()]);
+      await Promise.all([pool, readPool, statementPool].map((p) => (p.ended ? null : p.end())));
     },
   };
   const pool = makePool(options, database);
@@ -171,6 +171,10 @@ async function openPostgres(options: { ownerUrl: string; appUrl?: string; poolSi
   // the tenant it last served, so a read is one statement instead of BEGIN, statement and COMMIT
   const readPool = makePool(options, database, '-c default_transaction_read_only=on');
   readPools.set(db, readPool);
+  // lone writes that need no transaction of their own (log entries) go through connections that keep
+  // their tenant as well: one statement instead of BEGIN with the tenant, the statement and COMMIT
+  const statementPool = makePool({ ...options, poolSize: Math.ceil((options.poolSize ?? 10) / 2) }, database);
+  statementPools.set(db, statementPool);
   return database;
 }
 
@@ -241,10 +245,11 @@ export async function withTenant<T>(db: Db, tenantId: number, work: (tx: Tx) => 
   });
 }
 
-/** The pool behind each PostgreSQL `Db`, for `pooledTenantTransaction`, and its read-only pool. */
+/** The pool behind each PostgreSQL `Db`, for `pooledTenantTransaction`, its read-only pool and its pool for lone statements. */
 const pools = new WeakMap<Db, pg.Pool>();
 const readPools = new WeakMap<Db, pg.Pool>();
-/** The tenant a read connection's session is set to (`app.tenant_id`, session-wide). */
+const statementPools = new WeakMap<Db, pg.Pool>();
+/** The tenant a read or lone-statement connection's session is set to (`app.tenant_id`, session-wide). */
 const servedTenant = new WeakMap<pg.PoolClient, number>();
 
 /**
@@ -259,26 +264,54 @@ export async function withTenantRead<T>(db: Db, tenantId: number, work: (tx: Tx)
   const pool = readPools.get(db);
   if (!pool) return withTenant(db, tenantId, work);
   try {
-    return await readOnce(db, pool, tenantId, work);
+    return await onKeptTenant(db, pool, tenantId, work);
   } catch (error) {
     // a read changes nothing: one that met a lost connection runs again on a fresh one
     if (!isConnectionError(error)) throw error;
-    return readOnce(db, pool, tenantId, work);
+    return onKeptTenant(db, pool, tenantId, work, 2);
   }
 }
 
-async function readOnce<T>(db: Db, pool: pg.Pool, tenantId: number, work: (tx: Tx) => Promise<T>): Promise<T> {
+/**
+ * Runs ONE writing statement of the tenant's, committed on its own: for a row that needs nothing else
+ * in its transaction (an operation-log or sign-in-log entry). On PostgreSQL: on a connection of a pool
+ * kept for this, whose session keeps the tenant it last served (set first when it served another: one
+ * extra statement), without BEGIN and COMMIT — a lone statement is its own transaction, and row-level
+ * security checks it exactly as in `withTenant`. `work` must run a single statement: a second one
+ * would commit on its own. On PGlite: `withTenant`.
+ */
+export async function withTenantStatement<T>(db: Db, tenantId: number, work: (tx: Tx) => Promise<T>): Promise<T> {
+  if (!Number.isSafeInteger(tenantId) || tenantId <= 0) throw new Error('withTenantStatement needs a tenant id');
+  const pool = statementPools.get(db);
+  if (!pool) return withTenant(db, tenantId, work);
+  return onKeptTenant(db, pool, tenantId, work);
+}
+
+/**
+ * Runs `work` on a connection of a pool whose connections keep their tenant (reads, lone statements):
+ * its session is set to the tenant first when it last served another, and the setting is recorded
+ * only once it succeeded. A connection that lost its server is not reused.
+ */
+async function onKeptTenant<T>(db: Db, pool: pg.Pool, tenantId: number, work: (tx: Tx) => Promise<T>, attempt = 1): Promise<T> {
   const client = await pool.connect();
+  if (servedTenant.get(client) !== tenantId) {
+    servedTenant.delete(client);
+    try {
+      await client.query(`select set_config('app.tenant_id', '${tenantId}', false)`);
+    } catch (error) {
+      const lost = isConnectionError(error) || brokenClients.has(client);
+      client.release(lost ? (error as Error) : undefined);
+      // lost before the work began: nothing was done, so it may start again on a fresh connection
+      if (lost && attempt === 1) return onKeptTenant(db, pool, tenantId, work, 2);
+      throw error;
+    }
+    servedTenant.set(client, tenantId);
+  }
   let broken: Error | undefined;
   try {
-    if (servedTenant.get(client) !== tenantId) {
-      servedTenant.delete(client);
-      await client.query(`select set_config('app.tenant_id', '${tenantId}', false)`);
-      servedTenant.set(client, tenantId);
-    }
     return await work(clientTx(db, client));
   } catch (error) {
-    // a connection that lost its server is not reused
+    // without a transaction, a statement that failed left nothing open on the connection
     if (isConnectionError(error) || brokenClients.has(client)) broken = error as Error;
     throw error;
   } finally {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { LoginInput } from '@atrium/contracts';
 import { and, eq, gt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { withTenant } from '../../db/client';
+import { withTenantStatement } from '../../db/client';
 import { accounts, knownDevices, loginLogs } from '../../db/schema';
 import { AppError } from '../../errors';
 import { burnPasswordCheck, verifyPassword } from './password';
@@ -65,7 +65,7 @@ export async function writeLoginLog(app: FastifyInstance, request: FastifyReques
   };
   try {
     // row-level security: a tenant's row is written with that tenant set, a tenant-less one with none
-    if (entry.tenantId) await withTenant(app.database.db, entry.tenantId, (tx) => tx.insert(loginLogs).values(row));
+    if (entry.tenantId) await withTenantStatement(app.database.db, entry.tenantId, (tx) => tx.insert(loginLogs).values(row));
     else await app.database.db.insert(loginLogs).values(row);
   } catch (error) {
     request.log.error({ err: error }, 'login log entry not written');
