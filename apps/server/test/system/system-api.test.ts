@@ -223,10 +223,21 @@ describe.each(engines)('system management API on %s', (engine) => {
         ['accountId', { accountId: 'LI.WEI', name: 'x' }],
         ['phone', { accountId: 'other1', name: 'x', phone: '13900001111' }],
         ['email', { accountId: 'other2', name: 'x', email: 'LI.WEI@example.com' }],
+        // several taken: the first in the order account number, phone, e-mail
+        ['accountId', { accountId: 'Li.Wei', name: 'x', phone: '13900001111', email: 'li.wei@example.com' }],
+        ['phone', { accountId: 'other3', name: 'x', phone: '13900001111', email: 'li.wei@example.com' }],
       ] as const) {
         const r = await admin.post('/api/system/user/info', body);
         expect([r.status, fieldsOf(r.body)]).toEqual([409, [field]]);
       }
+      // two requests racing for one account number: one user, and a 409 naming the field (not a 500)
+      const raced = await Promise.all(['甲', '乙'].map((name) => admin.post('/api/system/user/info', { accountId: 'race.one', name })));
+      const won = raced.find((r) => r.status === 200);
+      const lost = raced.find((r) => r.status === 409);
+      expect([won?.status, lost?.status]).toEqual([200, 409]);
+      expect(fieldsOf(lost!.body)).toEqual(['accountId']);
+      const racers = (await admin.get('/api/system/user/user?accountId=race.one')).body.data;
+      expect([racers.total, racers.list[0].id]).toEqual([1, won!.body.data.id]);
       const tooLong = await admin.post('/api/system/user/info', {
         accountId: 'ok1',
         name: 'n'.repeat(21),

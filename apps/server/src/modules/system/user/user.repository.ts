@@ -240,15 +240,6 @@ export const userRepository = {
     return result.rows[0]?.field ?? null;
   },
 
-  /** Links of a new user (nothing to replace). */
-  async addLinks(ctx: Ctx, userId: number, links: { roleIds?: number[]; postIds?: number[] }) {
-    const tenantId = ctx.caller.tenantId;
-    const roleIds = [...new Set(links.roleIds ?? [])];
-    if (roleIds.length) await ctx.tx.insert(userRoles).values(roleIds.map((roleId) => ({ tenantId, userId, roleId })));
-    const postIds = [...new Set(links.postIds ?? [])];
-    if (postIds.length) await ctx.tx.insert(userPosts).values(postIds.map((postId) => ({ tenantId, userId, postId })));
-  },
-
   async replaceLinks(ctx: Ctx, userId: number, links: { roleIds?: number[]; postIds?: number[] }) {
     const tenantId = ctx.caller.tenantId;
     if (links.roleIds) {

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateUserInput, Status, UpdateUserInput } from '@atrium/contracts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { conflict, invalidField, refused } from '../../../crud/conflict';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { conflict, invalidField, refused, rethrowUnique } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
-import { accounts, depts, memberships, posts, roles, tenantUsers, userRoles } from '../../../db/schema';
+import type { RawResult } from '../../../db/client';
+import { accounts, depts, memberships, posts, roles, tenantUsers, userPosts, userRoles } from '../../../db/schema';
 import { forbidden, notFound } from '../../../errors';
 import { can } from '../../../plugins/access';
 import { assertPasswordPolicy, hashPassword } from '../../auth/password';
@@ -12,6 +14,12 @@ import { denied, roleGuard } from '../role/role.guard';
 import { userRepository } from './user.repository';
 
 const blank = (v: string | null | undefined) => (v ? v : null);
+/** A column list for a statement written out in SQL: the columns' own names, unqualified. */
+const columns = (...list: AnyPgColumn[]) =>
+  sql.join(
+    list.map((c) => sql.identifier(c.name)),
+    sql`, `,
+  );
 const app = (ctx: Ctx) => ctx.request.server;
 
 /** Department, posts and roles must be this tenant's; a schema cannot know that. */
@@ -37,6 +45,9 @@ async function assertLinks(ctx: Ctx, input: { deptId?: number | null; postIds?: 
     if (found.length !== unique.length) throw invalidField(field, 'exists', 'ref.missing');
   }
 }
+
+/** The accounts' unique indexes, by the field whose value each keeps unique. */
+const ACCOUNT_KEYS = { accounts_account_id_key: 'accountId', accounts_phone_key: 'phone', accounts_email_key: 'email' };
 
 async function assertFree(ctx: Ctx, input: { accountId?: string; phone?: string | null; email?: string | null }, exceptAccount?: number) {
   const taken = await userRepository.takenField(ctx, input, exceptAccount);
@@ -109,11 +120,13 @@ export const userService = {
     }
     if (input.userType !== '02') assertMayGrant(ctx, 'userType');
     await roleGuard.assertDepartmentInScope(ctx, input.deptId);
-    await assertFree(ctx, input);
     const tenantId = ctx.caller.tenantId;
     const by = ctx.caller.accountId;
     if (input.password) assertPasswordPolicy(input.password);
-    const [account] = await ctx.tx
+    // one statement: the account, its membership, the tenant's user and its role and post links (no
+    // roles chosen: the tenant's enabled default roles). The sub-statements run on one snapshot, and
+    // the foreign keys are checked at the statement's end, when every row is in.
+    const newAccount = ctx.tx
       .insert(accounts)
       .values({
         accountId: input.accountId,
@@ -130,31 +143,43 @@ export const userService = {
         lastTenantId: tenantId,
       })
       .returning({ id: accounts.id });
-    await ctx.tx.insert(memberships).values({ accountId: account!.id, tenantRef: tenantId });
-    const [user] = await ctx.tx
-      .insert(tenantUsers)
-      .values({
-        tenantId,
-        accountRef: account!.id,
-        userType: input.userType,
-        deptId: input.deptId ?? null,
-        status: input.status,
-        remark: blank(input.remark),
-        createBy: by,
-        updateBy: by,
-      })
-      .returning({ id: tenantUsers.id });
-    // a new user has no links to replace; no roles chosen: the tenant's default roles, in one statement
-    if (input.roleIds.length) await userRepository.addLinks(ctx, user!.id, { roleIds: input.roleIds });
-    else
-      await ctx.tx.insert(userRoles).select(
-        ctx.tx
-          .select({ tenantId: roles.tenantId, userId: sql<number>`${user!.id}::bigint`.as('user_id'), roleId: roles.id })
-          .from(roles)
-          .where(and(eq(roles.tenantId, tenantId), eq(roles.isDefault, true), eq(roles.status, '0'))),
-      );
-    await userRepository.addLinks(ctx, user!.id, { postIds: input.postIds });
-    return (await userRepository.get(ctx, user!.id))!;
+    const t = sql`${tenantId}::bigint`;
+    const u = tenantUsers;
+    const roleIds = [...new Set(input.roleIds)];
+    const postIds = [...new Set(input.postIds)];
+    const statement = sql`
+      with new_account as (${newAccount.getSQL()}),
+      new_membership as (
+        insert into ${memberships} (${columns(memberships.accountId, memberships.tenantRef)})
+        select id, ${t} from new_account
+      ),
+      new_user as (
+        insert into ${u} (${columns(u.tenantId, u.accountRef, u.userType, u.deptId, u.status, u.remark, u.createBy, u.updateBy)})
+        select ${t}, id, ${input.userType}::char(2), ${input.deptId ?? null}::bigint, ${input.status}::char(1),
+               ${blank(input.remark)}::varchar, ${by}::varchar, ${by}::varchar
+          from new_account
+        returning id
+      ),
+      new_roles as (
+        insert into ${userRoles} (${columns(userRoles.tenantId, userRoles.userId, userRoles.roleId)})
+        ${
+          roleIds.length
+            ? sql`select ${t}, new_user.id, role_id from new_user, unnest(${sql.param(roleIds)}::bigint[]) as role_id`
+            : sql`select ${t}, new_user.id, ${roles}.id from new_user, ${roles}
+                   where ${roles}.tenant_id = ${t} and ${roles}.is_default and ${roles}.status = '0'`
+        }
+      ),
+      new_posts as (
+        insert into ${userPosts} (${columns(userPosts.tenantId, userPosts.userId, userPosts.postId)})
+        select ${t}, new_user.id, post_id from new_user, unnest(${sql.param(postIds)}::bigint[]) as post_id
+      )
+      select id from new_user`;
+    // a taken account number, phone or e-mail is the accounts' unique indexes' to find: one statement
+    // fewer than asking first, and of two requests racing for one number the second gets a 409, not a 500
+    const result = (await ctx.tx.execute(statement).catch((error: unknown) => rethrowUnique(error, ACCOUNT_KEYS))) as RawResult<{
+      id: number | string;
+    }>;
+    return (await userRepository.get(ctx, Number(result.rows[0]!.id)))!;
   },
 
   async update(ctx: Ctx, id: number, input: UpdateUserInput) {
@@ -180,7 +205,9 @@ export const userService = {
         avatar: blank(input.avatar),
         updateTime: new Date(),
       })
-      .where(eq(accounts.id, found.accountRef));
+      .where(eq(accounts.id, found.accountRef))
+      // taken since the check above by a request racing this one
+      .catch((error: unknown) => rethrowUnique(error, ACCOUNT_KEYS));
     await ctx.tx
       .update(tenantUsers)
       .set({
