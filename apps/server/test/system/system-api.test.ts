@@ -249,6 +249,10 @@ describe.each(engines)('system management API on %s', (engine) => {
       const badEmail = await admin.post('/api/system/user/info', { accountId: 'ok2', name: 'x', email: 'not-an-email', sex: '3' });
       expect(fieldsOf(badEmail.body).sort()).toEqual(['email', 'sex']);
 
+      // the same roles and posts sent back with an edit: kept as they were
+      const roleIds = created.body.data.roleIds;
+      const same = await admin.put(`/api/system/user/info/${id}`, { name: '李伟', deptId: sub.id, postIds: [post.id], roleIds });
+      expect(same.body.data).toMatchObject({ name: '李伟', postIds: [post.id], roleIds });
       const updated = await admin.put(`/api/system/user/info/${id}`, {
         name: '李伟',
         nickname: 'Wei Li',

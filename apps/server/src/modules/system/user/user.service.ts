@@ -219,7 +219,12 @@ export const userService = {
         updateTime: new Date(),
       })
       .where(and(eq(tenantUsers.tenantId, ctx.caller.tenantId), eq(tenantUsers.id, id)));
-    await userRepository.replaceLinks(ctx, id, { roleIds: input.roleIds, postIds: input.postIds });
+    // links are rewritten only where they changed: an edit of the name leaves roles and posts alone
+    const changed = (now: number[] | undefined, before: number[]) => (now !== undefined && !sameIds(now, before) ? now : undefined);
+    await userRepository.replaceLinks(ctx, id, {
+      roleIds: changed(input.roleIds, found.user.roleIds),
+      postIds: changed(input.postIds, found.user.postIds),
+    });
     afterUserChange(ctx, found.accountRef, input.status === '1' && found.user.status !== '1');
     return (await userRepository.get(ctx, id))!;
   },
