@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { LoginInput } from '@atrium/contracts';
 import { and, eq, gt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { withTenantStatement } from '../../db/client';
+import { columnList, withTenantStatement } from '../../db/client';
 import { accounts, knownDevices, loginLogs } from '../../db/schema';
 import { AppError } from '../../errors';
 import { burnPasswordCheck, verifyPassword } from './password';
@@ -158,8 +158,7 @@ async function rememberDevice(
   const d = knownDevices;
   await app.database.db.execute(sql`
     with added as (
-      insert into ${d} (${sql.identifier(d.tokenHash.name)}, ${sql.identifier(d.accountRef.name)}, ${sql.identifier(d.createTime.name)},
-                        ${sql.identifier(d.lastUsedAt.name)}, ${sql.identifier(d.expiresAt.name)})
+      insert into ${d} (${columnList(d.tokenHash, d.accountRef, d.createTime, d.lastUsedAt, d.expiresAt)})
       values (${hashOf(token)}, ${accountRef}, ${now}, ${now}, ${expiresAt})
       returning ${d.id}
     )

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateUserInput, Status, UpdateUserInput } from '@atrium/contracts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { conflict, invalidField, refused, rethrowUnique } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
-import type { RawResult } from '../../../db/client';
+import { columnList, type RawResult } from '../../../db/client';
 import { accounts, depts, memberships, posts, roles, tenantUsers, userPosts, userRoles } from '../../../db/schema';
 import { forbidden, notFound } from '../../../errors';
 import { can } from '../../../plugins/access';
@@ -14,12 +13,6 @@ import { denied, roleGuard } from '../role/role.guard';
 import { userRepository } from './user.repository';
 
 const blank = (v: string | null | undefined) => (v ? v : null);
-/** A column list for a statement written out in SQL: the columns' own names, unqualified. */
-const columns = (...list: AnyPgColumn[]) =>
-  sql.join(
-    list.map((c) => sql.identifier(c.name)),
-    sql`, `,
-  );
 const app = (ctx: Ctx) => ctx.request.server;
 
 /** Department, posts and roles must be this tenant's; a schema cannot know that. */
@@ -150,27 +143,27 @@ export const userService = {
     const statement = sql`
       with new_account as (${newAccount.getSQL()}),
       new_membership as (
-        insert into ${memberships} (${columns(memberships.accountId, memberships.tenantRef)})
+        insert into ${memberships} (${columnList(memberships.accountId, memberships.tenantRef)})
         select id, ${t} from new_account
       ),
       new_user as (
-        insert into ${u} (${columns(u.tenantId, u.accountRef, u.userType, u.deptId, u.status, u.remark, u.createBy, u.updateBy)})
+        insert into ${u} (${columnList(u.tenantId, u.accountRef, u.userType, u.deptId, u.status, u.remark, u.createBy, u.updateBy)})
         select ${t}, id, ${input.userType}::char(2), ${input.deptId ?? null}::bigint, ${input.status}::char(1),
                ${blank(input.remark)}::varchar, ${by}::varchar, ${by}::varchar
           from new_account
         returning id
       ),
       new_roles as (
-        insert into ${userRoles} (${columns(userRoles.tenantId, userRoles.userId, userRoles.roleId)})
+        insert into ${userRoles} (${columnList(userRoles.tenantId, userRoles.userId, userRoles.roleId)})
         ${
           roleIds.length
             ? sql`select ${t}, new_user.id, role_id from new_user, unnest(${sql.param(roleIds)}::bigint[]) as role_id`
-            : sql`select ${t}, new_user.id, ${roles}.id from new_user, ${roles}
-                   where ${roles}.tenant_id = ${t} and ${roles}.is_default and ${roles}.status = '0'`
+            : sql`select ${t}, new_user.id, ${roles.id} from new_user, ${roles}
+                   where ${roles.tenantId} = ${t} and ${roles.isDefault} and ${roles.status} = '0'`
         }
       ),
       new_posts as (
-        insert into ${userPosts} (${columns(userPosts.tenantId, userPosts.userId, userPosts.postId)})
+        insert into ${userPosts} (${columnList(userPosts.tenantId, userPosts.userId, userPosts.postId)})
         select ${t}, new_user.id, post_id from new_user, unnest(${sql.param(postIds)}::bigint[]) as post_id
       )
       select id from new_user`;
