@@ -1,4 +1,4 @@
-// `npm run bench [-- --engine pglite] [--duration 10]`: API scenarios with autocannon against the real
+// `npm run bench [-- --engine pglite] [--duration 10] [--slices 3]`: API scenarios with autocannon against the real
 // server on the bench database (run `npm run bench:seed` first), each printed with its ratio to two
 // ceilings measured in the same run on the same machine.
 import { hash, verify } from '@node-rs/argon2';
@@ -43,25 +43,32 @@ type Ceiling = 'json' | 'pg' | 'argon2id';
  * minutes on a shared VM, is the same for the scenario and the ceiling it is compared with.
  */
 const ceilingRates: Partial<Record<Ceiling, (seconds: number) => Promise<number>>> = {};
-const SLICES = 3;
+// `--slices 1`: one unbroken run per scenario (after its warm-up), as a server under sustained load
+// sees it; three short slices let the server idle between them, and V8 collects its old generation
+// in those pauses instead of under load (docs/performance.md, ADR 022)
+const slicesArg = args.indexOf('--slices');
+const SLICES = slicesArg >= 0 ? Number(args[slicesArg + 1]) : 3;
+if (!Number.isInteger(SLICES) || SLICES < 1) throw new Error('--slices takes a whole number from 1');
 
 type LoadOptions = autocannon.Options & { ceiling?: Ceiling };
 
 async function load(name: string, options: LoadOptions): Promise<Row> {
   const { ceiling, ...cannon } = options;
   const connections = cannon.connections ?? 50;
+  const rate = ceiling ? ceilingRates[ceiling] : undefined;
+  const slices = rate ? SLICES : 1;
+  const beside: number[] = [];
+  // one slice: its ceiling first, so that the warm-up leads straight into the measured run
+  if (rate && slices === 1) beside.push(await rate(duration));
   // warm-up, not counted
   await autocannon({ ...cannon, connections, duration: Math.min(3, duration) });
   // a run's last requests are still being answered when autocannon returns (sign-ins queued at the
   // hashing gate for ~150 ms): they finish before the next run, measured or ceiling, begins
   const drain = () => new Promise((r) => setTimeout(r, 1000));
   await drain();
-  const rate = ceiling ? ceilingRates[ceiling] : undefined;
-  const slices = rate ? SLICES : 1;
   const results: autocannon.Result[] = [];
-  const beside: number[] = [];
   for (let i = 0; i < slices; i++) {
-    if (rate) beside.push(await rate(duration / slices));
+    if (rate && slices > 1) beside.push(await rate(duration / slices));
     results.push(await autocannon({ ...cannon, connections, duration: duration / slices }));
     if (rate) await drain();
   }
@@ -143,7 +150,9 @@ function print(rows: Row[], ceilings: Record<Ceiling, number>) {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const l of lines) console.log(format(l));
   console.log(
-    `ratios are to the ceiling measured beside each scenario (${SLICES} slices of each, alternating); "ceiling beside" is its mean rate`,
+    SLICES === 1
+      ? 'ratios are to the ceiling measured right before each scenario (--slices 1: one unbroken run after its warm-up)'
+      : `ratios are to the ceiling measured beside each scenario (${SLICES} slices of each, alternating); "ceiling beside" is its mean rate`,
   );
 }
 

@@ -1,3 +1,5 @@
+// first: V8's heap settings, before anything allocates (docs/adr/022)
+import './heap';
 import { connect } from 'node:net';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseError } from './db/client';
