@@ -8,8 +8,14 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** `%text%` with the user's `%`, `_` and `\` taken literally. */
 export function contains(column: AnyPgColumn, text: string | undefined): SQL | undefined {
   if (!text) return undefined;
-  return ilike(column, `%${escapeLike(text)}%`);
+  return ilike(column, containsPattern(text));
 }
+
+/** The ILIKE pattern of `contains`, for a statement that takes it as a placeholder. */
+export const containsPattern = (text: string) => `%${escapeLike(text)}%`;
+
+/** `contains` with the pattern as the placeholder `name` (its value from `containsPattern`). */
+export const containsPlaceholder = (column: AnyPgColumn, name: string): SQL => ilike(column, sql.placeholder(name) as unknown as string);
 
 /**
  * Starts with `text`, case-insensitively: `lower(column) like 'text%'`, which a

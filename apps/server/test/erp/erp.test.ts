@@ -53,6 +53,111 @@ describe.each(engines)('ERP on %s', (engine) => {
     expect(list.body.data).toMatchObject({ total: 1, pageNum: 1, pageSize: 20 });
   });
 
+  it('lists products as a model of them says for every filter, sort and page, each with its live SKUs, stock and category', async () => {
+    const marker = unique('Q').toLowerCase();
+    const w = await warehouse(api);
+    const category = async () => (await api.post('/api/erp/category', { name: unique('C'), code: unique('C') })).body.data.id as number;
+    const [catA, catB] = [await category(), await category()];
+    const specs = [{ name: 'Colour', values: ['Red', 'Blue'] }];
+    type Made = {
+      id: number;
+      name: string;
+      code: string;
+      categoryId: number;
+      status: '0' | '1';
+      createTime: string;
+      skuIds: number[];
+      stock: number;
+      minPrice: number;
+    };
+    const made: Made[] = [];
+    for (let i = 0; i < 7; i++) {
+      const two = i % 2 === 0;
+      const res = await api.post('/api/erp/product', {
+        // names that sort alike in any collation; one with LIKE's wildcards, taken literally
+        name: i === 3 ? `${marker} a%_b` : `${marker} n${(7 - i) % 4}${i}`,
+        code: `${marker}c${(i * 3) % 7}`,
+        categoryId: i < 4 ? catA : catB,
+        status: i % 3 === 2 ? '1' : '0',
+        ...(two
+          ? {
+              specs,
+              skus: [
+                { specValues: ['Red'], price: 300 + i },
+                { specValues: ['Blue'], price: 200 + i },
+              ],
+            }
+          : { skus: [{ price: 100 + i }] }),
+      });
+      expect(res.status).toBe(200);
+      const skus = res.body.data.skus as { id: number; price: number }[];
+      let stock = 0;
+      for (const [k, sku] of skus.entries()) {
+        const delta = i + k + 1;
+        expect((await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId: sku.id, delta })).status).toBe(200);
+        stock += delta;
+      }
+      made.push({ ...res.body.data, skuIds: skus.map((s) => s.id), stock, minPrice: Math.min(...skus.map((s) => s.price)) });
+    }
+    // a removed SKU with stock is soft-deleted: it leaves the product's SKUs, price and stock
+    const first = made[0]!;
+    const kept = await api.get(`/api/erp/product/${first.id}`);
+    const blue = (kept.body.data.skus as { id: number; specValues: string[]; price: number }[]).find((s) => s.specValues[0] === 'Blue')!;
+    const cut = await api.put(`/api/erp/product/${first.id}`, {
+      name: first.name,
+      code: first.code,
+      categoryId: catA,
+      specs,
+      skus: [{ id: blue.id, specValues: ['Blue'], price: blue.price }],
+    });
+    expect(cut.status).toBe(200);
+    Object.assign(first, { skuIds: [blue.id], stock: 2, minPrice: blue.price });
+
+    const filters: [string, (m: Made) => boolean][] = [
+      [`name=${encodeURIComponent(marker)}`, () => true],
+      [`name=${encodeURIComponent(`${marker} n`)}`, (m) => m.name.startsWith(`${marker} n`)],
+      [`name=${encodeURIComponent('%_')}&categoryId=${catA}`, (m) => m.name.includes('%_')],
+      [`categoryId=${catB}`, (m) => m.categoryId === catB],
+      [`categoryId=${catA}&status=0`, (m) => m.categoryId === catA && m.status === '0'],
+      [
+        `code=${encodeURIComponent(`${marker}c1`)}&status=1&name=${encodeURIComponent(marker)}`,
+        (m) => m.code.includes(`${marker}c1`) && m.status === '1',
+      ],
+      [`code=${encodeURIComponent(marker)}&categoryId=${catA}`, (m) => m.categoryId === catA],
+    ];
+    const key = { name: (m: Made) => m.name, code: (m: Made) => m.code, createTime: (m: Made) => m.createTime };
+    for (const [filter, wanted] of filters) {
+      for (const column of ['createTime', 'name', 'code'] as const) {
+        for (const direction of ['asc', 'desc'] as const) {
+          const sign = direction === 'asc' ? 1 : -1;
+          const expected = made
+            .filter(wanted)
+            .sort((a, b) => sign * (key[column](a) < key[column](b) ? -1 : key[column](a) > key[column](b) ? 1 : a.id - b.id))
+            .map((m) => m.id);
+          const seen: number[] = [];
+          for (let pageNum = 1; pageNum <= Math.max(1, Math.ceil(expected.length / 3)); pageNum++) {
+            const res = await api.get(`/api/erp/product?${filter}&pageNum=${pageNum}&pageSize=3&sort=${column}:${direction}`);
+            expect(res.status).toBe(200);
+            expect(res.body.data.total, `${filter} by ${column} ${direction}`).toBe(expected.length);
+            for (const row of res.body.data.list as {
+              id: number;
+              skus: { id: number }[];
+              stock: number;
+              minPrice: number;
+              categoryName: string;
+            }[]) {
+              const m = made.find((x) => x.id === row.id)!;
+              expect([row.skus.map((k) => k.id), row.stock, row.minPrice]).toEqual([m.skuIds, m.stock, m.minPrice]);
+              expect(row.categoryName).toBeTruthy();
+              seen.push(row.id);
+            }
+          }
+          expect(seen, `${filter} by ${column} ${direction}`).toEqual(expected);
+        }
+      }
+    }
+  });
+
   it('keeps one default warehouse per tenant', async () => {
     const a = await api.post('/api/erp/warehouse', { name: 'A', code: unique('W'), isDefault: true });
     const b = await api.post('/api/erp/warehouse', { name: 'B', code: unique('W'), isDefault: true });

@@ -3,7 +3,8 @@ import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { conflict, invalidField, refused, rethrowUnique } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
-import { contains, orderOf, pageOffset } from '../../../crud/query';
+import { containsPattern, containsPlaceholder, orderOf, pageOffset } from '../../../crud/query';
+import { statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
 import { erpCategories, erpProducts, erpSaleItems, erpSkus, erpStock, erpStockLedger } from '../../../db/schema';
 
@@ -82,35 +83,64 @@ async function referencedSkus(ctx: Ctx, ids: number[]): Promise<Set<number>> {
  * Products with their live SKUs, category names and stock over all warehouses: three statements for
  * any number of rows (a list page is one page of products, not three statements per product).
  */
+// the page and its three follow-ups are built once (crud/statements.ts): the ids go in as one array
+const statements = statementCache('product');
+const p = sql.placeholder;
+const ids = () => sql`any(${p('ids')}::bigint[])`;
+
 async function toProducts(ctx: Ctx, rows: ProductRow[], given?: SkuRow[]): Promise<Product[]> {
   if (!rows.length) return [];
-  const t = ctx.caller.tenantId;
-  const ids = rows.map((r) => r.id);
+  const tenantId = ctx.caller.tenantId;
+  const productIds = rows.map((r) => r.id);
   const categoryIds = [...new Set(rows.map((r) => r.categoryId).filter((c): c is number => c !== null))];
   const [skus, categories, stock] = await Promise.all([
     given ??
-      ctx.tx
-        .select()
-        .from(erpSkus)
-        .where(and(eq(erpSkus.tenantId, t), inArray(erpSkus.productId, ids), eq(erpSkus.deleted, false)))
-        .orderBy(erpSkus.id),
+      statements<SkuRow>(
+        ctx.tx,
+        'skus',
+        (tx) =>
+          tx
+            .select()
+            .from(erpSkus)
+            .where(and(eq(erpSkus.tenantId, p('tenantId')), sql`${erpSkus.productId} = ${ids()}`, sql`not ${erpSkus.deleted}`))
+            .orderBy(erpSkus.id),
+        { tenantId, ids: productIds },
+      ),
     categoryIds.length
-      ? ctx.tx
-          .select({ id: erpCategories.id, name: erpCategories.name })
-          .from(erpCategories)
-          .where(and(eq(erpCategories.tenantId, t), inArray(erpCategories.id, categoryIds)))
+      ? statements<{ id: number; name: string }>(
+          ctx.tx,
+          'categories',
+          (tx) =>
+            tx
+              .select({ id: erpCategories.id, name: erpCategories.name })
+              .from(erpCategories)
+              .where(and(eq(erpCategories.tenantId, p('tenantId')), sql`${erpCategories.id} = ${ids()}`)),
+          { tenantId, ids: categoryIds },
+        )
       : [],
-    ctx.tx
-      .select({ productId: erpSkus.productId, n: sql<string>`coalesce(sum(${erpStock.quantity}), 0)` })
-      .from(erpStock)
-      .innerJoin(erpSkus, and(eq(erpSkus.tenantId, erpStock.tenantId), eq(erpSkus.id, erpStock.skuId)))
-      .where(and(eq(erpStock.tenantId, t), inArray(erpSkus.productId, ids), eq(erpSkus.deleted, false)))
-      .groupBy(erpSkus.productId),
+    statements<{ productId: number; n: string }>(
+      ctx.tx,
+      'stock',
+      (tx) =>
+        tx
+          .select({ productId: erpSkus.productId, n: sql<string>`coalesce(sum(${erpStock.quantity}), 0)` })
+          .from(erpStock)
+          .innerJoin(erpSkus, and(eq(erpSkus.tenantId, erpStock.tenantId), eq(erpSkus.id, erpStock.skuId)))
+          .where(and(eq(erpStock.tenantId, p('tenantId')), sql`${erpSkus.productId} = ${ids()}`, sql`not ${erpSkus.deleted}`))
+          .groupBy(erpSkus.productId),
+      { tenantId, ids: productIds },
+    ),
   ]);
   const categoryName = new Map(categories.map((c) => [c.id, c.name]));
   const stockOf = new Map(stock.map((s) => [s.productId, Number(s.n)]));
+  const skusOf = new Map<number, SkuRow[]>();
+  for (const sku of skus) {
+    const list = skusOf.get(sku.productId);
+    if (list) list.push(sku);
+    else skusOf.set(sku.productId, [sku]);
+  }
   return rows.map((row) => {
-    const live = skus.filter((s) => s.productId === row.id);
+    const live = skusOf.get(row.id) ?? [];
     const { tenantId: _t, createTime, updateTime, ...rest } = row;
     return {
       ...rest,
@@ -149,23 +179,39 @@ const skuValues = (sku: CreateProductInput['skus'][number]) => ({
 /** Products (SPU) with their SKUs; money in fen. A referenced SKU is soft-deleted, never removed. */
 export const productRepository = {
   async list(ctx: Ctx, q: ProductQuery) {
-    const t = ctx.caller.tenantId;
+    const page = pageOffset(q);
+    const has = { name: !!q.name, code: !!q.code, categoryId: !!q.categoryId, status: !!q.status };
     const where = allOf(
-      eq(erpProducts.tenantId, t),
-      contains(erpProducts.name, q.name),
-      contains(erpProducts.code, q.code),
-      q.categoryId ? eq(erpProducts.categoryId, q.categoryId) : undefined,
-      q.status ? eq(erpProducts.status, q.status) : undefined,
+      eq(erpProducts.tenantId, p('tenantId')),
+      has.name ? containsPlaceholder(erpProducts.name, 'name') : undefined,
+      has.code ? containsPlaceholder(erpProducts.code, 'code') : undefined,
+      has.categoryId ? eq(erpProducts.categoryId, p('categoryId')) : undefined,
+      has.status ? eq(erpProducts.status, p('status')) : undefined,
     );
+    const values = {
+      tenantId: ctx.caller.tenantId,
+      name: q.name ? containsPattern(q.name) : undefined,
+      code: q.code ? containsPattern(q.code) : undefined,
+      categoryId: q.categoryId,
+      status: q.status,
+      offset: page.offset,
+    };
+    const key = JSON.stringify(['page', has, q.sort, q.pageSize, page.offset > 0]);
     const [rows, total] = await Promise.all([
-      ctx.tx
-        .select()
-        .from(erpProducts)
-        .where(where)
-        .orderBy(...orderOf(q.sort, sortColumns, erpProducts.id))
-        .limit(pageOffset(q).limit)
-        .offset(pageOffset(q).offset),
-      listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpProducts).where(where))[0]?.n ?? 0),
+      statements<ProductRow>(
+        ctx.tx,
+        key,
+        (tx) =>
+          tx
+            .select()
+            .from(erpProducts)
+            .where(where)
+            .orderBy(...orderOf(q.sort, sortColumns, erpProducts.id))
+            .limit(page.limit)
+            .offset(page.offset > 0 ? (p('offset') as unknown as number) : 0),
+        values,
+      ),
+      listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpProducts).where(where).execute(values))[0]?.n ?? 0),
     ]);
     return { list: await toProducts(ctx, rows), total };
   },
