@@ -35,6 +35,24 @@ export function startsWith(column: AnyPgColumn, text: string | undefined, { case
   return sql`${column} like ${prefixPattern(text, { caseless })}`;
 }
 
+/**
+ * `startsWith` for a statement built once (`statementCache`): the condition with placeholders named
+ * after `name`, their values, and `form`, which belongs in the statement's key (an ASCII prefix of a
+ * case-sensitive column is a range, anything else a LIKE).
+ */
+export function startsWithParts(column: AnyPgColumn, name: string, text: string, { caseless = true } = {}) {
+  const p = (suffix: string) => sql.placeholder(`${name}${suffix}`);
+  if (!caseless && /^[\x20-\x7e]+$/.test(text)) {
+    const next = text.slice(0, -1) + String.fromCharCode(text.charCodeAt(text.length - 1) + 1);
+    return {
+      form: 'range',
+      where: sql`(${column} ~>=~ ${p('From')} and ${column} ~<~ ${p('To')})`,
+      values: { [`${name}From`]: text, [`${name}To`]: next },
+    };
+  }
+  return { form: 'like', where: startsWithPlaceholder(column, name, { caseless }), values: { [name]: prefixPattern(text, { caseless }) } };
+}
+
 /** The LIKE pattern of `startsWith`, for a statement that takes it as a placeholder. */
 export const prefixPattern = (text: string, { caseless = true } = {}) => `${escapeLike(caseless ? text.toLowerCase() : text)}%`;
 

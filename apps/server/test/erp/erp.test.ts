@@ -376,6 +376,75 @@ describe.each(engines)('ERP on %s', (engine) => {
     expect(fieldsOf(bad.body)).toContain('discountPercent');
   });
 
+  it('lists orders as a model of them says for status, member, warehouse, dates and number, every sort and page', async () => {
+    const [w1, w2] = [await warehouse(api), await warehouse(api)];
+    const member = async () =>
+      (await api.post('/api/erp/member', { name: 'M', mobile: `13${String(Date.now() + seq++).slice(-9)}` })).body.data.id as number;
+    const [m1, m2] = [await member(), await member()];
+    const { skuId } = await product(api, 700);
+    for (const w of [w1, w2]) expect((await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: 50 })).status).toBe(200);
+    type Order = {
+      id: number;
+      orderNo: string;
+      status: string;
+      memberId: number | null;
+      warehouseId: number;
+      totalAmount: number;
+      createTime: string;
+    };
+    const made: Order[] = [];
+    for (let i = 0; i < 9; i++) {
+      const memberId = [m1, m2, null][i % 3];
+      const created = await api.post('/api/erp/sale', {
+        warehouseId: i % 2 ? w2 : w1,
+        ...(memberId ? { memberId } : {}),
+        items: [{ skuId, quantity: ((i * 5) % 7) + 1 }],
+      });
+      expect(created.status).toBe(200);
+      const id = created.body.data.id as number;
+      if (i % 4 === 1) expect((await api.put(`/api/erp/sale/${id}/confirm`, {})).status).toBe(200);
+      if (i % 4 === 3) expect((await api.put(`/api/erp/sale/${id}/cancel`, {})).status).toBe(200);
+      made.push((await api.get(`/api/erp/sale/${id}`)).body.data);
+    }
+    const mine = (o: Order) => o.warehouseId === w1 || o.warehouseId === w2;
+    const at = (i: number) => made[i]!.createTime;
+    const q = encodeURIComponent;
+    const filters: [string, (o: Order) => boolean][] = [
+      [`warehouseId=${w1}`, (o) => o.warehouseId === w1],
+      [`warehouseId=${w2}&status=confirmed`, (o) => o.warehouseId === w2 && o.status === 'confirmed'],
+      [`memberId=${m1}`, (o) => o.memberId === m1],
+      [`memberId=${m2}&warehouseId=${w2}`, (o) => o.memberId === m2 && o.warehouseId === w2],
+      [`status=draft&memberId=${m1}`, (o) => o.status === 'draft' && o.memberId === m1],
+      [`warehouseId=${w1}&from=${q(at(3))}`, (o) => o.warehouseId === w1 && o.createTime >= at(3)],
+      [`warehouseId=${w2}&to=${q(at(6))}`, (o) => o.warehouseId === w2 && o.createTime < at(6)],
+      [`memberId=${m2}&from=${q(at(1))}&to=${q(at(8))}`, (o) => o.memberId === m2 && o.createTime >= at(1) && o.createTime < at(8)],
+      [
+        `warehouseId=${w1}&orderNo=${q(made[4]!.orderNo.toLowerCase())}`,
+        (o) => o.warehouseId === w1 && o.orderNo.startsWith(made[4]!.orderNo),
+      ],
+    ];
+    const key = { createTime: (o: Order) => o.createTime, totalAmount: (o: Order) => o.totalAmount, orderNo: (o: Order) => o.orderNo };
+    for (const [filter, wanted] of filters) {
+      for (const column of ['createTime', 'totalAmount', 'orderNo'] as const) {
+        for (const direction of ['asc', 'desc'] as const) {
+          const sign = direction === 'asc' ? 1 : -1;
+          const expected = made
+            .filter((o) => mine(o) && wanted(o))
+            .sort((a, b) => sign * (key[column](a) < key[column](b) ? -1 : key[column](a) > key[column](b) ? 1 : a.id - b.id))
+            .map((o) => o.id);
+          const seen: number[] = [];
+          for (let pageNum = 1; pageNum <= Math.max(1, Math.ceil(expected.length / 2)); pageNum++) {
+            const res = await api.get(`/api/erp/sale?${filter}&pageNum=${pageNum}&pageSize=2&sort=${column}:${direction}`);
+            expect(res.status, filter).toBe(200);
+            expect(res.body.data.total, `${filter} by ${column} ${direction}`).toBe(expected.length);
+            seen.push(...res.body.data.list.map((o: Order) => o.id));
+          }
+          expect(seen, `${filter} by ${column} ${direction}`).toEqual(expected);
+        }
+      }
+    }
+  });
+
   it('filters orders by a number prefix exactly as the model: narrow, broad, lower-case, non-ASCII and wildcard-like', async () => {
     type Sale = { id: number; orderNo: string; createTime: string; totalAmount: number };
     const all: Sale[] = [];

@@ -7,12 +7,14 @@ import {
   type saleResource,
   saleTransitions,
 } from '@atrium/contracts';
-import { and, asc, count, desc, eq, gte, inArray, lt, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { invalidField, refused } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
-import { orderOf, pageOffset, startsWith } from '../../../crud/query';
+import { orderOf, pageOffset, startsWith, startsWithParts } from '../../../crud/query';
+import { statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
+import type { Tx } from '../../../db/client';
 import { erpMemberPoints, erpMembers, erpProducts, erpSaleItems, erpSales, erpSkus, erpWarehouses } from '../../../db/schema';
 import { notFound } from '../../../errors';
 import { allowsNegative, moveStock } from '../stock/stock.service';
@@ -30,16 +32,21 @@ const sortColumns = { orderNo: erpSales.orderNo, totalAmount: erpSales.totalAmou
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function head(ctx: Ctx) {
-  const t = ctx.caller.tenantId;
-  return ctx.tx
+  return listHead(ctx.tx).where(eq(erpSales.tenantId, ctx.caller.tenantId));
+}
+type Head = { sale: typeof erpSales.$inferSelect; memberName: string | null; warehouseName: string };
+
+// the list is built once per shape (crud/statements.ts): its tenant and filters are placeholders
+const statements = statementCache('sale list');
+const p = sql.placeholder;
+function listHead(tx: Tx) {
+  return tx
     .select({ sale: erpSales, memberName: erpMembers.name, warehouseName: erpWarehouses.name })
     .from(erpSales)
     .innerJoin(erpWarehouses, and(eq(erpWarehouses.tenantId, erpSales.tenantId), eq(erpWarehouses.id, erpSales.warehouseId)))
     .leftJoin(erpMembers, and(eq(erpMembers.tenantId, erpSales.tenantId), eq(erpMembers.id, erpSales.memberId)))
-    .$dynamic()
-    .where(eq(erpSales.tenantId, t));
+    .$dynamic();
 }
-type Head = { sale: typeof erpSales.$inferSelect; memberName: string | null; warehouseName: string };
 
 function toSale(h: Head, items: Sale['items']): Sale {
   const { tenantId: _t, shipTime: _s, completeTime: _c, ...s } = h.sale;
@@ -162,46 +169,65 @@ async function isNarrowPrefix(ctx: Ctx, prefix: string | undefined): Promise<boo
 export const saleService = {
   async list(ctx: Ctx, q: SaleQuery) {
     const prefix = q.orderNo?.toUpperCase();
+    const number = prefix ? startsWithParts(erpSales.orderNo, 'orderNo', prefix, { caseless: false }) : undefined;
+    const has = { status: !!q.status, memberId: !!q.memberId, warehouseId: !!q.warehouseId, from: !!q.from, to: !!q.to };
     const where = allOf(
-      eq(erpSales.tenantId, ctx.caller.tenantId),
-      startsWith(erpSales.orderNo, prefix, { caseless: false }),
-      q.status ? eq(erpSales.status, q.status) : undefined,
-      q.memberId ? eq(erpSales.memberId, q.memberId) : undefined,
-      q.warehouseId ? eq(erpSales.warehouseId, q.warehouseId) : undefined,
-      q.from ? gte(erpSales.createTime, q.from) : undefined,
-      q.to ? lt(erpSales.createTime, q.to) : undefined,
+      eq(erpSales.tenantId, p('tenantId')),
+      number?.where,
+      has.status ? eq(erpSales.status, p('status')) : undefined,
+      has.memberId ? eq(erpSales.memberId, p('memberId')) : undefined,
+      has.warehouseId ? eq(erpSales.warehouseId, p('warehouseId')) : undefined,
+      has.from ? gte(erpSales.createTime, p('from')) : undefined,
+      has.to ? lt(erpSales.createTime, p('to')) : undefined,
     );
-    const order = orderOf(q.sort, sortColumns, erpSales.id);
     const page = pageOffset(q);
-    let pageIds: SQLWrapper | undefined;
-    if (await isNarrowPrefix(ctx, prefix)) {
-      // the prefix's few orders first (OFFSET 0 keeps the planner from flattening this into the time-ordered
-      // walk), sorted, paged; then only the page's 20 joined with member and warehouse
-      const matches = ctx.tx
-        .select({ id: erpSales.id, key: sortColumns[q.sort.column] })
-        .from(erpSales)
-        .where(where)
-        .offset(sql.raw('0') as unknown as number)
-        .as('matches');
-      const dir = q.sort.direction === 'desc' ? desc : asc;
-      pageIds = ctx.tx
-        .select({ id: matches.id })
-        .from(matches)
-        .orderBy(dir(matches.key), dir(matches.id))
-        .limit(page.limit)
-        .offset(page.offset);
-    }
+    const values = {
+      ...number?.values,
+      tenantId: ctx.caller.tenantId,
+      status: q.status,
+      memberId: q.memberId,
+      warehouseId: q.warehouseId,
+      from: q.from,
+      to: q.to,
+      offset: page.offset,
+    };
+    const narrow = await isNarrowPrefix(ctx, prefix);
+    const key = JSON.stringify(['list', number?.form, has, q.sort, q.pageSize, page.offset > 0, narrow]);
+    const offset = page.offset > 0 ? (p('offset') as unknown as number) : 0;
     const [rows, total] = await Promise.all([
-      pageIds
-        ? head(ctx)
-            .where(and(eq(erpSales.tenantId, ctx.caller.tenantId), inArray(erpSales.id, pageIds as never)))
-            .orderBy(...order)
-        : head(ctx)
+      statements<Head>(
+        ctx.tx,
+        key,
+        (tx) => {
+          const order = orderOf(q.sort, sortColumns, erpSales.id);
+          if (!narrow)
+            return listHead(tx)
+              .where(where)
+              .orderBy(...order)
+              .limit(page.limit)
+              .offset(offset);
+          // the prefix's few orders first (OFFSET 0 keeps the planner from flattening this into the
+          // time-ordered walk), sorted, paged; then only the page's 20 joined with member and warehouse
+          const matches = tx
+            .select({ id: erpSales.id, key: sortColumns[q.sort.column] })
+            .from(erpSales)
             .where(where)
-            .orderBy(...order)
+            .offset(sql.raw('0') as unknown as number)
+            .as('matches');
+          const dir = q.sort.direction === 'desc' ? desc : asc;
+          const pageIds = tx
+            .select({ id: matches.id })
+            .from(matches)
+            .orderBy(dir(matches.key), dir(matches.id))
             .limit(page.limit)
-            .offset(page.offset),
-      listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpSales).where(where))[0]?.n ?? 0),
+            .offset(offset);
+          return listHead(tx)
+            .where(and(eq(erpSales.tenantId, p('tenantId')), inArray(erpSales.id, pageIds as never)))
+            .orderBy(...order);
+        },
+        values,
+      ),
+      listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpSales).where(where).execute(values))[0]?.n ?? 0),
     ]);
     // list rows carry no lines; GET /{id} has them
     return { list: rows.map((r) => toSale(r, [])), total };
