@@ -4,6 +4,9 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { invalidField } from './conflict';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+const isAscii = (text: string) => /^[\x20-\x7e]+$/.test(text);
+/** The first string after every string that starts with `text` (its last character moved one on). */
+const pastPrefix = (text: string) => text.slice(0, -1) + String.fromCharCode(text.charCodeAt(text.length - 1) + 1);
 
 /** `%text%` with the user's `%`, `_` and `\` taken literally. */
 export function contains(column: AnyPgColumn, text: string | undefined): SQL | undefined {
@@ -28,10 +31,7 @@ export function startsWith(column: AnyPgColumn, text: string | undefined, { case
   // An ASCII prefix as the byte range it spans: row-level security keeps LIKE (not leakproof) from
   // being used as an index condition on a tenant table, the pattern operators (leakproof) are, so a
   // `column text_pattern_ops` index seeks to the prefix instead of the list scanning for it.
-  if (/^[\x20-\x7e]+$/.test(text)) {
-    const next = text.slice(0, -1) + String.fromCharCode(text.charCodeAt(text.length - 1) + 1);
-    return sql`(${column} ~>=~ ${text} and ${column} ~<~ ${next})`;
-  }
+  if (isAscii(text)) return sql`(${column} ~>=~ ${text} and ${column} ~<~ ${pastPrefix(text)})`;
   return sql`${column} like ${prefixPattern(text, { caseless })}`;
 }
 
@@ -42,12 +42,11 @@ export function startsWith(column: AnyPgColumn, text: string | undefined, { case
  */
 export function startsWithParts(column: AnyPgColumn, name: string, text: string, { caseless = true } = {}) {
   const p = (suffix: string) => sql.placeholder(`${name}${suffix}`);
-  if (!caseless && /^[\x20-\x7e]+$/.test(text)) {
-    const next = text.slice(0, -1) + String.fromCharCode(text.charCodeAt(text.length - 1) + 1);
+  if (!caseless && isAscii(text)) {
     return {
       form: 'range',
       where: sql`(${column} ~>=~ ${p('From')} and ${column} ~<~ ${p('To')})`,
-      values: { [`${name}From`]: text, [`${name}To`]: next },
+      values: { [`${name}From`]: text, [`${name}To`]: pastPrefix(text) },
     };
   }
   return { form: 'like', where: startsWithPlaceholder(column, name, { caseless }), values: { [name]: prefixPattern(text, { caseless }) } };
