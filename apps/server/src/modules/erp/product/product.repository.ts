@@ -79,15 +79,15 @@ async function referencedSkus(ctx: Ctx, ids: number[]): Promise<Set<number>> {
   return new Set(result.rows.map((r) => Number(r.sku_id)));
 }
 
-/**
- * Products with their live SKUs, category names and stock over all warehouses: three statements for
- * any number of rows (a list page is one page of products, not three statements per product).
- */
 // the page and its three follow-ups are built once (crud/statements.ts): the ids go in as one array
 const statements = statementCache('product');
 const p = sql.placeholder;
 const ids = () => sql`any(${p('ids')}::bigint[])`;
 
+/**
+ * Products with their live SKUs, category names and stock over all warehouses: three statements for
+ * any number of rows (a list page is one page of products, not three statements per product).
+ */
 async function toProducts(ctx: Ctx, rows: ProductRow[], given?: SkuRow[]): Promise<Product[]> {
   if (!rows.length) return [];
   const tenantId = ctx.caller.tenantId;
