@@ -47,6 +47,13 @@ export const engines: Engine[] =
     : ['pglite'];
 
 /** The Redis server tests use: REDIS_URL_TEST or the local default. */
+/**
+ * A port for a server a test starts itself: 20000–32767, below Linux's ephemeral range (32768–60999),
+ * where the suite's own outgoing connections take source ports: one of those held the chosen port
+ * while `npm start` was still building, and the server could not bind it.
+ */
+export const testPort = () => 20000 + Math.floor(Math.random() * 12_768);
+
 export const redisTestUrl = process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379';
 
 /** Whether Redis answers (with CI set, an unreachable Redis fails the suite instead). */

@@ -9,7 +9,7 @@ import { buildApp } from '../src/app';
 import { openDatabase } from '../src/db/client';
 import { SESSION_TTL_MS } from '../src/modules/auth/session.service';
 import { seed } from '../src/seed';
-import { createTestDatabase, engines, redisReachable, redisTestUrl, type TestDatabase, testConfig } from './helper';
+import { createTestDatabase, engines, redisReachable, redisTestUrl, type TestDatabase, testConfig, testPort } from './helper';
 
 const redisUrl = redisTestUrl;
 
@@ -127,7 +127,7 @@ describe.skipIf(!twoProcesses)('two compiled server processes on PostgreSQL and 
     if (built.status !== 0) throw new Error(`the server build failed: ${built.stderr}`);
     testDatabase = await createTestDatabase('postgres');
     for (const _ of [0, 1]) {
-      const port = 20000 + Math.floor(Math.random() * 20000);
+      const port = testPort();
       const dataDir = await mkdtemp(path.join(os.tmpdir(), 'atrium-instances-'));
       dataDirs.push(dataDir);
       const child = spawn(process.execPath, [path.join(serverDir, outdir, 'main.js')], {

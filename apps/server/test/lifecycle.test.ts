@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client';
+import { testPort } from './helper';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -38,7 +39,7 @@ async function waitFor(url: string, run: Run, ms = 60_000) {
   throw new Error(`timed out waiting for ${url}: ${run.output()}`);
 }
 
-const port = () => String(20000 + Math.floor(Math.random() * 20000));
+const port = () => String(testPort());
 
 describe('the server process', () => {
   const dirs: string[] = [];

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { testPort } from './helper';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -46,7 +47,7 @@ describe('npm start', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('stops the server when npm itself gets %s', { timeout: 720_000 }, async (signal) => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'atrium-start-'));
     dirs.push(dataDir);
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = testPort();
     const child = spawn(npm, ['start'], {
       cwd: repoRoot,
       env: {

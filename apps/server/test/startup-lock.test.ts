@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { committedMigrationCount } from '../src/db/client';
-import { createTestDatabase, engines, type TestDatabase } from './helper';
+import { createTestDatabase, engines, type TestDatabase, testPort } from './helper';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -59,7 +59,7 @@ describe.skipIf(!engines.includes('postgres'))('instances starting together on a
 
   it('all come up, migrating and seeding once', async () => {
     testDatabase = await createTestDatabase('postgres');
-    const ports = [0, 1].map(() => 20000 + Math.floor(Math.random() * 20000));
+    const ports = [0, 1].map(() => testPort());
     for (const port of ports) {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'atrium-lock-'));
       dirs.push(dir);
