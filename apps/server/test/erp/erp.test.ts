@@ -29,6 +29,45 @@ const ledgerOf = async (api: Caller, skuId: number, warehouseId: number) =>
 const stockOf = async (api: Caller, skuId: number, warehouseId: number) =>
   ((await api.get(`/api/erp/stock?skuId=${skuId}&warehouseId=${warehouseId}`)).body.data.list[0]?.quantity as number | undefined) ?? 0;
 
+/**
+ * Every filter × sortable column × direction of a list, read page by page, must give the model's rows
+ * in the model's order (ties by id) and its total; `check` looks at each listed row beside its model.
+ */
+async function expectListsAsModel<M extends { id: number }, C extends string>(
+  api: Caller,
+  path: string,
+  made: M[],
+  filters: [string, (m: M) => boolean][],
+  keys: Record<C, (m: M) => string | number>,
+  pageSize: number,
+  check?: (row: Record<string, unknown>, model: M) => void,
+) {
+  for (const [filter, wanted] of filters) {
+    for (const column of Object.keys(keys) as C[]) {
+      const key = keys[column];
+      for (const direction of ['asc', 'desc'] as const) {
+        const sign = direction === 'asc' ? 1 : -1;
+        const expected = made
+          .filter(wanted)
+          .sort((a, b) => sign * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id))
+          .map((m) => m.id);
+        const label = `${filter} by ${column} ${direction}`;
+        const seen: number[] = [];
+        for (let pageNum = 1; pageNum <= Math.max(1, Math.ceil(expected.length / pageSize)); pageNum++) {
+          const res = await api.get(`${path}?${filter}&pageNum=${pageNum}&pageSize=${pageSize}&sort=${column}:${direction}`);
+          expect(res.status, label).toBe(200);
+          expect(res.body.data.total, label).toBe(expected.length);
+          for (const row of res.body.data.list as (Record<string, unknown> & { id: number })[]) {
+            check?.(row, made.find((m) => m.id === row.id)!);
+            seen.push(row.id);
+          }
+        }
+        expect(seen, label).toEqual(expected);
+      }
+    }
+  }
+}
+
 describe.each(engines)('ERP on %s', (engine) => {
   let ctx: Ctx;
   let api: Caller;
@@ -125,37 +164,19 @@ describe.each(engines)('ERP on %s', (engine) => {
       ],
       [`code=${encodeURIComponent(marker)}&categoryId=${catA}`, (m) => m.categoryId === catA],
     ];
-    const key = { name: (m: Made) => m.name, code: (m: Made) => m.code, createTime: (m: Made) => m.createTime };
-    for (const [filter, wanted] of filters) {
-      for (const column of ['createTime', 'name', 'code'] as const) {
-        for (const direction of ['asc', 'desc'] as const) {
-          const sign = direction === 'asc' ? 1 : -1;
-          const expected = made
-            .filter(wanted)
-            .sort((a, b) => sign * (key[column](a) < key[column](b) ? -1 : key[column](a) > key[column](b) ? 1 : a.id - b.id))
-            .map((m) => m.id);
-          const seen: number[] = [];
-          for (let pageNum = 1; pageNum <= Math.max(1, Math.ceil(expected.length / 3)); pageNum++) {
-            const res = await api.get(`/api/erp/product?${filter}&pageNum=${pageNum}&pageSize=3&sort=${column}:${direction}`);
-            expect(res.status).toBe(200);
-            expect(res.body.data.total, `${filter} by ${column} ${direction}`).toBe(expected.length);
-            for (const row of res.body.data.list as {
-              id: number;
-              skus: { id: number }[];
-              stock: number;
-              minPrice: number;
-              categoryName: string;
-            }[]) {
-              const m = made.find((x) => x.id === row.id)!;
-              expect([row.skus.map((k) => k.id), row.stock, row.minPrice]).toEqual([m.skuIds, m.stock, m.minPrice]);
-              expect(row.categoryName).toBeTruthy();
-              seen.push(row.id);
-            }
-          }
-          expect(seen, `${filter} by ${column} ${direction}`).toEqual(expected);
-        }
-      }
-    }
+    await expectListsAsModel(
+      api,
+      '/api/erp/product',
+      made,
+      filters,
+      { name: (m) => m.name, code: (m) => m.code, createTime: (m) => m.createTime },
+      3,
+      (row, m) => {
+        const listed = row as { skus: { id: number }[]; stock: number; minPrice: number; categoryName: string };
+        expect([listed.skus.map((k) => k.id), listed.stock, listed.minPrice]).toEqual([m.skuIds, m.stock, m.minPrice]);
+        expect(listed.categoryName).toBeTruthy();
+      },
+    );
   });
 
   it('keeps one default warehouse per tenant', async () => {
@@ -423,26 +444,15 @@ describe.each(engines)('ERP on %s', (engine) => {
         (o) => o.warehouseId === w1 && o.orderNo.startsWith(made[4]!.orderNo),
       ],
     ];
-    const key = { createTime: (o: Order) => o.createTime, totalAmount: (o: Order) => o.totalAmount, orderNo: (o: Order) => o.orderNo };
-    for (const [filter, wanted] of filters) {
-      for (const column of ['createTime', 'totalAmount', 'orderNo'] as const) {
-        for (const direction of ['asc', 'desc'] as const) {
-          const sign = direction === 'asc' ? 1 : -1;
-          const expected = made
-            .filter((o) => mine(o) && wanted(o))
-            .sort((a, b) => sign * (key[column](a) < key[column](b) ? -1 : key[column](a) > key[column](b) ? 1 : a.id - b.id))
-            .map((o) => o.id);
-          const seen: number[] = [];
-          for (let pageNum = 1; pageNum <= Math.max(1, Math.ceil(expected.length / 2)); pageNum++) {
-            const res = await api.get(`/api/erp/sale?${filter}&pageNum=${pageNum}&pageSize=2&sort=${column}:${direction}`);
-            expect(res.status, filter).toBe(200);
-            expect(res.body.data.total, `${filter} by ${column} ${direction}`).toBe(expected.length);
-            seen.push(...res.body.data.list.map((o: Order) => o.id));
-          }
-          expect(seen, `${filter} by ${column} ${direction}`).toEqual(expected);
-        }
-      }
-    }
+    const ours: [string, (o: Order) => boolean][] = filters.map(([filter, wanted]) => [filter, (o) => mine(o) && wanted(o)]);
+    await expectListsAsModel(
+      api,
+      '/api/erp/sale',
+      made,
+      ours,
+      { createTime: (o) => o.createTime, totalAmount: (o) => o.totalAmount, orderNo: (o) => o.orderNo },
+      2,
+    );
   });
 
   it('filters orders by a number prefix exactly as the model: narrow, broad, lower-case, non-ASCII and wildcard-like', async () => {
