@@ -2,6 +2,7 @@ import type { Resource } from '@atrium/contracts';
 import { and, count, eq, getTableColumns, ne, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
+import { oneAtATime } from '../db/client';
 import { conflict, invalidField, refused, rethrowUnique } from './conflict';
 import type { Ctx } from './context';
 import { allOf } from './data-scope';
@@ -99,7 +100,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
         (rowId) => sql`select ${sortColumns[q.sort.column]} from ${table} where ${and(eq(tenantId, ctx.caller.tenantId), eq(id, rowId))}`,
       );
       const page = pageOffset(q);
-      const [rows, total] = await Promise.all([
+      const [rows, total] = await oneAtATime([
         ctx.tx
           .select()
           .from(table)
@@ -107,7 +108,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
           .orderBy(...keyset.order)
           .limit(page.limit)
           .offset(keyset.where ? 0 : page.offset),
-        listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(table).where(where))[0]?.n ?? 0),
+        () => listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(table).where(where))[0]?.n ?? 0),
       ]);
       if (keyset.backwards) rows.reverse();
       const cursor = q.after ?? q.before;
@@ -115,7 +116,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
         const [known] = await ctx.tx.select({ id }).from(table).where(one(ctx, cursor));
         if (!known) throw invalidField(q.after !== undefined ? 'after' : 'before', 'ref', 'ref.missingId', { id: cursor });
       }
-      return { list: await Promise.all((rows as Row[]).map((r) => toItem(r, ctx))), total };
+      return { list: await oneAtATime((rows as Row[]).map((r) => () => toItem(r, ctx))), total };
     },
 
     async get(ctx, rowId) {

@@ -437,17 +437,17 @@ function preparedStatements(client: pg.PoolClient) {
   }) as typeof client.query;
 }
 
-type Step<T> = PromiseLike<T> | (() => PromiseLike<T>);
+type Step = PromiseLike<unknown> | (() => unknown);
 
 /**
  * Runs the queries of one transaction (one connection) one after the other and answers their results
  * like `Promise.all`. A connection runs one query at a time anyway: `Promise.all` on a transaction
  * only queued them inside pg, which is deprecated (pg 9 refuses it). Pass drizzle query builders (they
- * start when awaited) or functions that start the work.
+ * start when awaited) or functions that start the work (and may answer a value at once).
  */
-export async function oneAtATime<const T extends readonly Step<unknown>[]>(
+export async function oneAtATime<const T extends readonly Step[]>(
   steps: T,
-): Promise<{ -readonly [K in keyof T]: T[K] extends Step<infer R> ? R : never }> {
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K] extends () => infer R ? R : T[K]> }> {
   const results: unknown[] = [];
   for (const step of steps) results.push(await (typeof step === 'function' ? step() : step));
   return results as never;

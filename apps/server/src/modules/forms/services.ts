@@ -6,6 +6,7 @@ import type { Ctx } from '../../crud/context';
 import { contains, isoDates, orderOf, pageOffset } from '../../crud/query';
 import { registerResource } from '../../crud/register-resource';
 import { typedRoute } from '../../crud/typed-route';
+import { oneAtATime } from '../../db/client';
 import { listServices } from '../../db/schema';
 import { notFound } from '../../errors';
 
@@ -44,7 +45,7 @@ export async function serviceRoutes(app: FastifyInstance) {
         query.kind ? eq(listServices.kind, query.kind) : undefined,
         query.status ? sql`${effective} = ${query.status}` : undefined,
       );
-      const [rows, [total]] = await Promise.all([
+      const [rows, [total]] = await oneAtATime([
         ctx.tx
           .select(columns)
           .from(listServices)

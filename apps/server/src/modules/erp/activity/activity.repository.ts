@@ -5,6 +5,7 @@ import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { contains, orderOf, pageOffset } from '../../../crud/query';
 import { listTotal } from '../../../crud/totals';
+import { oneAtATime } from '../../../db/client';
 import { erpActivities, erpActivitySkus, erpSkus } from '../../../db/schema';
 
 type ActivityQuery = ListQueryOf<typeof activityResource>;
@@ -94,7 +95,7 @@ export const activityRepository = {
       q.type ? eq(erpActivities.type, q.type) : undefined,
       q.status ? eq(erpActivities.status, q.status) : undefined,
     );
-    const [rows, total] = await Promise.all([
+    const [rows, total] = await oneAtATime([
       ctx.tx
         .select()
         .from(erpActivities)
@@ -102,7 +103,7 @@ export const activityRepository = {
         .orderBy(...orderOf(q.sort, sortColumns, erpActivities.id))
         .limit(pageOffset(q).limit)
         .offset(pageOffset(q).offset),
-      listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpActivities).where(where))[0]?.n ?? 0),
+      () => listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpActivities).where(where))[0]?.n ?? 0),
     ]);
     const list: Activity[] = [];
     for (const row of rows) list.push(await toActivity(ctx, row));

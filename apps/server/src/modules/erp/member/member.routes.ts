@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { pageOffset } from '../../../crud/query';
 import { typedRoute } from '../../../crud/typed-route';
+import { oneAtATime } from '../../../db/client';
 import { erpMemberPoints, erpMembers } from '../../../db/schema';
 import { notFound } from '../../../errors';
 
@@ -33,7 +34,7 @@ export async function memberRoutes(app: FastifyInstance) {
         .where(and(eq(erpMembers.tenantId, t), eq(erpMembers.id, params.id)));
       if (!member) throw notFound();
       const where = and(eq(erpMemberPoints.tenantId, t), eq(erpMemberPoints.memberId, params.id));
-      const [rows, [total]] = await Promise.all([
+      const [rows, [total]] = await oneAtATime([
         ctx.tx
           .select()
           .from(erpMemberPoints)

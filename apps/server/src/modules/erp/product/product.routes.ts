@@ -5,6 +5,7 @@ import { allOf } from '../../../crud/data-scope';
 import { registerEntity } from '../../../crud/entity';
 import { contains, pageOffset } from '../../../crud/query';
 import { typedRoute } from '../../../crud/typed-route';
+import { oneAtATime } from '../../../db/client';
 import { erpProducts, erpSkus } from '../../../db/schema';
 import { productRepository } from './product.repository';
 
@@ -30,7 +31,7 @@ export async function productRoutes(app: FastifyInstance) {
           : undefined,
       );
       const on = and(eq(erpProducts.tenantId, erpSkus.tenantId), eq(erpProducts.id, erpSkus.productId));
-      const [rows, [total]] = await Promise.all([
+      const [rows, [total]] = await oneAtATime([
         ctx.tx
           .select({
             id: erpSkus.id,

@@ -14,7 +14,7 @@ import { allOf } from '../../../crud/data-scope';
 import { orderOf, pageOffset, startsWith, startsWithParts } from '../../../crud/query';
 import { statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
-import type { Tx } from '../../../db/client';
+import { oneAtATime, type Tx } from '../../../db/client';
 import { erpMemberPoints, erpMembers, erpProducts, erpSaleItems, erpSales, erpSkus, erpWarehouses } from '../../../db/schema';
 import { notFound } from '../../../errors';
 import { allowsNegative, moveStock } from '../stock/stock.service';
@@ -194,40 +194,41 @@ export const saleService = {
     const narrow = await isNarrowPrefix(ctx, prefix);
     const key = JSON.stringify(['list', number?.form, has, q.sort, q.pageSize, page.offset > 0, narrow]);
     const offset = page.offset > 0 ? (p('offset') as unknown as number) : 0;
-    const [rows, total] = await Promise.all([
-      statements<Head>(
-        ctx.tx,
-        key,
-        (tx) => {
-          const order = orderOf(q.sort, sortColumns, erpSales.id);
-          if (!narrow)
-            return listHead(tx)
+    const [rows, total] = await oneAtATime([
+      () =>
+        statements<Head>(
+          ctx.tx,
+          key,
+          (tx) => {
+            const order = orderOf(q.sort, sortColumns, erpSales.id);
+            if (!narrow)
+              return listHead(tx)
+                .where(where)
+                .orderBy(...order)
+                .limit(page.limit)
+                .offset(offset);
+            // the prefix's few orders first (OFFSET 0 keeps the planner from flattening this into the
+            // time-ordered walk), sorted, paged; then only the page's 20 joined with member and warehouse
+            const matches = tx
+              .select({ id: erpSales.id, key: sortColumns[q.sort.column] })
+              .from(erpSales)
               .where(where)
-              .orderBy(...order)
+              .offset(sql.raw('0') as unknown as number)
+              .as('matches');
+            const dir = q.sort.direction === 'desc' ? desc : asc;
+            const pageIds = tx
+              .select({ id: matches.id })
+              .from(matches)
+              .orderBy(dir(matches.key), dir(matches.id))
               .limit(page.limit)
               .offset(offset);
-          // the prefix's few orders first (OFFSET 0 keeps the planner from flattening this into the
-          // time-ordered walk), sorted, paged; then only the page's 20 joined with member and warehouse
-          const matches = tx
-            .select({ id: erpSales.id, key: sortColumns[q.sort.column] })
-            .from(erpSales)
-            .where(where)
-            .offset(sql.raw('0') as unknown as number)
-            .as('matches');
-          const dir = q.sort.direction === 'desc' ? desc : asc;
-          const pageIds = tx
-            .select({ id: matches.id })
-            .from(matches)
-            .orderBy(dir(matches.key), dir(matches.id))
-            .limit(page.limit)
-            .offset(offset);
-          return listHead(tx)
-            .where(and(eq(erpSales.tenantId, p('tenantId')), inArray(erpSales.id, pageIds as never)))
-            .orderBy(...order);
-        },
-        values,
-      ),
-      listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpSales).where(where).execute(values))[0]?.n ?? 0),
+            return listHead(tx)
+              .where(and(eq(erpSales.tenantId, p('tenantId')), inArray(erpSales.id, pageIds as never)))
+              .orderBy(...order);
+          },
+          values,
+        ),
+      () => listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpSales).where(where).execute(values))[0]?.n ?? 0),
     ]);
     // list rows carry no lines; GET /{id} has them
     return { list: rows.map((r) => toSale(r, [])), total };

@@ -15,6 +15,7 @@ import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { pageOffset } from '../../../crud/query';
 import { typedRoute } from '../../../crud/typed-route';
+import { oneAtATime } from '../../../db/client';
 import { erpProducts, erpSettings, erpSkus, erpStock, erpStockLedger, erpWarehouses } from '../../../db/schema';
 import { allowsNegative, assertStockTarget, moveStock } from './stock.service';
 
@@ -78,7 +79,7 @@ export async function stockRoutes(app: FastifyInstance) {
     async (ctx, { query }) => {
       const j = joins(erpStock);
       const where = whereOf(ctx, erpStock, query);
-      const [rows, [total]] = await Promise.all([
+      const [rows, [total]] = await oneAtATime([
         ctx.tx
           .select({
             skuId: erpStock.skuId,
@@ -109,7 +110,7 @@ export async function stockRoutes(app: FastifyInstance) {
     async (ctx, { query }) => {
       const j = joins(erpStockLedger);
       const where = whereOf(ctx, erpStockLedger, query);
-      const [rows, [total]] = await Promise.all([
+      const [rows, [total]] = await oneAtATime([
         ctx.tx
           .select({
             id: erpStockLedger.id,

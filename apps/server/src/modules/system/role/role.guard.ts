@@ -2,6 +2,7 @@ import { ALL_PERMISSIONS, type DataScope } from '@atrium/contracts';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Ctx } from '../../../crud/context';
 import { allOf, dataScopeFilter } from '../../../crud/data-scope';
+import { oneAtATime } from '../../../db/client';
 import { depts, roleDepts, roleMenus, roles, userRoles } from '../../../db/schema';
 import { AppError } from '../../../errors';
 
@@ -85,7 +86,7 @@ async function grantsOf(ctx: Ctx, roleIds: number[]): Promise<Map<number, Grant>
   const result = new Map<number, Grant>();
   if (!unique.length) return result;
   const tenantId = ctx.caller.tenantId;
-  const [roleRows, menuRows, deptRows] = await Promise.all([
+  const [roleRows, menuRows, deptRows] = await oneAtATime([
     ctx.tx
       .select({ id: roles.id, dataScope: roles.dataScope })
       .from(roles)
