@@ -37,6 +37,13 @@ export function ensureDependencies() {
   const hasLock = existsSync(lock);
   const lockHash = () => (hasLock ? createHash('sha256').update(readFileSync(lock)).digest('hex') : 'no lock');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === lockHash()) return;
+  // installed by hand (`npm ci`) since the lock last changed: npm's own record of the tree is newer than
+  // the lock, so a second install would only wipe node_modules, under whatever is running from it
+  const installed = path.join(root, 'node_modules', '.package-lock.json');
+  if (hasLock && existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) {
+    writeFileSync(stamp, lockHash());
+    return;
+  }
   const command = hasLock ? 'ci' : 'install';
   say(`installing dependencies (npm ${command})…`);
   if (run(npm, [command, '--no-audit', '--no-fund']) !== 0) {
