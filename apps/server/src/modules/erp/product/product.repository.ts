@@ -1,30 +1,18 @@
 import type { CreateProductInput, ListQueryOf, Product, productResource, Sku } from '@atrium/contracts';
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { conflict, invalidField, refused, rethrowUnique } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { containsPattern, containsPlaceholder, orderOf, pageOffset } from '../../../crud/query';
 import { statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
+import { oneAtATime } from '../../../db/client';
 import { erpCategories, erpProducts, erpSaleItems, erpSkus, erpStock, erpStockLedger } from '../../../db/schema';
 
 type ProductQuery = ListQueryOf<typeof productResource>;
-type ProductRow = typeof erpProducts.$inferSelect;
-type SkuRow = typeof erpSkus.$inferSelect;
 
 const sortColumns = { code: erpProducts.code, name: erpProducts.name, createTime: erpProducts.createTime };
 const specKeyOf = (values: string[]) => values.join('\u0001');
-const toSku = (s: SkuRow): Sku => ({
-  id: s.id,
-  productId: s.productId,
-  specValues: s.specValues,
-  barcode: s.barcode,
-  price: s.price,
-  costPrice: s.costPrice,
-  marketPrice: s.marketPrice,
-  weight: s.weight,
-});
-
 /** Every SKU's spec values must be one combination of the product's specs, each combination once. */
 function checkSkus(input: CreateProductInput) {
   const keys = new Set<string>();
@@ -79,82 +67,59 @@ async function referencedSkus(ctx: Ctx, ids: number[]): Promise<Set<number>> {
   return new Set(result.rows.map((r) => Number(r.sku_id)));
 }
 
-// the page and its three follow-ups are built once (crud/statements.ts): the ids go in as one array
+// the page (and one product) is built once per shape (crud/statements.ts)
 const statements = statementCache('product');
 const p = sql.placeholder;
-const ids = () => sql`any(${p('ids')}::bigint[])`;
 
 /**
- * Products with their live SKUs, category names and stock over all warehouses: three statements for
- * any number of rows (a list page is one page of products, not three statements per product).
+ * A product as the API answers it, in one statement: its live SKUs as one JSON array, its category's
+ * name and its stock over all warehouses are correlated subqueries, so a page of products is one round
+ * trip and so is one product (the SKUs' JSON keys are the contract's names).
  */
-async function toProducts(ctx: Ctx, rows: ProductRow[], given?: SkuRow[]): Promise<Product[]> {
-  if (!rows.length) return [];
-  const tenantId = ctx.caller.tenantId;
-  const productIds = rows.map((r) => r.id);
-  const categoryIds = [...new Set(rows.map((r) => r.categoryId).filter((c): c is number => c !== null))];
-  const [skus, categories, stock] = await Promise.all([
-    given ??
-      statements<SkuRow>(
-        ctx.tx,
-        'skus',
-        (tx) =>
-          tx
-            .select()
-            .from(erpSkus)
-            .where(and(eq(erpSkus.tenantId, p('tenantId')), sql`${erpSkus.productId} = ${ids()}`, sql`not ${erpSkus.deleted}`))
-            .orderBy(erpSkus.id),
-        { tenantId, ids: productIds },
-      ),
-    categoryIds.length
-      ? statements<{ id: number; name: string }>(
-          ctx.tx,
-          'categories',
-          (tx) =>
-            tx
-              .select({ id: erpCategories.id, name: erpCategories.name })
-              .from(erpCategories)
-              .where(and(eq(erpCategories.tenantId, p('tenantId')), sql`${erpCategories.id} = ${ids()}`)),
-          { tenantId, ids: categoryIds },
-        )
-      : [],
-    statements<{ productId: number; n: string }>(
-      ctx.tx,
-      'stock',
-      (tx) =>
-        tx
-          .select({ productId: erpSkus.productId, n: sql<string>`coalesce(sum(${erpStock.quantity}), 0)` })
-          .from(erpStock)
-          .innerJoin(erpSkus, and(eq(erpSkus.tenantId, erpStock.tenantId), eq(erpSkus.id, erpStock.skuId)))
-          .where(and(eq(erpStock.tenantId, p('tenantId')), sql`${erpSkus.productId} = ${ids()}`, sql`not ${erpSkus.deleted}`))
-          .groupBy(erpSkus.productId),
-      { tenantId, ids: productIds },
-    ),
-  ]);
-  const categoryName = new Map(categories.map((c) => [c.id, c.name]));
-  const stockOf = new Map(stock.map((s) => [s.productId, Number(s.n)]));
-  const skusOf = new Map<number, SkuRow[]>();
-  for (const sku of skus) {
-    const list = skusOf.get(sku.productId);
-    if (list) list.push(sku);
-    else skusOf.set(sku.productId, [sku]);
-  }
-  return rows.map((row) => {
-    const live = skusOf.get(row.id) ?? [];
-    const { tenantId: _t, createTime, updateTime, ...rest } = row;
-    return {
-      ...rest,
-      status: rest.status as Product['status'],
-      categoryName: row.categoryId ? (categoryName.get(row.categoryId) ?? null) : null,
-      skus: live.map(toSku),
-      minPrice: live.length ? Math.min(...live.map((s) => s.price)) : 0,
-      stock: stockOf.get(row.id) ?? 0,
-      createTime: createTime.toISOString(),
-      updateTime: updateTime.toISOString(),
-    };
-  });
+const { tenantId: _tenantId, ...productTable } = getTableColumns(erpProducts);
+// written out: in a one-table select drizzle leaves columns unqualified, which would not correlate
+const product = (column: string) => `"erp_products"."${column}"`;
+const productColumns = {
+  ...productTable,
+  categoryName: sql<string | null>`(${sql.raw(
+    `select c.name from erp_categories c where c.tenant_id = ${product('tenant_id')} and c.id = ${product('category_id')}`,
+  )})`,
+  skus: sql<Sku[]>`(${sql.raw(
+    `select coalesce(json_agg(json_build_object('id', s.id, 'productId', s.product_id, 'specValues', s.spec_values,
+       'barcode', s.barcode, 'price', s.price, 'costPrice', s.cost_price, 'marketPrice', s.market_price, 'weight', s.weight)
+       order by s.id), '[]'::json)
+     from erp_skus s where s.tenant_id = ${product('tenant_id')} and s.product_id = ${product('id')} and not s.deleted`,
+  )})`,
+  stock: sql<number>`(${sql.raw(
+    `select coalesce(sum(st.quantity), 0) from erp_stock st
+     join erp_skus s on s.tenant_id = st.tenant_id and s.id = st.sku_id
+     where st.tenant_id = ${product('tenant_id')} and s.product_id = ${product('id')} and not s.deleted`,
+  )})`.mapWith(Number),
+};
+type ProductRead = Omit<typeof erpProducts.$inferSelect, 'tenantId'> & { categoryName: string | null; skus: Sku[]; stock: number };
+
+const toProduct = (row: ProductRead): Product => ({
+  ...row,
+  status: row.status as Product['status'],
+  minPrice: row.skus.length ? Math.min(...row.skus.map((s) => s.price)) : 0,
+  createTime: row.createTime.toISOString(),
+  updateTime: row.updateTime.toISOString(),
+});
+
+/** One product as the API answers it (null when the tenant has no such product). */
+async function readProduct(ctx: Ctx, id: number): Promise<Product | null> {
+  const [row] = await statements<ProductRead>(
+    ctx.tx,
+    'one',
+    (tx) =>
+      tx
+        .select(productColumns)
+        .from(erpProducts)
+        .where(and(eq(erpProducts.tenantId, p('tenantId')), eq(erpProducts.id, p('id')))),
+    { tenantId: ctx.caller.tenantId, id },
+  );
+  return row ? toProduct(row) : null;
 }
-const toProduct = async (ctx: Ctx, row: ProductRow, skus?: SkuRow[]) => (await toProducts(ctx, [row], skus))[0] as Product;
 
 const productValues = (input: CreateProductInput) => ({
   name: input.name,
@@ -197,32 +162,27 @@ export const productRepository = {
       offset: page.offset,
     };
     const key = JSON.stringify(['page', has, q.sort, q.pageSize, page.offset > 0]);
-    const [rows, total] = await Promise.all([
-      statements<ProductRow>(
-        ctx.tx,
-        key,
-        (tx) =>
-          tx
-            .select()
-            .from(erpProducts)
-            .where(where)
-            .orderBy(...orderOf(q.sort, sortColumns, erpProducts.id))
-            .limit(page.limit)
-            .offset(page.offset > 0 ? (p('offset') as unknown as number) : 0),
-        values,
-      ),
-      listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpProducts).where(where).execute(values))[0]?.n ?? 0),
+    const [rows, total] = await oneAtATime([
+      () =>
+        statements<ProductRead>(
+          ctx.tx,
+          key,
+          (tx) =>
+            tx
+              .select(productColumns)
+              .from(erpProducts)
+              .where(where)
+              .orderBy(...orderOf(q.sort, sortColumns, erpProducts.id))
+              .limit(page.limit)
+              .offset(page.offset > 0 ? (p('offset') as unknown as number) : 0),
+          values,
+        ),
+      () => listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpProducts).where(where).execute(values))[0]?.n ?? 0),
     ]);
-    return { list: await toProducts(ctx, rows), total };
+    return { list: rows.map(toProduct), total };
   },
 
-  async get(ctx: Ctx, id: number) {
-    const [row] = await ctx.tx
-      .select()
-      .from(erpProducts)
-      .where(and(eq(erpProducts.tenantId, ctx.caller.tenantId), eq(erpProducts.id, id)));
-    return row ? toProduct(ctx, row) : null;
-  },
+  get: readProduct,
 
   async create(ctx: Ctx, input: CreateProductInput) {
     checkSkus(input);
@@ -233,13 +193,12 @@ export const productRepository = {
     const [row] = await ctx.tx
       .insert(erpProducts)
       .values({ ...productValues(input), tenantId: t, createBy: by, updateBy: by })
-      .returning()
+      .returning({ id: erpProducts.id })
       .catch((e) => rethrowUnique(e, { erp_products_code_key: 'code' }));
-    const skus = await ctx.tx
+    await ctx.tx
       .insert(erpSkus)
-      .values(input.skus.map((s) => ({ ...skuValues(s), tenantId: t, productId: row!.id, createBy: by, updateBy: by })))
-      .returning();
-    return toProduct(ctx, row!, skus);
+      .values(input.skus.map((s) => ({ ...skuValues(s), tenantId: t, productId: row!.id, createBy: by, updateBy: by })));
+    return (await readProduct(ctx, row!.id)) as Product;
   },
 
   async update(ctx: Ctx, id: number, input: CreateProductInput) {
@@ -248,11 +207,10 @@ export const productRepository = {
     await assertCategory(ctx, input.categoryId);
     const t = ctx.caller.tenantId;
     const by = ctx.caller.accountId;
-    const [row] = await ctx.tx
+    await ctx.tx
       .update(erpProducts)
       .set({ ...productValues(input), updateBy: by, updateTime: new Date() })
       .where(and(eq(erpProducts.tenantId, t), eq(erpProducts.id, id)))
-      .returning()
       .catch((e) => rethrowUnique(e, { erp_products_code_key: 'code' }));
     const existing = await ctx.tx
       .select()
@@ -287,16 +245,15 @@ export const productRepository = {
         .values(added.map((s) => ({ ...skuValues(s), tenantId: t, productId: id, createBy: by, updateBy: by })))
         .catch((e) => rethrowUnique(e, { erp_skus_spec_key: 'skus' }));
     }
-    return toProduct(ctx, row!);
+    return (await readProduct(ctx, id)) as Product;
   },
 
   async setStatus(ctx: Ctx, id: number, status: '0' | '1') {
-    const [row] = await ctx.tx
+    await ctx.tx
       .update(erpProducts)
       .set({ status, updateBy: ctx.caller.accountId, updateTime: new Date() })
-      .where(and(eq(erpProducts.tenantId, ctx.caller.tenantId), eq(erpProducts.id, id)))
-      .returning();
-    return toProduct(ctx, row!);
+      .where(and(eq(erpProducts.tenantId, ctx.caller.tenantId), eq(erpProducts.id, id)));
+    return (await readProduct(ctx, id)) as Product;
   },
 
   async remove(ctx: Ctx, id: number) {
