@@ -7,7 +7,7 @@ import {
   type saleResource,
   saleTransitions,
 } from '@atrium/contracts';
-import { and, asc, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, sql } from 'drizzle-orm';
 import { invalidField, refused } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
@@ -34,14 +34,19 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 function head(ctx: Ctx) {
   return listHead(ctx.tx).where(eq(erpSales.tenantId, ctx.caller.tenantId));
 }
-type Head = { sale: typeof erpSales.$inferSelect; memberName: string | null; warehouseName: string };
+// flat (one key per column): rows map without drizzle's nested mapping, and the answer is built field by field
+const { tenantId: _tenantId, shipTime: _shipTime, completeTime: _completeTime, ...saleColumns } = getTableColumns(erpSales);
+type Head = Omit<typeof erpSales.$inferSelect, 'tenantId' | 'shipTime' | 'completeTime'> & {
+  memberName: string | null;
+  warehouseName: string;
+};
 
 // the list is built once per shape (crud/statements.ts): its tenant and filters are placeholders
 const statements = statementCache('sale list');
 const p = sql.placeholder;
 function listHead(tx: Tx) {
   return tx
-    .select({ sale: erpSales, memberName: erpMembers.name, warehouseName: erpWarehouses.name })
+    .select({ ...saleColumns, memberName: erpMembers.name, warehouseName: erpWarehouses.name })
     .from(erpSales)
     .innerJoin(erpWarehouses, and(eq(erpWarehouses.tenantId, erpSales.tenantId), eq(erpWarehouses.id, erpSales.warehouseId)))
     .leftJoin(erpMembers, and(eq(erpMembers.tenantId, erpSales.tenantId), eq(erpMembers.id, erpSales.memberId)))
@@ -49,17 +54,26 @@ function listHead(tx: Tx) {
 }
 
 function toSale(h: Head, items: Sale['items']): Sale {
-  const { tenantId: _t, shipTime: _s, completeTime: _c, ...s } = h.sale;
   return {
-    ...s,
-    status: s.status as SaleStatus,
+    id: h.id,
+    orderNo: h.orderNo,
+    memberId: h.memberId,
     memberName: h.memberName,
+    warehouseId: h.warehouseId,
     warehouseName: h.warehouseName,
+    status: h.status as SaleStatus,
+    totalQuantity: h.totalQuantity,
+    goodsAmount: h.goodsAmount,
+    discountAmount: h.discountAmount,
+    totalAmount: h.totalAmount,
+    remark: h.remark,
     items,
-    confirmTime: iso(s.confirmTime),
-    cancelTime: iso(s.cancelTime),
-    createTime: s.createTime.toISOString(),
-    updateTime: s.updateTime.toISOString(),
+    confirmTime: iso(h.confirmTime),
+    cancelTime: iso(h.cancelTime),
+    createBy: h.createBy,
+    createTime: h.createTime.toISOString(),
+    updateBy: h.updateBy,
+    updateTime: h.updateTime.toISOString(),
   };
 }
 
