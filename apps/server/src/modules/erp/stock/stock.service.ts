@@ -22,44 +22,33 @@ export async function allowsNegative(tx: Tx, tenantId: number): Promise<boolean>
 }
 
 /**
- * Moves stock by a signed delta and appends the ledger row, in the caller's transaction.
- * A decrement is one guarded `UPDATE … WHERE quantity >= n RETURNING quantity` (no earlier read), an
- * increment an upsert; the ledger's balance is the `RETURNING` value. Not enough stock → 409 naming the SKU.
+ * Moves stock by a signed delta and appends the ledger row, in the caller's transaction, as one
+ * statement: a decrement is a guarded `UPDATE … WHERE quantity >= n RETURNING quantity` (no earlier
+ * read), an increment an upsert, and the ledger row is inserted from what that returned, so its balance
+ * is the stock the move left. Not enough stock → 409 naming the SKU (nothing moved, no ledger row).
  */
 export async function moveStock(ctx: Ctx, move: StockMove, negativeAllowed?: boolean): Promise<number> {
   const { tx, caller } = ctx;
   const tenantId = caller.tenantId;
-  let balance: number | undefined;
-  if (move.delta < 0 && !(negativeAllowed ?? (await allowsNegative(tx, tenantId)))) {
-    const n = -move.delta;
-    const [row] = rowsOf<{ quantity: string | number }>(
-      await tx.execute(sql`update erp_stock set quantity = quantity - ${n}, update_time = now()
-        where tenant_id = ${tenantId} and sku_id = ${move.skuId} and warehouse_id = ${move.warehouseId} and quantity >= ${n}
-        returning quantity`),
-    );
-    if (!row) throw refused('skuId', 'insufficientStock', 'stock.insufficient', { sku: move.skuId });
-    balance = Number(row.quantity);
-  } else {
-    const [row] = rowsOf<{ quantity: string | number }>(
-      await tx.execute(sql`insert into erp_stock (tenant_id, sku_id, warehouse_id, quantity)
+  const guarded = move.delta < 0 && !(negativeAllowed ?? (await allowsNegative(tx, tenantId)));
+  const moved = guarded
+    ? sql`update erp_stock set quantity = quantity - ${-move.delta}, update_time = now()
+        where tenant_id = ${tenantId} and sku_id = ${move.skuId} and warehouse_id = ${move.warehouseId} and quantity >= ${-move.delta}
+        returning quantity`
+    : sql`insert into erp_stock (tenant_id, sku_id, warehouse_id, quantity)
         values (${tenantId}, ${move.skuId}, ${move.warehouseId}, ${move.delta})
         on conflict (tenant_id, sku_id, warehouse_id) do update set quantity = erp_stock.quantity + excluded.quantity, update_time = now()
-        returning quantity`),
-    );
-    balance = Number(row?.quantity);
-  }
-  await tx.insert(erpStockLedger).values({
-    tenantId,
-    skuId: move.skuId,
-    warehouseId: move.warehouseId,
-    delta: move.delta,
-    balance,
-    kind: move.kind,
-    refNo: move.refNo ?? null,
-    remark: move.remark ?? null,
-    operator: caller.accountId,
-  });
-  return balance;
+        returning quantity`;
+  const [row] = rowsOf<{ balance: string | number }>(
+    await tx.execute(sql`with moved as (${moved})
+      insert into ${erpStockLedger} (tenant_id, sku_id, warehouse_id, delta, balance, kind, ref_no, remark, operator)
+      select ${tenantId}::bigint, ${move.skuId}::bigint, ${move.warehouseId}::bigint, ${move.delta}::bigint, quantity, ${move.kind}::varchar,
+        ${move.refNo ?? null}::varchar, ${move.remark ?? null}::varchar, ${caller.accountId}::varchar
+      from moved
+      returning balance`),
+  );
+  if (!row) throw refused('skuId', 'insufficientStock', 'stock.insufficient', { sku: move.skuId });
+  return Number(row.balance);
 }
 
 /** The SKU (live) and warehouse exist in the caller's tenant, else a 400 naming the field. */
