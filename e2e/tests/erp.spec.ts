@@ -59,15 +59,20 @@ test('every ERP page and detail page is dark in the dark theme: no light panel, 
   await signIn(page, demoAccounts.acme.account, demoAccounts.acme.password);
   await expect(page.locator('body')).toHaveAttribute('arco-theme', 'dark');
   const check = async (what: string) => {
-    // every card, table cell and description of the page: a dark background and light text
+    // the page's tables have their rows: none still loading (a loading table replaces its cells)
+    await expect(page.locator('#main-content .arco-spin-loading')).toHaveCount(0);
+    // every card, table cell and description of the page: a dark background and light text (a node
+    // React replaced between finding and reading has no style: it is no longer on the page)
     const colours = await page
       .locator('#main-content')
       .locator('.arco-card, .arco-table-td, .arco-table-th, .arco-descriptions-item-value')
       .evaluateAll((nodes) =>
-        nodes.map((n) => {
-          const style = getComputedStyle(n);
-          return { background: style.backgroundColor, color: style.color };
-        }),
+        nodes
+          .filter((n) => n.isConnected)
+          .map((n) => {
+            const style = getComputedStyle(n);
+            return { background: style.backgroundColor, color: style.color };
+          }),
       );
     expect(colours.length, what).toBeGreaterThan(0);
     const light = colours.filter((c) => !c.background.endsWith(', 0)') && c.background !== 'transparent' && luminance(c.background) > 0.2);
