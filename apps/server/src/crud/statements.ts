@@ -108,3 +108,27 @@ export function scopedCaller(caller: Caller): { caller: Caller; key: string; val
     values: { scopeTenantId: caller.tenantId, scopeUserId: caller.userId, scopeDeptId: caller.deptId },
   };
 }
+
+type RunStatement = ReturnType<typeof statementCache>;
+
+/**
+ * A page read in two statements, for lists filtered by something whose selectivity depends on its
+ * value (a prefix, a date range): PostgreSQL plans a statement with such a filter afresh at every
+ * execution (a custom plan: an index for a rare prefix, the list's order for a common one), and
+ * planning a read that joins several tables took longer than running it. `ids` finds the page's ids
+ * from the one table the filters are on, cheap to plan; `rows` reads those rows with their joins
+ * (the ids arrive as `idsIn(column)`), a statement whose plan the connection keeps.
+ */
+export async function pageByIds<Row>(
+  run: RunStatement,
+  tx: Tx,
+  keys: { ids: string; rows: string },
+  ids: (tx: Tx) => unknown,
+  rows: (tx: Tx, idsIn: (column: Column) => SQL) => unknown,
+  values: Record<string, unknown>,
+): Promise<Row[]> {
+  const found = await run<{ id: number }>(tx, `ids:${keys.ids}`, ids, values);
+  if (!found.length) return [];
+  const idsIn = (column: Column) => sql`${column} = any(${sql.placeholder('pageIds')})`;
+  return run<Row>(tx, `rows:${keys.rows}`, (t) => rows(t, idsIn), { ...values, pageIds: found.map((r) => r.id) });
+}

@@ -12,7 +12,7 @@ import { invalidField, refused } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { orderOf, pageOffset, startsWith, startsWithParts } from '../../../crud/query';
-import { statementCache } from '../../../crud/statements';
+import { pageByIds, statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
 import { oneAtATime, type Tx } from '../../../db/client';
 import { erpMemberPoints, erpMembers, erpProducts, erpSaleItems, erpSales, erpSkus, erpWarehouses } from '../../../db/schema';
@@ -208,40 +208,53 @@ export const saleService = {
     const narrow = await isNarrowPrefix(ctx, prefix);
     const key = JSON.stringify(['list', number?.form, has, q.sort, q.pageSize, page.offset > 0, narrow]);
     const offset = page.offset > 0 ? (p('offset') as unknown as number) : 0;
+    const order = () => orderOf(q.sort, sortColumns, erpSales.id);
+    // the page's ids from the orders alone: a narrow prefix's few orders first (OFFSET 0 keeps the
+    // planner from flattening this into the time-ordered walk), sorted, paged; else the walk itself
+    const pageIds = (tx: Tx) => {
+      if (!narrow)
+        return tx
+          .select({ id: erpSales.id })
+          .from(erpSales)
+          .where(where)
+          .orderBy(...order())
+          .limit(page.limit)
+          .offset(offset);
+      const matches = tx
+        .select({ id: erpSales.id, key: sortColumns[q.sort.column] })
+        .from(erpSales)
+        .where(where)
+        .offset(sql.raw('0') as unknown as number)
+        .as('matches');
+      const dir = q.sort.direction === 'desc' ? desc : asc;
+      return tx.select({ id: matches.id }).from(matches).orderBy(dir(matches.key), dir(matches.id)).limit(page.limit).offset(offset);
+    };
     const [rows, total] = await oneAtATime([
+      // a number prefix or a date range is planned afresh for every value: ids first, then their rows
       () =>
-        statements<Head>(
-          ctx.tx,
-          key,
-          (tx) => {
-            const order = orderOf(q.sort, sortColumns, erpSales.id);
-            if (!narrow)
-              return listHead(tx)
-                .where(where)
-                .orderBy(...order)
-                .limit(page.limit)
-                .offset(offset);
-            // the prefix's few orders first (OFFSET 0 keeps the planner from flattening this into the
-            // time-ordered walk), sorted, paged; then only the page's 20 joined with member and warehouse
-            const matches = tx
-              .select({ id: erpSales.id, key: sortColumns[q.sort.column] })
-              .from(erpSales)
-              .where(where)
-              .offset(sql.raw('0') as unknown as number)
-              .as('matches');
-            const dir = q.sort.direction === 'desc' ? desc : asc;
-            const pageIds = tx
-              .select({ id: matches.id })
-              .from(matches)
-              .orderBy(dir(matches.key), dir(matches.id))
-              .limit(page.limit)
-              .offset(offset);
-            return listHead(tx)
-              .where(and(eq(erpSales.tenantId, p('tenantId')), inArray(erpSales.id, pageIds as never)))
-              .orderBy(...order);
-          },
-          values,
-        ),
+        number || has.from || has.to
+          ? pageByIds<Head>(
+              statements,
+              ctx.tx,
+              { ids: key, rows: JSON.stringify(q.sort) },
+              pageIds,
+              (tx, idsIn) =>
+                listHead(tx)
+                  .where(and(eq(erpSales.tenantId, p('tenantId')), idsIn(erpSales.id)))
+                  .orderBy(...order()),
+              values,
+            )
+          : statements<Head>(
+              ctx.tx,
+              key,
+              (tx) =>
+                listHead(tx)
+                  .where(where)
+                  .orderBy(...order())
+                  .limit(page.limit)
+                  .offset(offset),
+              values,
+            ),
       () => listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpSales).where(where).execute(values))[0]?.n ?? 0),
     ]);
     // list rows carry no lines; GET /{id} has them

@@ -5,7 +5,7 @@ import { invalidField } from '../../../crud/conflict';
 import type { Caller, Ctx } from '../../../crud/context';
 import { allOf, dataScopeFilter, deptAndBelow } from '../../../crud/data-scope';
 import { keysetPage, orderOf, pageOffset, prefixPattern, startsWithPlaceholder } from '../../../crud/query';
-import { scopedCaller, statementCache } from '../../../crud/statements';
+import { pageByIds, scopedCaller, statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
 import type { RawResult } from '../../../db/client';
 import { accounts, depts, memberships, tenantUsers, userPosts, userRoles } from '../../../db/schema';
@@ -99,7 +99,8 @@ export const userRepository = {
     const page = pageOffset(q);
     // Page over the membership rows alone (its (tenant, created, id) index serves order and offset)
     // and join the account only where a filter or the sort needs it; the page's 20 rows are then
-    // read with their roles and posts in the same statement.
+    // read with their roles and posts, in the same statement or, with a prefix or a date range, in a
+    // second one (pageByIds: such a statement is planned afresh for every value).
     const needsAccount = texts.length > 0 || q.sort.column === 'accountId';
     const whereOf = (c: typeof scope.caller) => {
       const own = allOf(
@@ -137,28 +138,40 @@ export const userRepository = {
       cursor: q.after ?? q.before,
     };
     for (const f of texts) values[f] = prefixPattern(q[f] as string, { caseless: f !== 'phone' });
-    const rows = await listStatements<Row>(
-      ctx.tx,
-      key,
-      (tx) => {
-        const where = whereOf(scope.caller);
-        const order = orderOf(q.sort, sortColumns, tenantUsers.id);
-        const pageIds = (
-          needsAccount
-            ? tx
-                .select({ id: tenantUsers.id })
-                .from(tenantUsers)
-                .innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef))
-                .where(allOf(where.all, keyset.where))
-            : tx.select({ id: tenantUsers.id }).from(tenantUsers).where(allOf(where.own, keyset.where))
-        )
-          .orderBy(...keyset.order)
-          .limit(page.limit)
-          .offset(page.offset > 0 && !cursor ? (p('offset') as unknown as number) : 0);
-        return selectUsers(tx, and(eq(tenantUsers.tenantId, p('tenantId')), inArray(tenantUsers.id, pageIds))).orderBy(...order);
-      },
-      values,
-    );
+    const pageIdsOf = (tx: Ctx['tx']) => {
+      const where = whereOf(scope.caller);
+      return (
+        needsAccount
+          ? tx
+              .select({ id: tenantUsers.id })
+              .from(tenantUsers)
+              .innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef))
+              .where(allOf(where.all, keyset.where))
+          : tx.select({ id: tenantUsers.id }).from(tenantUsers).where(allOf(where.own, keyset.where))
+      )
+        .orderBy(...keyset.order)
+        .limit(page.limit)
+        .offset(page.offset > 0 && !cursor ? (p('offset') as unknown as number) : 0);
+    };
+    const order = () => orderOf(q.sort, sortColumns, tenantUsers.id);
+    let rows: Row[];
+    if (texts.length > 0 || has.from || has.to) {
+      rows = await pageByIds<Row>(
+        listStatements,
+        ctx.tx,
+        { ids: key, rows: JSON.stringify(q.sort) },
+        pageIdsOf,
+        (tx, idsIn) => selectUsers(tx, and(eq(tenantUsers.tenantId, p('tenantId')), idsIn(tenantUsers.id))).orderBy(...order()),
+        values,
+      );
+    } else {
+      rows = await listStatements<Row>(
+        ctx.tx,
+        key,
+        (tx) => selectUsers(tx, and(eq(tenantUsers.tenantId, p('tenantId')), inArray(tenantUsers.id, pageIdsOf(tx)))).orderBy(...order()),
+        values,
+      );
+    }
     const total = await listTotal(ctx, async () => {
       const where = whereOf(ctx.caller);
       const counted = needsAccount
