@@ -3,7 +3,7 @@ import { and, count, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzl
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { invalidField } from '../../../crud/conflict';
 import type { Caller, Ctx } from '../../../crud/context';
-import { allOf, dataScopeFilter, deptAndBelow } from '../../../crud/data-scope';
+import { allOf, dataScopeFilter, deptAndBelow, inIds } from '../../../crud/data-scope';
 import { keysetPage, orderOf, pageOffset, prefixPattern, startsWithPlaceholder } from '../../../crud/query';
 import { pageByIds, scopedCaller, statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
@@ -107,7 +107,7 @@ export const userRepository = {
         eq(tenantUsers.tenantId, p('tenantId')),
         userScope(c),
         has.status ? eq(tenantUsers.status, p('status')) : undefined,
-        has.deptId ? inArray(tenantUsers.deptId, deptAndBelow(p('tenantId') as never, p('deptId') as never)) : undefined,
+        has.deptId ? inIds(tenantUsers.deptId, deptAndBelow(p('tenantId') as never, p('deptId') as never)) : undefined,
         has.from ? gte(tenantUsers.createTime, p('from')) : undefined,
         has.to ? lte(tenantUsers.createTime, p('to')) : undefined,
       );
