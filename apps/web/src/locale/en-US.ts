@@ -69,7 +69,7 @@ export const enUS: Record<MessageKey, string> = {
   'menu.release.process': 'Processes',
   'menu.release.task': 'Tasks',
   'menu.release.userProject': 'User Projects',
-  'menu.erp': 'Supply & Sales',
+  'menu.erp': 'ERP',
   'menu.erp.warehouses': 'Warehouses',
   'menu.erp.specs': 'Specs',
   'menu.erp.productCategories': 'Product Categories',
