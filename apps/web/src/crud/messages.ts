@@ -108,7 +108,7 @@ const en: Record<keyof typeof zh, string> = {
   'crud.updateTime': 'Updated',
   'crud.updateBy': 'Updated by',
   'crud.remark': 'Remark',
-  'crud.startsWith': '{{label}} (starts with)',
+  'crud.startsWith': 'Starts with…',
   'crud.orderNum': 'Order',
   'crud.yes': 'Yes',
   'crud.no': 'No',
