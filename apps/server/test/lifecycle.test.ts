@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../src/db/client';
 import { testPort } from './helper';
 
@@ -43,6 +43,15 @@ const port = () => String(testPort());
 
 describe('the server process', () => {
   const dirs: string[] = [];
+  // a data directory holding a copy of the run's migrated database (not yet seeded): these tests are
+  // about what the process says and does, and a fresh one would spend seconds on initdb and migrations
+  // each time (the first start in an empty directory is the browser tests' and `npm start`'s)
+  const templateDataDir = async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'atrium-life-'));
+    dirs.push(dataDir);
+    await cp(inject('pgliteTemplate'), path.join(dataDir, 'pglite'), { recursive: true });
+    return dataDir;
+  };
   afterAll(async () => {
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   });
@@ -61,8 +70,7 @@ describe('the server process', () => {
   });
 
   it('serves, stops cleanly on SIGINT, refuses a second process on the same DATA_DIR, and keeps its data', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'atrium-life-'));
-    dirs.push(dataDir);
+    const dataDir = await templateDataDir();
     const first = run({ PORT: port(), DATA_DIR: dataDir });
     const url = () => {
       const match = first.output().match(/running at (http:\/\/[^\s]+)/);
@@ -90,7 +98,8 @@ describe('the server process', () => {
       await database.close();
     }
 
-    const third = run({ PORT: port(), DATA_DIR: dataDir, SEED: 'none' });
+    // (no drain on its SIGTERM: the drain has its own test below)
+    const third = run({ PORT: port(), DATA_DIR: dataDir, SEED: 'none', SHUTDOWN_DRAIN_MS: '0' });
     const until3 = Date.now() + 60_000;
     while (!/running at/.test(third.output()) && Date.now() < until3 && third.child.exitCode === null)
       await new Promise((r) => setTimeout(r, 200));
@@ -99,11 +108,7 @@ describe('the server process', () => {
     expect(await third.exit).toBe(0);
   }, 240_000);
 
-  const runOn = async (env: Record<string, string>) => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'atrium-life-'));
-    dirs.push(dataDir);
-    return run({ DATA_DIR: dataDir, MQTT_WS_PORT: '0', ...env });
-  };
+  const runOn = async (env: Record<string, string>) => run({ DATA_DIR: await templateDataDir(), MQTT_WS_PORT: '0', ...env });
 
   it('says in one line that the port is taken by another process', async () => {
     const holder = createServer();
