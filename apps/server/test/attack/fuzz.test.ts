@@ -94,7 +94,7 @@ describe.each(engines)('fuzzing every route from its schema on %s', (engine) => 
     for (const route of routes) {
       const schema = (route.schema ?? {}) as { body?: z.ZodType; querystring?: z.ZodType };
       const isWrite = route.method !== 'GET';
-      const before = isWrite ? (unchangedSince ?? (await databaseFingerprint(ctx.database))) : '';
+      const before: string = isWrite ? (unchangedSince ?? (await databaseFingerprint(ctx.database))) : '';
       unchangedSince = null;
       let accepted = false;
       await fc.assert(
