@@ -4,7 +4,7 @@ import sanitizeHtml from 'sanitize-html';
 import { invalidField, refused } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
 import { contains, orderOf, pageOffset } from '../../crud/query';
-import { erpCategories, erpProducts, erpSkus, erpStock, erpWarehouses, mallGoods } from '../../db/schema';
+import { erpCategories, erpProducts, erpSkus, erpWarehouses, mallGoods } from '../../db/schema';
 import { notFound } from '../../errors';
 import { assertStockTarget, moveStock } from '../erp/stock/stock.service';
 
@@ -27,16 +27,14 @@ async function skusOf(ctx: Ctx, rows: GoodsRow[]) {
   const t = ctx.caller.tenantId;
   const productIds = [...new Set(rows.map((r) => r.productId))];
   if (!productIds.length) return new Map<number, Goods['skus']>();
-  const stock = ctx.tx
-    .select({ skuId: erpStock.skuId, quantity: sql<number>`sum(${erpStock.quantity})`.as('quantity') })
-    .from(erpStock)
-    .where(eq(erpStock.tenantId, t))
-    .groupBy(erpStock.skuId)
-    .as('stock');
+  // each SKU's stock summed where it is (by the stock's key), not the tenant's whole stock grouped first;
+  // written out: in a one-table select drizzle leaves columns unqualified, which would not correlate
+  const stock = sql<number>`(${sql.raw(
+    'select coalesce(sum(st.quantity), 0) from erp_stock st where st.tenant_id = "erp_skus"."tenant_id" and st.sku_id = "erp_skus"."id"',
+  )})`;
   const skus = await ctx.tx
-    .select({ id: erpSkus.id, productId: erpSkus.productId, specValues: erpSkus.specValues, price: erpSkus.price, stock: stock.quantity })
+    .select({ id: erpSkus.id, productId: erpSkus.productId, specValues: erpSkus.specValues, price: erpSkus.price, stock })
     .from(erpSkus)
-    .leftJoin(stock, eq(stock.skuId, erpSkus.id))
     .where(and(eq(erpSkus.tenantId, t), inArray(erpSkus.productId, productIds), eq(erpSkus.deleted, false)))
     .orderBy(asc(erpSkus.id));
   const byGoods = new Map<number, Goods['skus']>();
