@@ -326,6 +326,7 @@ async function erpScenarios(api: (path: string) => string, auth: Record<string, 
         'pg',
       ],
       ['erp product list page 1', '/erp/product?pageNum=1&pageSize=20', 'pg'],
+      ['mall goods list page 1', '/mall/goods?pageNum=1&pageSize=20', 'pg'],
     ];
     for (const [name, path, ceiling] of reads) rows.push(await load(name, { url: api(path), headers: auth, ceiling }));
 

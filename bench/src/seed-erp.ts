@@ -1,7 +1,8 @@
 // The ERP part of `npm run bench:seed`: in the bench tenant, 3 warehouses, 50,000 products with two
 // SKUs each (100,000 SKUs), 100,000 members and 1,000,000 sales orders over the last year with two
 // lines each, and the stock and stock ledger that match them (an opening adjustment per stock row, one
-// `sale` row per line of every confirmed, shipped or completed order, balances as running sums).
+// `sale` row per line of every confirmed, shipped or completed order, balances as running sums), and
+// every tenth product published in the mall, half of those on the shelf.
 // Everything is generated inside the database with generate_series and window functions.
 
 export const ERP_PRODUCTS = Number(process.env.BENCH_ERP_PRODUCTS ?? 50_000);
@@ -9,6 +10,8 @@ export const ERP_SKUS = ERP_PRODUCTS * 2;
 export const ERP_MEMBERS = Number(process.env.BENCH_ERP_MEMBERS ?? 100_000);
 export const ERP_ORDERS = Number(process.env.BENCH_ERP_ORDERS ?? 1_000_000);
 export const ERP_WAREHOUSES = 3;
+/** products published in the mall: every tenth */
+export const MALL_GOODS = Math.floor(ERP_PRODUCTS / 10);
 /** opening stock of every (SKU, warehouse) */
 export const ERP_OPENING = 10_000;
 /** ids far above anything the app generates (the sequences are moved past them afterwards) */
@@ -44,7 +47,7 @@ async function chunked(label: string, total: number, exec: Exec, bar: Bar, sql: 
 
 /** Removes the tenant's ERP rows (TRUNCATE: the ledger's append-only trigger is per row). */
 export async function clearErp(exec: Exec) {
-  await exec(`truncate erp_activity_skus, erp_activities, erp_sale_items, erp_sales, erp_doc_sequences, erp_stock_ledger, erp_stock,
+  await exec(`truncate mall_goods, erp_activity_skus, erp_activities, erp_sale_items, erp_sales, erp_doc_sequences, erp_stock_ledger, erp_stock,
                        erp_skus, erp_products, erp_categories, erp_specs, erp_suppliers, erp_members, erp_member_points,
                        erp_warehouses, erp_settings`);
 }
@@ -148,6 +151,12 @@ export async function fillErp(exec: Exec, t: number, bar: Bar) {
        select ${t}, sku_id, warehouse_id, sum(delta) from erp_stock_ledger where tenant_id = ${t} group by sku_id, warehouse_id`,
     ),
   );
+  await exec(
+    `insert into mall_goods (tenant_id, id, product_id, title, images, prices, sort, shelf, create_by, create_time, update_time) overriding system value
+     select ${t}, ${B} + g, ${B} + 10 * g, '商品 ' || 10 * g, '[]'::jsonb, '{}'::jsonb, g % 100, case when g % 2 = 0 then 'on' else 'off' end,
+            'bench-admin', now() - make_interval(secs => g * 6000), now() - make_interval(secs => g * 6000)
+       from generate_series(1, ${MALL_GOODS}) g`,
+  );
   // the daily order-number counters continue after the seeded numbers
   await exec(
     `insert into erp_doc_sequences (tenant_id, prefix, day, last)
@@ -163,6 +172,7 @@ export async function fillErp(exec: Exec, t: number, bar: Bar) {
     'erp_sales',
     'erp_sale_items',
     'erp_stock_ledger',
+    'mall_goods',
   ]) {
     await exec(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`);
   }

@@ -20,7 +20,7 @@ import {
   engineFromArgs,
   serverEnv,
 } from './engines';
-import { clearErp, ERP_MEMBERS, ERP_ORDERS, ERP_SKUS, fillErp } from './seed-erp';
+import { clearErp, ERP_MEMBERS, ERP_ORDERS, ERP_SKUS, fillErp, MALL_GOODS } from './seed-erp';
 import { startProcess } from './server-process';
 
 export const USERS = Number(process.env.BENCH_USERS ?? 100_000);
@@ -194,7 +194,7 @@ export async function seedBench(engine: BenchEngine) {
   );
   if (withErp || erpOnly)
     console.log(
-      `  ERP: ${ERP_SKUS.toLocaleString()} SKUs, ${ERP_MEMBERS.toLocaleString()} members, ${ERP_ORDERS.toLocaleString()} sales orders with lines, stock and ledger`,
+      `  ERP: ${ERP_SKUS.toLocaleString()} SKUs, ${ERP_MEMBERS.toLocaleString()} members, ${ERP_ORDERS.toLocaleString()} sales orders with lines, stock and ledger, ${MALL_GOODS.toLocaleString()} mall goods`,
     );
   if (erpOnly) {
     // the schema exists; only the ERP rows are replaced
