@@ -1,6 +1,6 @@
 // `npm run bench:seed [-- --engine pglite] [--skip-erp | --erp-only]`: a fresh bench database holding one
 // tenant with 100,000 users across 500 departments (with posts and roles), 200,000 operation-log rows,
-// 20,000 notifications and the ERP data of seed-erp.ts (100,000 SKUs, 1,000,000 sales orders).
+// 20,000 notifications and the ERP data of seed-erp.ts (100,000 SKUs, 1,000,000 sales orders, 5,000 mall goods).
 // `--erp-only` replaces just the ERP data of an existing bench database. Rows are generated inside the
 // database (generate_series) in chunks, with a progress bar.
 import { rm } from 'node:fs/promises';
