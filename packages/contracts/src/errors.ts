@@ -96,6 +96,7 @@ export const conflictReasons: Record<string, { zh: string; en: string }> = {
     en: 'This is the last super admin: it cannot be disabled or deleted',
   },
   'product.inUse': { zh: '该商品已有库存、流水或销售记录', en: 'The product has stock, ledger entries or sales' },
+  'product.inMall': { zh: '该商品已发布到商城，请先在商城中删除', en: 'The product is published in the mall: delete it there first' },
   'stock.insufficient': { zh: 'SKU {sku} 库存不足', en: 'Not enough stock of SKU {sku}' },
   'sale.transition': { zh: '订单当前的状态不允许这样操作', en: 'The order cannot do this from its current state' },
   'sale.draftOnly': { zh: '只有草稿订单可以修改', en: 'Only a draft order can be edited' },

@@ -51,6 +51,20 @@ describe.each(engines)('mall goods on %s', (engine) => {
     expect(fieldsOf((await api.post('/api/mall/goods', { productId: 99999999 })).body)).toEqual(['productId']);
   });
 
+  it('refuses to delete a published product from the ERP until its goods are deleted from the mall', async () => {
+    const p = await product();
+    const goods = (await api.post('/api/mall/goods', { productId: p.id })).body.data;
+    const refused = await api.del(`/api/erp/product/${p.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('The product is published in the mall: delete it there first');
+    expect((await api.del(`/api/erp/product/${p.id}`, 'zh-CN')).body.message).toBe('该商品已发布到商城，请先在商城中删除');
+    expect((await api.get(`/api/erp/product/${p.id}`)).status).toBe(200);
+    expect((await api.get(`/api/mall/goods/${goods.id}`)).body.data.productId).toBe(p.id);
+    expect((await api.del(`/api/mall/goods/${goods.id}`)).status).toBe(200);
+    expect((await api.del(`/api/erp/product/${p.id}`)).status).toBe(200);
+    expect((await api.get(`/api/erp/product/${p.id}`)).status).toBe(404);
+  });
+
   it('moves stock by deltas through the ledger, refuses going below zero, and a concurrent sale is kept', async () => {
     const p = await product();
     const goods = (await api.post('/api/mall/goods', { productId: p.id })).body.data;

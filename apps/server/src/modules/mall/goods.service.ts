@@ -6,6 +6,7 @@ import type { Ctx } from '../../crud/context';
 import { contains, orderOf, pageOffset } from '../../crud/query';
 import { erpCategories, erpProducts, erpSkus, erpWarehouses, mallGoods } from '../../db/schema';
 import { notFound } from '../../errors';
+import { productRemovalGuards } from '../erp/product/product.repository';
 import { assertStockTarget, moveStock } from '../erp/stock/stock.service';
 
 type GoodsRow = typeof mallGoods.$inferSelect;
@@ -92,6 +93,16 @@ async function toGoods(ctx: Ctx, heads: Head[]): Promise<Goods[]> {
     };
   });
 }
+
+// a published product is not deleted from under its goods (they would stay behind, in no list)
+productRemovalGuards.push(async (ctx, productId) => {
+  const [published] = await ctx.tx
+    .select({ id: mallGoods.id })
+    .from(mallGoods)
+    .where(and(eq(mallGoods.tenantId, ctx.caller.tenantId), eq(mallGoods.productId, productId)))
+    .limit(1);
+  if (published) throw refused('id', 'inUse', 'product.inMall');
+});
 
 export const goodsService = {
   async list(ctx: Ctx, query: GoodsQuery) {

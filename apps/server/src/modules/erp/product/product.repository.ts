@@ -141,6 +141,12 @@ const skuValues = (sku: CreateProductInput['skus'][number]) => ({
   weight: sku.weight,
 });
 
+/**
+ * What other modules check before a product is deleted, in the same transaction; a guard throws to
+ * refuse (the mall, while the product is published there). Registered when those modules load.
+ */
+export const productRemovalGuards: ((ctx: Ctx, productId: number) => Promise<void>)[] = [];
+
 /** Products (SPU) with their SKUs; money in fen. A referenced SKU is soft-deleted, never removed. */
 export const productRepository = {
   async list(ctx: Ctx, q: ProductQuery) {
@@ -271,6 +277,7 @@ export const productRepository = {
       ).size
     )
       throw refused('id', 'inUse', 'product.inUse');
+    for (const guard of productRemovalGuards) await guard(ctx, id);
     await ctx.tx.delete(erpSkus).where(and(eq(erpSkus.tenantId, t), eq(erpSkus.productId, id)));
     await ctx.tx.delete(erpProducts).where(and(eq(erpProducts.tenantId, t), eq(erpProducts.id, id)));
   },
