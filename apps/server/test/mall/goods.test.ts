@@ -51,6 +51,65 @@ describe.each(engines)('mall goods on %s', (engine) => {
     expect(fieldsOf((await api.post('/api/mall/goods', { productId: 99999999 })).body)).toEqual(['productId']);
   });
 
+  it('lists goods as their details: category, shelf and title filters, sorts and pages, live SKUs only, wildcards taken literally', async () => {
+    const category = (await api.post('/api/erp/category', { name: unique('Cups'), code: unique('C') })).body.data.id as number;
+    const mark = unique('g');
+    const ids: number[] = [];
+    for (const [i, title] of ['b', 'a', 'c'].entries()) {
+      const res = await api.post('/api/erp/product', {
+        name: 'Cup',
+        code: unique('P'),
+        categoryId: i < 2 ? category : undefined,
+        specs: [{ name: 'Size', values: ['S', 'L'] }],
+        skus: [
+          { specValues: ['S'], price: 100 + i },
+          { specValues: ['L'], price: 200 + i },
+        ],
+      });
+      const p = res.body.data as { id: number; code: string; skus: { id: number; specValues: string[]; price: number }[] };
+      const goods = (await api.post('/api/mall/goods', { productId: p.id })).body.data;
+      ids.push(goods.id);
+      const skus = p.skus.map((s) => ({ skuId: s.id, price: s.price }));
+      expect((await api.put(`/api/mall/goods/${goods.id}`, { title: `${mark}${title}`, images: [], sort: 10 - i, skus })).status).toBe(200);
+      if (i === 0) {
+        // the L size stocked, then taken off the product: soft-deleted, and no longer the goods' SKU
+        const w = (await api.post('/api/erp/warehouse', { name: 'W', code: unique('W') })).body.data.id;
+        await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId: p.skus[1]!.id, delta: 5 });
+        await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId: p.skus[0]!.id, delta: 2 });
+        const kept = { specValues: ['S'], price: 100, id: p.skus[0]!.id };
+        const put = await api.put(`/api/erp/product/${p.id}`, {
+          name: 'Cup',
+          code: p.code,
+          categoryId: category,
+          specs: [{ name: 'Size', values: ['S'] }],
+          skus: [kept],
+        });
+        expect(put.status).toBe(200);
+      }
+    }
+    await api.put('/api/mall/goods/shelf', { ids: [ids[1]], shelf: 'on' });
+    const list = async (query: string) => {
+      const res = await api.get(`/api/mall/goods?title=${mark}&${query}`);
+      expect(res.status).toBe(200);
+      return res.body.data as { total: number; list: { id: number; title: string; stock: number; skus: unknown[] }[] };
+    };
+    const all = await list('pageSize=10');
+    expect(all.total).toBe(3);
+    expect(all.list.map((g) => g.title)).toEqual([`${mark}c`, `${mark}a`, `${mark}b`]); // sort ascending: 8, 9, 10
+    for (const row of all.list) expect(row).toEqual((await api.get(`/api/mall/goods/${row.id}`)).body.data);
+    const first = all.list.find((g) => g.id === ids[0])!;
+    expect([first.skus.length, first.stock]).toEqual([1, 2]);
+    expect((await list('sort=title:desc&pageSize=10')).list.map((g) => g.title)).toEqual([`${mark}c`, `${mark}b`, `${mark}a`]);
+    const second = await list('sort=title:asc&pageSize=1&pageNum=2');
+    expect([second.total, second.list.map((g) => g.title)]).toEqual([3, [`${mark}b`]]);
+    const inCategory = await list(`categoryId=${category}&pageSize=10`);
+    expect([inCategory.total, inCategory.list.map((g) => g.id).sort()]).toEqual([2, ids.slice(0, 2).sort()]);
+    const onShelf = await list('shelf=on');
+    expect([onShelf.total, onShelf.list.map((g) => g.id)]).toEqual([1, [ids[1]]]);
+    const wild = await api.get(`/api/mall/goods?title=${encodeURIComponent('%_\\')}`);
+    expect([wild.status, wild.body.data.total]).toEqual([200, 0]);
+  });
+
   it('refuses to delete a published product from the ERP until its goods are deleted from the mall', async () => {
     const p = await product();
     const goods = (await api.post('/api/mall/goods', { productId: p.id })).body.data;

@@ -1,10 +1,14 @@
 import type { Goods, goodsResource, ListQueryOf, Shelf, UpdateGoodsInput } from '@atrium/contracts';
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import sanitizeHtml from 'sanitize-html';
 import { invalidField, refused } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
-import { contains, orderOf, pageOffset } from '../../crud/query';
-import { erpCategories, erpProducts, erpSkus, erpWarehouses, mallGoods } from '../../db/schema';
+import { allOf } from '../../crud/data-scope';
+import { containsPattern, containsPlaceholder, orderOf, pageOffset } from '../../crud/query';
+import { statementCache } from '../../crud/statements';
+import { listTotal } from '../../crud/totals';
+import { oneAtATime, type Tx } from '../../db/client';
+import { erpProducts, erpWarehouses, mallGoods } from '../../db/schema';
 import { notFound } from '../../errors';
 import { productRemovalGuards } from '../erp/product/product.repository';
 import { assertStockTarget, moveStock } from '../erp/stock/stock.service';
@@ -23,75 +27,68 @@ export function sanitiseDetail(html: string | null | undefined): string | null {
   });
 }
 
-/** Each goods' SKUs (live ones) with their ERP price and stock over all of the tenant's warehouses. */
-async function skusOf(ctx: Ctx, rows: GoodsRow[]) {
-  const t = ctx.caller.tenantId;
-  const productIds = [...new Set(rows.map((r) => r.productId))];
-  if (!productIds.length) return new Map<number, Goods['skus']>();
-  // each SKU's stock summed where it is (by the stock's key), not the tenant's whole stock grouped first;
-  // written out: in a one-table select drizzle leaves columns unqualified, which would not correlate
-  const stock = sql<number>`(${sql.raw(
-    'select coalesce(sum(st.quantity), 0) from erp_stock st where st.tenant_id = "erp_skus"."tenant_id" and st.sku_id = "erp_skus"."id"',
-  )})`;
-  const skus = await ctx.tx
-    .select({ id: erpSkus.id, productId: erpSkus.productId, specValues: erpSkus.specValues, price: erpSkus.price, stock })
-    .from(erpSkus)
-    .where(and(eq(erpSkus.tenantId, t), inArray(erpSkus.productId, productIds), eq(erpSkus.deleted, false)))
-    .orderBy(asc(erpSkus.id));
-  const byGoods = new Map<number, Goods['skus']>();
-  for (const row of rows) {
-    byGoods.set(
-      row.id,
-      skus
-        .filter((s) => s.productId === row.productId)
-        .map((s) => ({
-          skuId: s.id,
-          specValues: s.specValues,
-          skuPrice: s.price,
-          price: row.prices[String(s.id)] ?? s.price,
-          stock: Number(s.stock ?? 0),
-        })),
-    );
-  }
-  return byGoods;
-}
+// the page (and one goods) is built once per shape (crud/statements.ts)
+const statements = statementCache('goods');
+const p = sql.placeholder;
 
-function head(ctx: Ctx) {
-  return ctx.tx
-    .select({ goods: mallGoods, productCode: erpProducts.code, categoryId: erpProducts.categoryId, categoryName: erpCategories.name })
+/**
+ * Goods as the API answers them, in one statement: the product's code and category from the join, the
+ * category's name and the live SKUs (each with its stock summed over the tenant's warehouses by the
+ * stock's key) as correlated subqueries, so a page of goods is one round trip and so is one goods.
+ * The subqueries are written out: they name the outer tables' columns, which must be qualified.
+ */
+const { tenantId: _tenantId, ...goodsTable } = getTableColumns(mallGoods);
+const goodsColumns = {
+  ...goodsTable,
+  productCode: erpProducts.code,
+  categoryId: erpProducts.categoryId,
+  categoryName: sql<string | null>`(${sql.raw(
+    'select c.name from erp_categories c where c.tenant_id = "erp_products"."tenant_id" and c.id = "erp_products"."category_id"',
+  )})`,
+  skus: sql<SkuRead[]>`(${sql.raw(
+    `select coalesce(json_agg(json_build_object('skuId', s.id, 'specValues', s.spec_values, 'skuPrice', s.price,
+       'stock', (select coalesce(sum(st.quantity), 0) from erp_stock st where st.tenant_id = s.tenant_id and st.sku_id = s.id))
+       order by s.id), '[]'::json)
+     from erp_skus s where s.tenant_id = "mall_goods"."tenant_id" and s.product_id = "mall_goods"."product_id" and not s.deleted`,
+  )})`,
+};
+type SkuRead = { skuId: number; specValues: string[]; skuPrice: number; stock: number };
+type GoodsRead = Omit<GoodsRow, 'tenantId'> & {
+  productCode: string;
+  categoryId: number | null;
+  categoryName: string | null;
+  skus: SkuRead[];
+};
+
+const sortColumns = { sort: mallGoods.sort, title: mallGoods.title, createTime: mallGoods.createTime };
+
+function fromGoods(tx: Tx) {
+  return tx
+    .select(goodsColumns)
     .from(mallGoods)
-    .innerJoin(erpProducts, and(eq(erpProducts.tenantId, mallGoods.tenantId), eq(erpProducts.id, mallGoods.productId)))
-    .leftJoin(erpCategories, and(eq(erpCategories.tenantId, erpProducts.tenantId), eq(erpCategories.id, erpProducts.categoryId)))
-    .$dynamic();
+    .innerJoin(erpProducts, and(eq(erpProducts.tenantId, mallGoods.tenantId), eq(erpProducts.id, mallGoods.productId)));
 }
-type Head = { goods: GoodsRow; productCode: string; categoryId: number | null; categoryName: string | null };
 
-async function toGoods(ctx: Ctx, heads: Head[]): Promise<Goods[]> {
-  const skus = await skusOf(
-    ctx,
-    heads.map((h) => h.goods),
-  );
-  return heads.map(({ goods: g, productCode, categoryId, categoryName }) => {
-    const list = skus.get(g.id) ?? [];
-    return {
-      id: g.id,
-      productId: g.productId,
-      productCode,
-      categoryId,
-      categoryName,
-      title: g.title,
-      subtitle: g.subtitle,
-      images: g.images,
-      detail: g.detail,
-      sort: g.sort,
-      shelf: g.shelf as Shelf,
-      price: list.length ? Math.min(...list.map((s) => s.price)) : 0,
-      stock: list.reduce((sum, s) => sum + s.stock, 0),
-      skus: list,
-      createTime: g.createTime.toISOString(),
-      updateTime: g.updateTime.toISOString(),
-    };
-  });
+function toGoods(row: GoodsRead): Goods {
+  const skus = row.skus.map((s) => ({ ...s, price: row.prices[String(s.skuId)] ?? s.skuPrice, stock: Number(s.stock) }));
+  return {
+    id: row.id,
+    productId: row.productId,
+    productCode: row.productCode,
+    categoryId: row.categoryId,
+    categoryName: row.categoryName,
+    title: row.title,
+    subtitle: row.subtitle,
+    images: row.images,
+    detail: row.detail,
+    sort: row.sort,
+    shelf: row.shelf as Shelf,
+    price: skus.length ? Math.min(...skus.map((s) => s.price)) : 0,
+    stock: skus.reduce((sum, s) => sum + s.stock, 0),
+    skus,
+    createTime: row.createTime.toISOString(),
+    updateTime: row.updateTime.toISOString(),
+  };
 }
 
 // a published product is not deleted from under its goods (they would stay behind, in no list)
@@ -105,30 +102,62 @@ productRemovalGuards.push(async (ctx, productId) => {
 });
 
 export const goodsService = {
-  async list(ctx: Ctx, query: GoodsQuery) {
-    const t = ctx.caller.tenantId;
-    const where = and(
-      eq(mallGoods.tenantId, t),
-      contains(mallGoods.title, query.title),
-      query.shelf ? eq(mallGoods.shelf, query.shelf) : undefined,
-      query.categoryId ? eq(erpProducts.categoryId, query.categoryId) : undefined,
+  async list(ctx: Ctx, q: GoodsQuery) {
+    const page = pageOffset(q);
+    const has = { title: !!q.title, shelf: !!q.shelf, categoryId: !!q.categoryId };
+    const where = allOf(
+      eq(mallGoods.tenantId, p('tenantId')),
+      has.title ? containsPlaceholder(mallGoods.title, 'title') : undefined,
+      has.shelf ? eq(mallGoods.shelf, p('shelf')) : undefined,
+      has.categoryId ? eq(erpProducts.categoryId, p('categoryId')) : undefined,
     );
-    const heads = await head(ctx)
-      .where(where)
-      .orderBy(...orderOf(query.sort, { sort: mallGoods.sort, title: mallGoods.title, createTime: mallGoods.createTime }, mallGoods.id))
-      .limit(pageOffset(query).limit)
-      .offset(pageOffset(query).offset);
-    const [total] = await ctx.tx
-      .select({ n: count() })
-      .from(mallGoods)
-      .innerJoin(erpProducts, and(eq(erpProducts.tenantId, mallGoods.tenantId), eq(erpProducts.id, mallGoods.productId)))
-      .where(where);
-    return { list: await toGoods(ctx, heads), total: total?.n ?? 0 };
+    const values = {
+      tenantId: ctx.caller.tenantId,
+      title: q.title ? containsPattern(q.title) : undefined,
+      shelf: q.shelf,
+      categoryId: q.categoryId,
+      offset: page.offset,
+    };
+    const key = JSON.stringify(['page', has, q.sort, q.pageSize, page.offset > 0]);
+    const [rows, total] = await oneAtATime([
+      () =>
+        statements<GoodsRead>(
+          ctx.tx,
+          key,
+          (tx) =>
+            fromGoods(tx)
+              .where(where)
+              .orderBy(...orderOf(q.sort, sortColumns, mallGoods.id))
+              .limit(page.limit)
+              .offset(page.offset > 0 ? (p('offset') as unknown as number) : 0),
+          values,
+        ),
+      // a goods row without its product is left out (ERP refuses deleting a published product)
+      () =>
+        listTotal(
+          ctx,
+          async () =>
+            (
+              await ctx.tx
+                .select({ n: count() })
+                .from(mallGoods)
+                .innerJoin(erpProducts, and(eq(erpProducts.tenantId, mallGoods.tenantId), eq(erpProducts.id, mallGoods.productId)))
+                .where(where)
+                .execute(values)
+            )[0]?.n ?? 0,
+        ),
+    ]);
+    return { list: rows.map(toGoods), total };
   },
 
   async get(ctx: Ctx, id: number): Promise<Goods | null> {
-    const heads = await head(ctx).where(and(eq(mallGoods.tenantId, ctx.caller.tenantId), eq(mallGoods.id, id)));
-    return (await toGoods(ctx, heads))[0] ?? null;
+    const [row] = await statements<GoodsRead>(
+      ctx.tx,
+      'one',
+      (tx) => fromGoods(tx).where(and(eq(mallGoods.tenantId, p('tenantId')), eq(mallGoods.id, p('id')))),
+      { tenantId: ctx.caller.tenantId, id },
+    );
+    return row ? toGoods(row) : null;
   },
 
   /** Publishes a product with defaults: its name as the title, its images, SKU prices, off the shelf. */
