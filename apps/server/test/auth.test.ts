@@ -101,9 +101,21 @@ describe.each(engines)('sign-in and sessions on %s', (engine) => {
     expect(zh.body.message).toBe('账号或密码错误');
   });
 
-  it('logs a successful sign-in with its tenant and device', async () => {
+  it('logs a successful sign-in with its tenant and device, beside its session, its known device and the last tenant', async () => {
     const deviceId = '0b9f8a3e-2f7c-4f5e-9f6a-1c2d3e4f5a6b';
-    await a.token('acme', 'Acme@123456', { deviceId });
+    await ctx.database.query(`update accounts set last_tenant_id = null where account_id = 'acme'`);
+    const signedIn = await a.login('acme', 'Acme@123456', { deviceId });
+    expect(signedIn.status).toBe(200);
+    // written in the same statement as the log entry: the session, the device and the tenant entered
+    const [written] = await ctx.database.query<{ sessions: number; devices: number; last: string }>(
+      `select (select count(*)::int from sessions s where s.account_id = a.id and s.device_id = $1) as sessions,
+              (select count(*)::int from known_devices d where d.account_ref = a.id) as devices,
+              (select code from tenants where id = a.last_tenant_id) as last
+         from accounts a where a.account_id = 'acme'`,
+      [deviceId],
+    );
+    expect(written).toEqual({ sessions: 1, devices: 1, last: 'acme' });
+    expect(signedIn.device?.value).toBeTruthy();
     // login_logs is under row-level security: a tenant's rows are read with that tenant set
     const [tenant] = await ctx.database.query<{ id: number }>(`select id::int from tenants where code = 'acme'`);
     const [log] = await withTenant(ctx.database.db, tenant?.id ?? 0, async (tx) => {

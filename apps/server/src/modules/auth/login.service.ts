@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { LoginInput } from '@atrium/contracts';
 import { and, eq, gt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { columnList, withTenantStatement } from '../../db/client';
-import { accounts, knownDevices, loginLogs } from '../../db/schema';
+import { withTenantStatement } from '../../db/client';
+import { accounts, knownDevices, loginLogs, sessions } from '../../db/schema';
 import { AppError } from '../../errors';
 import { burnPasswordCheck, verifyPassword } from './password';
 
@@ -50,9 +50,9 @@ export function originOf(request: FastifyRequest, deviceId?: string | null) {
 }
 
 /** One login-log row per attempt: never the password, never the token. */
-export async function writeLoginLog(app: FastifyInstance, request: FastifyRequest, entry: LoginLogEntry, deviceId?: string | null) {
+function loginLogRow(app: FastifyInstance, request: FastifyRequest, entry: LoginLogEntry, deviceId?: string | null) {
   const origin = originOf(request, deviceId);
-  const row = {
+  return {
     account: entry.account.slice(0, 100),
     result: entry.result,
     reason: entry.reason?.slice(0, 100) ?? null,
@@ -63,6 +63,11 @@ export async function writeLoginLog(app: FastifyInstance, request: FastifyReques
     userAgent: origin.userAgent,
     createTime: app.clock.now(),
   };
+}
+
+/** Writes one login-log row on its own; a failure to write it is logged, never the caller's failure. */
+export async function writeLoginLog(app: FastifyInstance, request: FastifyRequest, entry: LoginLogEntry, deviceId?: string | null) {
+  const row = loginLogRow(app, request, entry, deviceId);
   try {
     // row-level security: a tenant's row is written with that tenant set, a tenant-less one with none
     if (entry.tenantId) await withTenantStatement(app.database.db, entry.tenantId, (tx) => tx.insert(loginLogs).values(row));
@@ -137,43 +142,68 @@ async function knownDeviceOf(app: FastifyInstance, request: FastifyRequest): Pro
   return row ? { accountRef: row.accountRef, hash } : null;
 }
 
-/** After a successful sign-in: the device is (still) known for DEVICE_TTL_MS, its cookie renewed. */
-async function rememberDevice(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  accountRef: number,
-  known: string | null,
-) {
+type Admission = {
+  account: { id: number; lastTenantId: number | null };
+  tenantId: number;
+  remember?: boolean;
+  /** the known device's hash, or null: a new device is made */
+  knownDevice: string | null;
+  log: LoginLogEntry;
+  deviceId?: string | null;
+};
+
+/**
+ * After a good password, ONE statement (on a connection set to the tenant: the log entry is the
+ * tenant's row) writes what a sign-in leaves: the session; the device, known for DEVICE_TTL_MS more,
+ * or a new one while the account's expired devices and all but its most recently used others go (API
+ * clients without a cookie jar make a new one at every sign-in); the account's last tenant when it
+ * changed; and the log entry. Answers the session's token and a new device's token for its cookie.
+ */
+async function admit(app: FastifyInstance, request: FastifyRequest, a: Admission): Promise<{ token: string; deviceToken: string | null }> {
   const now = app.clock.now();
   const expiresAt = new Date(now.getTime() + DEVICE_TTL_MS);
-  if (known) {
-    await app.database.db.update(knownDevices).set({ lastUsedAt: now, expiresAt }).where(eq(knownDevices.tokenHash, known));
-    return;
-  }
-  const token = randomBytes(32).toString('base64url');
-  // one statement: the new device goes in, and the account's expired devices and all but its most
-  // recently used others go (API clients without a cookie jar make a new one at every sign-in). The
-  // delete sees the devices as they were before the insert, so it keeps one fewer than the limit.
-  const d = knownDevices;
-  await app.database.db.execute(sql`
-    with added as (
-      insert into ${d} (${columnList(d.tokenHash, d.accountRef, d.createTime, d.lastUsedAt, d.expiresAt)})
-      values (${hashOf(token)}, ${accountRef}, ${now}, ${now}, ${expiresAt})
-      returning ${d.id}
-    )
-    delete from ${d}
-     where ${d.accountRef} = ${accountRef}
-       and (${d.expiresAt} < ${now}
-            or ${d.id} not in (select id from known_devices where account_ref = ${accountRef}
-                                order by last_used_at desc, id desc limit ${MAX_KNOWN_DEVICES - 1}))`);
-  reply.setCookie(DEVICE_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: request.protocol === 'https',
-    path: '/',
-    maxAge: Math.floor(DEVICE_TTL_MS / 1000),
+  const accountRef = a.account.id;
+  const { token, row } = app.sessions.newSession({
+    accountRef,
+    tenantId: a.tenantId,
+    remember: a.remember,
+    ...originOf(request, a.deviceId),
   });
+  const deviceToken = a.knownDevice ? null : randomBytes(32).toString('base64url');
+  const d = knownDevices;
+  await withTenantStatement(app.database.db, a.tenantId, (tx) => {
+    const steps = [sql`session as (${tx.insert(sessions).values(row).getSQL()})`];
+    if (a.knownDevice) {
+      steps.push(sql`device as (${tx.update(d).set({ lastUsedAt: now, expiresAt }).where(eq(d.tokenHash, a.knownDevice)).getSQL()})`);
+    } else {
+      // the delete sees the devices as they were before the insert, so it keeps one fewer than the limit
+      steps.push(
+        sql`device as (${tx
+          .insert(d)
+          .values({ tokenHash: hashOf(deviceToken as string), accountRef, createTime: now, lastUsedAt: now, expiresAt })
+          .getSQL()})`,
+        sql`pruned as (
+          delete from ${d}
+           where ${d.accountRef} = ${accountRef}
+             and (${d.expiresAt} < ${now}
+                  or ${d.id} not in (select id from known_devices where account_ref = ${accountRef}
+                                      order by last_used_at desc, id desc limit ${MAX_KNOWN_DEVICES - 1})))`,
+      );
+    }
+    if (a.account.lastTenantId !== a.tenantId) {
+      steps.push(
+        sql`last_tenant as (${tx.update(accounts).set({ lastTenantId: a.tenantId }).where(eq(accounts.id, accountRef)).getSQL()})`,
+      );
+    }
+    steps.push(
+      sql`logged as (${tx
+        .insert(loginLogs)
+        .values(loginLogRow(app, request, a.log, a.deviceId))
+        .getSQL()})`,
+    );
+    return tx.execute(sql`with ${sql.join(steps, sql`, `)} select 1`);
+  });
+  return { token, deviceToken };
 }
 
 /**
@@ -262,14 +292,24 @@ export async function login(
     await log({ result: 'failure', reason: 'no tenant', accountRef: account.id });
     throw new AppError('noTenant');
   }
-  const origin = originOf(request, input.deviceId);
-  const { token } = await app.sessions.create({ accountRef: account.id, tenantId, remember: input.remember, ...origin });
-  if (account.lastTenantId !== tenantId) {
-    await app.database.db.update(accounts).set({ lastTenantId: tenantId }).where(eq(accounts.id, account.id));
-  }
   // the owner got in from here: this source starts counting afresh, and the device is a known one
   if (sourceCounted) await app.store.del(keys.source.fail, keys.source.level);
-  await rememberDevice(app, request, reply, account.id, knownDevice && device ? device.hash : null);
-  await log({ result: 'success', accountRef: account.id, tenantId });
+  const { token, deviceToken } = await admit(app, request, {
+    account,
+    tenantId,
+    remember: input.remember,
+    knownDevice: knownDevice && device ? device.hash : null,
+    log: { account: typed, result: 'success', accountRef: account.id, tenantId },
+    deviceId: input.deviceId,
+  });
+  if (deviceToken) {
+    reply.setCookie(DEVICE_COOKIE, deviceToken, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: request.protocol === 'https',
+      path: '/',
+      maxAge: Math.floor(DEVICE_TTL_MS / 1000),
+    });
+  }
   return { token };
 }

@@ -99,13 +99,16 @@ export class SessionService {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  /** Starts a session; answers the token (shown once, stored only as its hash). */
-  async create(input: CreateSessionInput): Promise<{ token: string; sessionId: number }> {
+  /**
+   * A new session: its token (shown once) and the row to write, which keeps only the token's hash.
+   * `create` writes it alone; a sign-in writes it in one statement with its device and log entry.
+   */
+  newSession(input: CreateSessionInput): { token: string; row: typeof sessions.$inferInsert } {
     const token = newToken();
     const now = this.clock.now();
-    const [row] = await this.database.db
-      .insert(sessions)
-      .values({
+    return {
+      token,
+      row: {
         tokenHash: hashToken(token),
         accountId: input.accountRef,
         tenantRef: input.tenantId,
@@ -117,9 +120,15 @@ export class SessionService {
         createTime: now,
         lastSeenAt: now,
         expiresAt: new Date(now.getTime() + (input.remember ? REMEMBER_MS : ABSOLUTE_MS)),
-      })
-      .returning({ id: sessions.id });
-    return { token, sessionId: (row as { id: number }).id };
+      },
+    };
+  }
+
+  /** Starts a session; answers the token (shown once, stored only as its hash). */
+  async create(input: CreateSessionInput): Promise<{ token: string; sessionId: number }> {
+    const { token, row } = this.newSession(input);
+    const [written] = await this.database.db.insert(sessions).values(row).returning({ id: sessions.id });
+    return { token, sessionId: (written as { id: number }).id };
   }
 
   /** Token → who is asking; 11000 for a missing, unknown or expired token, 1302 for an ended session. */
