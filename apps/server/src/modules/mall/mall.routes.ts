@@ -67,9 +67,15 @@ export async function mallRoutes(app: FastifyInstance) {
     },
   });
   const kickAfter = (ctx: Ctx) => ctx.afterCommit(() => worker.kick());
-  saleConfirmedHooks.push(async (ctx, saleId) => {
+  const printOnSale = async (ctx: Ctx, saleId: number) => {
     const ids = await printJobService.onSaleConfirmed(ctx, saleId);
     if (ids.length) kickAfter(ctx);
+  };
+  saleConfirmedHooks.push(printOnSale);
+  // the list outlives this app (it is the module's): a closed app's worker is not kicked any more
+  app.addHook('onClose', async () => {
+    const at = saleConfirmedHooks.indexOf(printOnSale);
+    if (at >= 0) saleConfirmedHooks.splice(at, 1);
   });
 
   // goods: the batch shelf route comes first, so `shelf` is not taken for an id
