@@ -426,7 +426,10 @@ async function removeCreatedUsers() {
   await client.connect();
   try {
     const result = await client.query('delete from accounts where account_id like $1', [`b${process.pid}%`]);
-    console.log(`removed ${result.rowCount} users the write scenario created`);
+    // and their operation-log entries: left behind, each run would make the next one's log search read
+    // pages of large create summaries instead of the seed's rows
+    const logged = await client.query(`delete from oper_logs where module = 'system:user' and target_name like $1`, [`b${process.pid}%`]);
+    console.log(`removed ${result.rowCount} users the write scenario created and ${logged.rowCount} log entries`);
   } finally {
     await client.end();
   }
