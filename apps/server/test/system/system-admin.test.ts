@@ -110,6 +110,17 @@ describe.each(engines)('tenants, audit, sessions and Excel on %s', (engine) => {
       ['status', 'acme-audit Audit me'],
       ['create', 'acme-audit Audit me'],
     ]);
+    // every filter at once, and each entry as its detail shows it
+    const since = encodeURIComponent(new Date(Date.now() - 60_000).toISOString());
+    const until = encodeURIComponent(new Date(Date.now() + 60_000).toISOString());
+    const all = await acme.get(
+      `/api/system/operlog?module=system:post&operator=cm&action=stat&result=success&createTimeFrom=${since}&createTimeTo=${until}`,
+    );
+    expect(all.body.data.list.map((e: { action: string }) => e.action)).toEqual(['status']);
+    expect(all.body.data.list[0]).toEqual((await acme.get(`/api/system/operlog/${all.body.data.list[0].id}`)).body.data);
+    expect((await acme.get(`/api/system/operlog?module=system:post&createTimeTo=${since}`)).body.data.list).toEqual([]);
+    expect((await acme.get('/api/system/operlog?module=system:post&result=failure')).body.data.total).toBe(0);
+    expect((await acme.get(`/api/system/operlog?operator=${encodeURIComponent('%_')}`)).body.data.total).toBe(0);
     const theirs = await admin.get('/api/system/operlog?operator=acme');
     expect(theirs.body.data.total).toBe(0);
     const bad = await admin.get('/api/system/operlog?sort=operator:asc');

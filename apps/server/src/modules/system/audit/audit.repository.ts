@@ -1,9 +1,10 @@
 import type { ListQueryOf, loginLogResource, operLogResource, sessionResource } from '@atrium/contracts';
-import { and, count, eq, gt, gte, isNull, lte, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, gt, gte, isNull, lte, sql } from 'drizzle-orm';
 import { invalidField } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
-import { contains, keysetPage, orderOf, pageOffset } from '../../../crud/query';
+import { contains, containsPattern, containsPlaceholder, keysetPage, orderOf, pageOffset } from '../../../crud/query';
+import { statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
 import { oneAtATime } from '../../../db/client';
 import { accounts, loginLogs, operLogs, sessions } from '../../../db/schema';
@@ -11,51 +12,103 @@ import { accounts, loginLogs, operLogs, sessions } from '../../../db/schema';
 const iso = (d: Date) => d.toISOString();
 const mineOne = (ctx: Ctx, id: unknown) => and(eq(operLogs.tenantId, ctx.caller.tenantId), eq(operLogs.id, id as number));
 
+// the list runs as statements built once per shape (crud/statements.ts)
+const operLogStatements = statementCache('operation log');
+const p = sql.placeholder;
+const { tenantId: _tenantId, accountRef: _accountRef, ...operLogColumns } = getTableColumns(operLogs);
+type OperLogRead = Omit<typeof operLogs.$inferSelect, 'tenantId' | 'accountRef'>;
+const operLogSort = { createTime: operLogs.createTime, durationMs: operLogs.durationMs };
+
 export const operLogRepository = {
   async list(ctx: Ctx, q: ListQueryOf<typeof operLogResource>) {
+    const has = {
+      operator: !!q.operator,
+      module: !!q.module,
+      action: !!q.action,
+      result: !!q.result,
+      from: !!q.createTimeFrom,
+      to: !!q.createTimeTo,
+    };
     const where = allOf(
-      eq(operLogs.tenantId, ctx.caller.tenantId),
-      contains(operLogs.operator, q.operator),
+      eq(operLogs.tenantId, p('tenantId')),
+      has.operator ? containsPlaceholder(operLogs.operator, 'operator') : undefined,
       // a module is picked from the list the page offers (see /system/operlog/modules): exact, index-served
-      q.module ? eq(operLogs.module, q.module) : undefined,
-      contains(operLogs.action, q.action),
-      q.result ? eq(operLogs.result, q.result) : undefined,
-      q.createTimeFrom ? gte(operLogs.createTime, q.createTimeFrom) : undefined,
-      q.createTimeTo ? lte(operLogs.createTime, q.createTimeTo) : undefined,
+      has.module ? eq(operLogs.module, p('module')) : undefined,
+      has.action ? containsPlaceholder(operLogs.action, 'action') : undefined,
+      has.result ? eq(operLogs.result, p('result')) : undefined,
+      has.from ? gte(operLogs.createTime, p('from')) : undefined,
+      has.to ? lte(operLogs.createTime, p('to')) : undefined,
     );
     const page = pageOffset(q);
-    const sortColumns = { createTime: operLogs.createTime, durationMs: operLogs.durationMs };
+    const cursor = q.after !== undefined ? 'after' : q.before !== undefined ? 'before' : null;
     // after/before an entry: the page next to it by keyset, for deep pages of a large log
     const keyset = keysetPage(
       q,
-      sortColumns,
+      operLogSort,
       operLogs.id,
-      (id) => sql`select ${sortColumns[q.sort.column]} from ${operLogs} where ${mineOne(ctx, id)}`,
+      (id) =>
+        sql`select ${operLogSort[q.sort.column]} from ${operLogs} where ${operLogs.tenantId} = ${p('tenantId')} and ${operLogs.id} = ${id}`,
+      p('cursor'),
     );
-    const rows = await ctx.tx
-      .select()
-      .from(operLogs)
-      .where(allOf(where, keyset.where))
-      .orderBy(...keyset.order)
-      .limit(page.limit)
-      .offset(keyset.where ? 0 : page.offset);
+    const values = {
+      tenantId: ctx.caller.tenantId,
+      operator: q.operator ? containsPattern(q.operator) : undefined,
+      module: q.module,
+      action: q.action ? containsPattern(q.action) : undefined,
+      result: q.result,
+      from: q.createTimeFrom,
+      to: q.createTimeTo,
+      offset: page.offset,
+      cursor: q.after ?? q.before,
+    };
+    const offset = page.offset > 0 && !cursor;
+    const rows = await operLogStatements<OperLogRead>(
+      ctx.tx,
+      JSON.stringify(['page', has, q.sort, q.pageSize, offset, cursor]),
+      (tx) =>
+        tx
+          .select(operLogColumns)
+          .from(operLogs)
+          .where(allOf(where, keyset.where))
+          .orderBy(...keyset.order)
+          .limit(page.limit)
+          .offset(offset ? (p('offset') as unknown as number) : 0),
+      values,
+    );
     if (keyset.backwards) rows.reverse();
-    const cursor = q.after ?? q.before;
-    if (cursor !== undefined && rows.length === 0 && !(await operLogRepository.get(ctx, cursor))) {
-      throw invalidField(q.after !== undefined ? 'after' : 'before', 'ref', 'ref.missingId', { id: cursor });
+    if (cursor && rows.length === 0 && !(await operLogRepository.get(ctx, values.cursor as number))) {
+      throw invalidField(cursor, 'ref', 'ref.missingId', { id: values.cursor as number });
     }
-    const total = await listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(operLogs).where(where))[0]?.n ?? 0);
+    const total = await listTotal(
+      ctx,
+      async () => (await ctx.tx.select({ n: count() }).from(operLogs).where(where).execute(values))[0]?.n ?? 0,
+    );
     return { list: rows.map(toOperLog), total };
   },
   async get(ctx: Ctx, id: number) {
-    const [row] = await ctx.tx.select().from(operLogs).where(mineOne(ctx, id));
+    const [row] = await ctx.tx.select(operLogColumns).from(operLogs).where(mineOne(ctx, id));
     return row ? toOperLog(row) : null;
   },
 };
 
-function toOperLog(row: typeof operLogs.$inferSelect) {
-  const { tenantId: _t, accountRef: _a, ...rest } = row;
-  return { ...rest, result: rest.result as 'success' | 'failure', createTime: iso(rest.createTime) };
+// field by field: spreading rows is slow on a list's hot path
+function toOperLog(row: OperLogRead) {
+  return {
+    id: row.id,
+    operator: row.operator,
+    module: row.module,
+    action: row.action,
+    target: row.target,
+    targetName: row.targetName,
+    method: row.method,
+    url: row.url,
+    ip: row.ip,
+    summary: row.summary,
+    result: row.result as 'success' | 'failure',
+    errorMessage: row.errorMessage,
+    durationMs: row.durationMs,
+    createTime: iso(row.createTime),
+  };
 }
 
 /** Sign-in attempts into the caller's tenant (the table is global: the tenant filter is explicit). */
