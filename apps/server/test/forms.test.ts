@@ -197,6 +197,14 @@ describe.each(engines)('template forms on %s', (engine) => {
     const again = await acme.post('/api/list/set', { number: 'T1', name: 'x', contentType: 'imageText', filterType: 'rules' });
     expect(again.status).toBe(409);
     expect(fieldsOf(again.body)).toEqual(['number']);
+    // a day's date as the end of the range takes in the whole day; the day before leaves the set out
+    const day = created.body.data.createTime.slice(0, 10);
+    const dayBefore = new Date(Date.parse(day) - 86_400_000).toISOString().slice(0, 10);
+    const inRange = (query: string) => acme.get(`/api/list/set?number=T1&${query}`);
+    expect((await inRange(`createTimeFrom=${day}&createTimeTo=${day}`)).body.data.list.map((s: { id: number }) => s.id)).toEqual([
+      created.body.data.id,
+    ]);
+    expect((await inRange(`createTimeTo=${dayBefore}`)).body.data.total).toBe(0);
     const offline = await acme.put(`/api/list/set/${created.body.data.id}/status`, { status: '1' });
     expect(offline.body.data.status).toBe('1');
     expect((await hq.get(`/api/list/set/${created.body.data.id}`)).status).toBe(404);

@@ -1,17 +1,22 @@
 import type { Resource } from '@atrium/contracts';
-import { and, count, eq, getTableColumns, ne, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, ne, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { oneAtATime } from '../db/client';
 import { conflict, invalidField, refused, rethrowUnique } from './conflict';
 import type { Ctx } from './context';
 import { allOf } from './data-scope';
-import { contains, isoDates, keysetPage, pageOffset, startsWith } from './query';
+import { containsPattern, containsPlaceholder, isoDates, keysetPage, pageOffset, startsWithParts } from './query';
 import type { ResourceHandlers } from './register-resource';
+import { statementCache } from './statements';
 import { listTotal } from './totals';
 
 type Row = Record<string, unknown>;
-type Match = 'contains' | 'prefix' | 'eq' | ((value: never) => SQL | undefined);
+/**
+ * How a list filter matches. A function form gets the filter's value as a placeholder (the list is a
+ * statement built once per filter shape) and may change the value that fills it (`value`).
+ */
+type Match = 'contains' | 'prefix' | 'eq' | { where: (value: Placeholder) => SQL; value?: (value: never) => unknown };
 
 /** What a generic repository needs beyond the contract and the table; every part is optional. */
 export type RepositoryOptions<Item> = {
@@ -22,8 +27,11 @@ export type RepositoryOptions<Item> = {
   /** rows elsewhere that keep a row from being deleted (409 `inUse`) */
   /** Rows that keep this one: deleting it is a 409 with `reason` (a key of `conflictReasons`) and the count. */
   references?: { column: AnyPgColumn; tenant: AnyPgColumn; reason: string }[];
-  /** rows every query sees (data scope, soft delete) */
-  scope?: (ctx: Ctx) => SQL | undefined;
+  /**
+   * Columns computed with each row, read by the list and by one row (a correlated subquery written
+   * out with qualified columns, such as a parent's name); writes answer the row read back with them.
+   */
+  computed?: Record<string, SQL>;
   /** checks and side effects before an insert or update (a cycle, the one default row) */
   beforeWrite?: (ctx: Ctx, input: Row, id?: number) => Promise<void>;
   /** the row as the contract's item (default: without tenant_id, dates as ISO strings) */
@@ -47,22 +55,54 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
   const sortColumns = Object.fromEntries(resource.sortable.map((c) => [c, columns[c] as AnyPgColumn]));
   const filterShape = resource.filters.shape as Record<string, unknown>;
   const writable = Object.keys(resource.create.shape).filter((k) => k in columns);
-  const mine = (ctx: Ctx) => allOf(eq(tenantId, ctx.caller.tenantId), options.scope?.(ctx));
+  const mine = (ctx: Ctx) => eq(tenantId, ctx.caller.tenantId);
   const toItem = async (row: Row, ctx: Ctx): Promise<Item> => {
     if (options.toItem) return options.toItem(row, ctx);
     const { tenantId: _t, ...rest } = isoDates(row);
     return rest as Item;
   };
 
-  const filterOf = (key: string, value: unknown): SQL | undefined => {
+  // the list and one row run as statements built once per filter shape (statements.ts)
+  const statements = statementCache(`${resource.domain}:${resource.name}`);
+  const p = sql.placeholder;
+  const { tenantId: _tenantColumn, ...readColumns } = columns;
+  const selection = { ...readColumns, ...options.computed };
+  const readOne = async (ctx: Ctx, rowId: number) =>
+    (
+      await statements<Row>(
+        ctx.tx,
+        'one',
+        (tx) =>
+          tx
+            .select(selection)
+            .from(table)
+            .where(and(eq(tenantId, p('tenantId')), eq(id, p('id')))),
+        {
+          tenantId: ctx.caller.tenantId,
+          id: rowId,
+        },
+      )
+    )[0];
+  // a written row as the API answers it: with its computed columns, read back, when it has any
+  const written = async (ctx: Ctx, row: Row | undefined) =>
+    toItem((options.computed && row ? await readOne(ctx, row.id as number) : row) as Row, ctx);
+
+  /** A present filter's condition (placeholders named after the filter), the values that fill them, and its form. */
+  const filterOf = (key: string, value: unknown): { where: SQL; values: Row; form: string } | undefined => {
     if (value === undefined || value === null || value === '') return undefined;
     const match = options.filters?.[key] ?? (isTextFilter(filterShape[key]) ? 'contains' : 'eq');
-    if (typeof match === 'function') return match(value as never);
+    if (typeof match === 'object') {
+      return { where: match.where(p(key)), values: { [key]: match.value ? match.value(value as never) : value }, form: 'fn' };
+    }
     const column = columns[key];
     if (!column) throw new Error(`${resource.name}: filter ${key} has no column and no match function`);
-    if (match === 'contains') return contains(column, String(value));
-    if (match === 'prefix') return startsWith(column, String(value));
-    return eq(column, value);
+    if (match === 'contains')
+      return { where: containsPlaceholder(column, key), values: { [key]: containsPattern(String(value)) }, form: 'contains' };
+    if (match === 'prefix') {
+      const parts = startsWithParts(column, key, String(value));
+      return { where: parts.where, values: parts.values, form: parts.form };
+    }
+    return { where: eq(column, p(key)), values: { [key]: value }, form: 'eq' };
   };
 
   const valuesOf = (input: Row) => Object.fromEntries(writable.map((k) => [k, input[k] === undefined ? null : input[k]]));
@@ -91,37 +131,56 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
         after?: number;
         before?: number;
       };
-      const where = allOf(mine(ctx), ...Object.keys(filterShape).map((k) => filterOf(k, q[k])));
+      const filters = Object.keys(filterShape).flatMap((k) => {
+        const filter = filterOf(k, q[k]);
+        return filter ? [[k, filter] as const] : [];
+      });
+      const where = allOf(eq(tenantId, p('tenantId')), ...filters.map(([, f]) => f.where));
+      const cursor = q.after !== undefined ? 'after' : q.before !== undefined ? 'before' : null;
       // after/before: the page next to a row, by keyset (the contract offers them when the resource says so)
       const keyset = keysetPage(
         q,
         sortColumns,
         id,
-        (rowId) => sql`select ${sortColumns[q.sort.column]} from ${table} where ${and(eq(tenantId, ctx.caller.tenantId), eq(id, rowId))}`,
+        (rowId) => sql`select ${sortColumns[q.sort.column]} from ${table} where ${and(eq(tenantId, p('tenantId')), eq(id, rowId))}`,
+        p('cursor'),
       );
       const page = pageOffset(q);
+      const offset = page.offset > 0 && !cursor;
+      const values: Row = { tenantId: ctx.caller.tenantId, offset: page.offset, cursor: q.after ?? q.before };
+      for (const [, f] of filters) Object.assign(values, f.values);
+      const key = JSON.stringify(['page', filters.map(([k, f]) => [k, f.form]), q.sort, q.pageSize, offset, cursor]);
       const [rows, total] = await oneAtATime([
-        ctx.tx
-          .select()
-          .from(table)
-          .where(allOf(where, keyset.where))
-          .orderBy(...keyset.order)
-          .limit(page.limit)
-          .offset(keyset.where ? 0 : page.offset),
-        () => listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(table).where(where))[0]?.n ?? 0),
+        () =>
+          statements<Row>(
+            ctx.tx,
+            key,
+            (tx) =>
+              tx
+                .select(selection)
+                .from(table)
+                .where(allOf(where, keyset.where))
+                .orderBy(...keyset.order)
+                .limit(page.limit)
+                .offset(offset ? (p('offset') as unknown as number) : 0),
+            values,
+          ),
+        () => listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(table).where(where).execute(values))[0]?.n ?? 0),
       ]);
       if (keyset.backwards) rows.reverse();
-      const cursor = q.after ?? q.before;
-      if (cursor !== undefined && rows.length === 0) {
-        const [known] = await ctx.tx.select({ id }).from(table).where(one(ctx, cursor));
-        if (!known) throw invalidField(q.after !== undefined ? 'after' : 'before', 'ref', 'ref.missingId', { id: cursor });
+      if (cursor && rows.length === 0) {
+        const [known] = await ctx.tx
+          .select({ id })
+          .from(table)
+          .where(one(ctx, values.cursor as number));
+        if (!known) throw invalidField(cursor, 'ref', 'ref.missingId', { id: values.cursor as number });
       }
-      return { list: await oneAtATime((rows as Row[]).map((r) => () => toItem(r, ctx))), total };
+      return { list: await oneAtATime(rows.map((r) => () => toItem(r, ctx))), total };
     },
 
     async get(ctx, rowId) {
-      const [row] = await ctx.tx.select().from(table).where(one(ctx, rowId));
-      return row ? toItem(row as Row, ctx) : null;
+      const row = await readOne(ctx, rowId);
+      return row ? toItem(row, ctx) : null;
     },
 
     async create(ctx, input) {
@@ -135,7 +194,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
         .values({ ...valuesOf(values), ...audit, tenantId: ctx.caller.tenantId })
         .returning()
         .catch((e) => rethrowUnique(e, constraints));
-      return toItem(row as Row, ctx);
+      return written(ctx, row as Row);
     },
 
     async update(ctx, rowId, input) {
@@ -149,7 +208,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
         .where(one(ctx, rowId))
         .returning()
         .catch((e) => rethrowUnique(e, constraints));
-      return toItem(row as Row, ctx);
+      return written(ctx, row as Row);
     },
 
     async setStatus(ctx, rowId, status) {
@@ -159,7 +218,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
         .set({ status, ...audit })
         .where(one(ctx, rowId))
         .returning();
-      return toItem(row as Row, ctx);
+      return written(ctx, row as Row);
     },
 
     async remove(ctx, rowId) {

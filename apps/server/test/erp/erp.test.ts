@@ -514,6 +514,10 @@ describe.each(engines)('ERP on %s', (engine) => {
     const parent = await api.post('/api/erp/category', { name: 'Tea', code: unique('C') });
     const child = await api.post('/api/erp/category', { name: 'Green', code: unique('C'), parentId: parent.body.data.id });
     expect(child.body.data.parentName).toBe('Tea');
+    // the parent's name in the list and in the detail as well, under the parent filter
+    const children = await api.get(`/api/erp/category?parentId=${parent.body.data.id}&name=Gree&status=0`);
+    expect(children.body.data.list).toEqual([child.body.data]);
+    expect((await api.get(`/api/erp/category/${child.body.data.id}`)).body.data).toEqual(child.body.data);
     expect(
       (
         await api.put(`/api/erp/category/${parent.body.data.id}`, {
@@ -535,6 +539,11 @@ describe.each(engines)('ERP on %s', (engine) => {
     const dup = await api.post('/api/erp/member', { name: 'Wang', mobile });
     expect(dup.status).toBe(409);
     expect(fieldsOf(dup.body)).toEqual(['mobile']);
+    // a mobile matches from its start only, its wildcards taken literally
+    const byPrefix = (text: string) => api.get(`/api/erp/member?mobile=${encodeURIComponent(text)}&pageSize=100`);
+    expect((await byPrefix(mobile.slice(0, 7))).body.data.list.map((m: { mobile: string }) => m.mobile)).toContain(mobile);
+    expect((await byPrefix(mobile.slice(3))).body.data.list.map((m: { mobile: string }) => m.mobile)).not.toContain(mobile);
+    expect((await byPrefix('%')).body.data.total).toBe(0);
   });
 
   it('never shows or moves the ERP rows of another tenant (ids are per table; the cross-tenant matrix checks every route)', async () => {

@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import { invalidField } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
 import { registerEntity } from '../../crud/entity';
-import { isoDates } from '../../crud/query';
 import { tableRepository } from '../../crud/repository';
 import { erpCategories, erpMembers, erpProducts, erpSales, erpSpecs, erpStock, erpSuppliers, erpWarehouses } from '../../db/schema';
 
@@ -33,18 +32,10 @@ async function parentInTree(ctx: Ctx, input: Record<string, unknown>, id?: numbe
   if (id && chain.includes(id)) throw invalidField('parentId', 'cycle', 'tree.cycle');
 }
 
-async function withParentName(row: Record<string, unknown>, ctx: Ctx) {
-  const { tenantId: _t, ...rest } = isoDates(row);
-  let parentName: string | null = null;
-  if (rest.parentId) {
-    const [parent] = await ctx.tx
-      .select({ name: erpCategories.name })
-      .from(erpCategories)
-      .where(and(eq(erpCategories.tenantId, ctx.caller.tenantId), eq(erpCategories.id, rest.parentId as number)));
-    parentName = parent?.name ?? null;
-  }
-  return { ...rest, parentName };
-}
+/** A category's parent's name, read with the row (written out: the outer columns must be qualified). */
+const parentName = sql<string | null>`(${sql.raw(
+  'select p.name from erp_categories p where p.tenant_id = "erp_categories"."tenant_id" and p.id = "erp_categories"."parent_id"',
+)})`;
 
 /** The simple ERP entities: contract + table + these few lines each. */
 export async function simpleErpRoutes(app: FastifyInstance) {
@@ -72,7 +63,7 @@ export async function simpleErpRoutes(app: FastifyInstance) {
         { column: erpProducts.categoryId, tenant: erpProducts.tenantId, reason: 'category.hasProducts' },
       ],
       beforeWrite: parentInTree,
-      toItem: withParentName,
+      computed: { parentName },
     }),
   );
   registerEntity(

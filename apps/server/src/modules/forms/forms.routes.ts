@@ -32,9 +32,9 @@ export async function formRoutes(app: FastifyInstance) {
       unique: { number: 'list_sets_number_key' },
       filters: {
         number: 'prefix',
-        createTimeFrom: (from: Date) => gte(listSets.createTime, from),
+        createTimeFrom: { where: (from) => gte(listSets.createTime, from) },
         // a day's date means the whole day
-        createTimeTo: (to: Date) => lt(listSets.createTime, new Date(to.getTime() + 86_400_000)),
+        createTimeTo: { where: (to) => lt(listSets.createTime, to), value: (to: Date) => new Date(to.getTime() + 86_400_000) },
       },
     }),
   );
