@@ -20,6 +20,11 @@ export type TypedRoute<B, P, Q, Res extends Schema> = {
   response: Res;
   /** a write: operation-log entry and the tenant's totals dropped */
   write?: boolean;
+  /**
+   * A paged list whose totals are kept (`listTotal`, crud/totals.ts), under this name and the query's
+   * filters (everything but the page and the sort).
+   */
+  keptTotals?: string;
   summary?: string;
 };
 
@@ -54,7 +59,12 @@ export function typedRoute<B extends Schema | undefined, P extends Schema | unde
     ...routeOptions(resource, route.action, schema, { write: route.write, summary: route.summary }),
     handler: async (request) => {
       const input = { body: request.body as Out<B>, params: request.params as Out<P>, query: request.query as Out<Q> };
-      const result = await inTenant(request, (ctx) => handler(ctx, input));
+      let totals: Ctx['totals'];
+      if (route.keptTotals) {
+        const { pageNum: _n, pageSize: _s, sort: _o, ...filters } = (request.query ?? {}) as Record<string, unknown>;
+        totals = { cache: app.totals, resource: route.keptTotals, filters: JSON.stringify(filters) };
+      }
+      const result = await inTenant(request, (ctx) => handler(ctx, input), { totals });
       if (route.write) recordAudit(request, { after: result });
       return ok(result);
     },

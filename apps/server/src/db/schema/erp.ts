@@ -246,6 +246,8 @@ export const erpMembers = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('erp_members_mobile_key').on(t.tenantId, t.mobile),
+    // the list's default order (newest first): without it each page sorted all of the tenant's members
+    index('erp_members_created_idx').on(t.tenantId, t.createTime, t.id),
     tenantPolicy('erp_members'),
   ],
 );

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { allOf } from '../../../crud/data-scope';
 import { registerEntity } from '../../../crud/entity';
 import { contains, pageOffset } from '../../../crud/query';
+import { listTotal } from '../../../crud/totals';
 import { typedRoute } from '../../../crud/typed-route';
 import { oneAtATime } from '../../../db/client';
 import { erpProducts, erpSkus } from '../../../db/schema';
@@ -16,7 +17,7 @@ export async function productRoutes(app: FastifyInstance) {
   typedRoute(
     app,
     productResource,
-    { method: 'GET', url: '/erp/sku', action: 'list', query: skuQuerySchema, response: pageOf(skuOptionSchema) },
+    { method: 'GET', url: '/erp/sku', action: 'list', query: skuQuerySchema, response: pageOf(skuOptionSchema), keptTotals: 'erp:sku' },
     async (ctx, { query }) => {
       const where = allOf(
         eq(erpSkus.tenantId, ctx.caller.tenantId),
@@ -31,7 +32,7 @@ export async function productRoutes(app: FastifyInstance) {
           : undefined,
       );
       const on = and(eq(erpProducts.tenantId, erpSkus.tenantId), eq(erpProducts.id, erpSkus.productId));
-      const [rows, [total]] = await oneAtATime([
+      const [rows, total] = await oneAtATime([
         ctx.tx
           .select({
             id: erpSkus.id,
@@ -51,9 +52,13 @@ export async function productRoutes(app: FastifyInstance) {
           .orderBy(erpSkus.id)
           .limit(pageOffset(query).limit)
           .offset(pageOffset(query).offset),
-        ctx.tx.select({ n: count() }).from(erpSkus).innerJoin(erpProducts, on).where(where),
+        () =>
+          listTotal(
+            ctx,
+            async () => (await ctx.tx.select({ n: count() }).from(erpSkus).innerJoin(erpProducts, on).where(where))[0]?.n ?? 0,
+          ),
       ]);
-      return { list: rows, total: total?.n ?? 0, pageNum: query.pageNum, pageSize: query.pageSize };
+      return { list: rows, total, pageNum: query.pageNum, pageSize: query.pageSize };
     },
   );
 }

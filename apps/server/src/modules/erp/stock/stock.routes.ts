@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { pageOffset } from '../../../crud/query';
+import { listTotal } from '../../../crud/totals';
 import { typedRoute } from '../../../crud/typed-route';
 import { oneAtATime } from '../../../db/client';
 import { erpProducts, erpSettings, erpSkus, erpStock, erpStockLedger, erpWarehouses } from '../../../db/schema';
@@ -75,11 +76,18 @@ export async function stockRoutes(app: FastifyInstance) {
   typedRoute(
     app,
     productResource,
-    { method: 'GET', url: '/erp/stock', action: 'query', query: stockQuerySchema, response: pageOf(stockRowSchema) },
+    {
+      method: 'GET',
+      url: '/erp/stock',
+      action: 'query',
+      query: stockQuerySchema,
+      response: pageOf(stockRowSchema),
+      keptTotals: 'erp:stock',
+    },
     async (ctx, { query }) => {
       const j = joins(erpStock);
       const where = whereOf(ctx, erpStock, query);
-      const [rows, [total]] = await oneAtATime([
+      const [rows, total] = await oneAtATime([
         ctx.tx
           .select({
             skuId: erpStock.skuId,
@@ -97,20 +105,31 @@ export async function stockRoutes(app: FastifyInstance) {
           .orderBy(erpStock.skuId, erpStock.warehouseId)
           .limit(pageOffset(query).limit)
           .offset(pageOffset(query).offset),
-        ctx.tx.select({ n: count() }).from(erpStock).innerJoin(erpSkus, j.sku).where(where),
+        () =>
+          listTotal(
+            ctx,
+            async () => (await ctx.tx.select({ n: count() }).from(erpStock).innerJoin(erpSkus, j.sku).where(where))[0]?.n ?? 0,
+          ),
       ]);
-      return { list: rows, total: total?.n ?? 0, pageNum: query.pageNum, pageSize: query.pageSize };
+      return { list: rows, total, pageNum: query.pageNum, pageSize: query.pageSize };
     },
   );
 
   typedRoute(
     app,
     productResource,
-    { method: 'GET', url: '/erp/stock/ledger', action: 'query', query: ledgerQuerySchema, response: pageOf(ledgerRowSchema) },
+    {
+      method: 'GET',
+      url: '/erp/stock/ledger',
+      action: 'query',
+      query: ledgerQuerySchema,
+      response: pageOf(ledgerRowSchema),
+      keptTotals: 'erp:stock-ledger',
+    },
     async (ctx, { query }) => {
       const j = joins(erpStockLedger);
       const where = whereOf(ctx, erpStockLedger, query);
-      const [rows, [total]] = await oneAtATime([
+      const [rows, total] = await oneAtATime([
         ctx.tx
           .select({
             id: erpStockLedger.id,
@@ -133,10 +152,14 @@ export async function stockRoutes(app: FastifyInstance) {
           .orderBy(desc(erpStockLedger.id))
           .limit(pageOffset(query).limit)
           .offset(pageOffset(query).offset),
-        ctx.tx.select({ n: count() }).from(erpStockLedger).innerJoin(erpSkus, j.sku).where(where),
+        () =>
+          listTotal(
+            ctx,
+            async () => (await ctx.tx.select({ n: count() }).from(erpStockLedger).innerJoin(erpSkus, j.sku).where(where))[0]?.n ?? 0,
+          ),
       ]);
       const list = rows.map((r) => ({ ...r, kind: r.kind as 'adjust' | 'sale' | 'cancel', createTime: r.createTime.toISOString() }));
-      return { list, total: total?.n ?? 0, pageNum: query.pageNum, pageSize: query.pageSize };
+      return { list, total, pageNum: query.pageNum, pageSize: query.pageSize };
     },
   );
 }

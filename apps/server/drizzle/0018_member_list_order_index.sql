@@ -1,0 +1,1 @@
+CREATE INDEX "erp_members_created_idx" ON "erp_members" USING btree ("tenant_id","create_time","id");
