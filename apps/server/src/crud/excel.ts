@@ -141,15 +141,22 @@ export function registerExport<R extends Resource, Row>(
       ),
       async (request, reply) => {
         const query = request.query as z.output<R['listQuery']>;
-        const rows = await inTenant(request, async (ctx) => {
-          const all: Row[] = [];
-          for (let pageNum = 1; all.length < EXPORT_LIMIT; pageNum++) {
-            const page = await list(ctx, { ...query, pageNum, pageSize: PAGE });
-            all.push(...page.list);
-            if (page.list.length < PAGE) break;
-          }
-          return all;
-        });
+        // the list's kept total, as the list route keeps it: not counted again for each page read
+        const { pageNum: _n, pageSize: _s, sort: _o, ...filters } = query as Record<string, unknown>;
+        const totals = { cache: app.totals, resource: `${resource.domain}:${resource.name}`, filters: JSON.stringify(filters) };
+        const rows = await inTenant(
+          request,
+          async (ctx) => {
+            const all: Row[] = [];
+            for (let pageNum = 1; all.length < EXPORT_LIMIT; pageNum++) {
+              const page = await list(ctx, { ...query, pageNum, pageSize: PAGE });
+              all.push(...page.list);
+              if (page.list.length < PAGE) break;
+            }
+            return all;
+          },
+          { totals },
+        );
         recordAudit(request, { target: `${rows.length} rows` });
         const file = await workbookOf(resource.name, columns, rows, excelLocale(request));
         return reply

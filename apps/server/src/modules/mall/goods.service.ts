@@ -124,12 +124,27 @@ export const goodsService = {
         statements<GoodsRead>(
           ctx.tx,
           key,
+          // the page's ids first: the SKU subqueries then run for its rows only, not for every row an
+          // OFFSET skips
           (tx) =>
             fromGoods(tx)
-              .where(where)
-              .orderBy(...orderOf(q.sort, sortColumns, mallGoods.id))
-              .limit(page.limit)
-              .offset(page.offset > 0 ? (p('offset') as unknown as number) : 0),
+              .where(
+                and(
+                  eq(mallGoods.tenantId, p('tenantId')),
+                  inArray(
+                    mallGoods.id,
+                    tx
+                      .select({ id: mallGoods.id })
+                      .from(mallGoods)
+                      .innerJoin(erpProducts, and(eq(erpProducts.tenantId, mallGoods.tenantId), eq(erpProducts.id, mallGoods.productId)))
+                      .where(where)
+                      .orderBy(...orderOf(q.sort, sortColumns, mallGoods.id))
+                      .limit(page.limit)
+                      .offset(page.offset > 0 ? (p('offset') as unknown as number) : 0),
+                  ),
+                ),
+              )
+              .orderBy(...orderOf(q.sort, sortColumns, mallGoods.id)),
           values,
         ),
       // a goods row without its product is left out (ERP refuses deleting a published product)

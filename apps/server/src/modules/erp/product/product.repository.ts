@@ -186,14 +186,28 @@ export const productRepository = {
         statements<ProductRead>(
           ctx.tx,
           key,
+          // the page's ids first: the SKU, category and stock subqueries then run for its rows only, not
+          // for every row an OFFSET skips (a deep page, and each page of an export, computed them all)
           (tx) =>
             tx
               .select(productColumns)
               .from(erpProducts)
-              .where(where)
-              .orderBy(...orderOf(q.sort, sortColumns, erpProducts.id))
-              .limit(page.limit)
-              .offset(page.offset > 0 ? (p('offset') as unknown as number) : 0),
+              .where(
+                and(
+                  eq(erpProducts.tenantId, p('tenantId')),
+                  inArray(
+                    erpProducts.id,
+                    tx
+                      .select({ id: erpProducts.id })
+                      .from(erpProducts)
+                      .where(where)
+                      .orderBy(...orderOf(q.sort, sortColumns, erpProducts.id))
+                      .limit(page.limit)
+                      .offset(page.offset > 0 ? (p('offset') as unknown as number) : 0),
+                  ),
+                ),
+              )
+              .orderBy(...orderOf(q.sort, sortColumns, erpProducts.id)),
           values,
         ),
       () => listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(erpProducts).where(where).execute(values))[0]?.n ?? 0),
