@@ -56,7 +56,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
   const filterShape = resource.filters.shape as Record<string, unknown>;
   const writable = Object.keys(resource.create.shape).filter((k) => k in columns);
   const mine = (ctx: Ctx) => eq(tenantId, ctx.caller.tenantId);
-  const toItem = async (row: Row, ctx: Ctx): Promise<Item> => {
+  const toItem = (row: Row, ctx: Ctx): Item | Promise<Item> => {
     if (options.toItem) return options.toItem(row, ctx);
     const { tenantId: _t, ...rest } = isoDates(row);
     return rest as Item;
@@ -175,7 +175,13 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
           .where(one(ctx, values.cursor as number));
         if (!known) throw invalidField(cursor, 'ref', 'ref.missingId', { id: values.cursor as number });
       }
-      return { list: await oneAtATime(rows.map((r) => () => toItem(r, ctx))), total };
+      // plain rows map without a promise each; a toItem that reads runs one row at a time (one connection)
+      const list: Item[] = [];
+      for (const row of rows) {
+        const item = toItem(row, ctx);
+        list.push(item instanceof Promise ? await item : item);
+      }
+      return { list, total };
     },
 
     async get(ctx, rowId) {
