@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { forbidden, notFound } from '../errors';
 import { displayNameOf, recordAudit } from './audit';
 import { type Ctx, callerOf, inTenant } from './context';
+import { totalsName } from './totals';
 
 export type ListResult<T> = { list: T[]; total: number };
 
@@ -103,8 +104,7 @@ export function registerResource<R extends Resource>(
       async (request) => {
         const query = request.query as z.output<R['listQuery']> & { pageNum: number; pageSize: number };
         const { pageNum: _n, pageSize: _s, sort: _o, ...filters } = query as typeof query & { sort?: unknown };
-        // keyed by domain too: erp:category and mall:category keep their own totals
-        const totals = { cache: app.totals, resource: `${resource.domain}:${resource.name}`, filters: JSON.stringify(filters) };
+        const totals = { cache: app.totals, resource: totalsName(resource), filters: JSON.stringify(filters) };
         const page = await inTenant(request, (ctx) => handlers.list(ctx, query), { totals });
         return ok({ ...page, pageNum: query.pageNum, pageSize: query.pageSize });
       },

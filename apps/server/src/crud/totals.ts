@@ -51,11 +51,28 @@ export class TotalsCache {
     return total;
   }
 
-  /** Something in the tenant changed: its totals are counted afresh. */
-  drop(tenantId: number): void {
-    this.tenants.delete(tenantId);
+  /**
+   * Something in the tenant changed: its totals are counted afresh — all of them, or only those of
+   * `resource` (a count running meanwhile is not kept either way).
+   */
+  drop(tenantId: number, resource?: string): void {
+    const kept = this.tenants.get(tenantId);
+    if (resource === undefined) this.tenants.delete(tenantId);
+    else if (kept) for (const key of [...kept.keys()]) if (key.startsWith(`${resource}|`)) kept.delete(key);
     this.generations.set(tenantId, (this.generations.get(tenantId) ?? 0) + 1);
   }
+}
+
+/** The name a resource's totals are kept under: keyed by domain too (erp:category and mall:category differ). */
+export const totalsName = (resource: { domain: string; name: string }) => `${resource.domain}:${resource.name}`;
+
+/**
+ * Drops a tenant's kept totals of one resource here and on the other instances, for writes that are
+ * not API writes (a sign-in's log entry).
+ */
+export function dropTotals(app: FastifyInstance, tenantId: number, resource: string): void {
+  app.totals?.drop(tenantId, resource);
+  app.sessions.backplane?.publish({ kind: 'totals', tenantId, resource });
 }
 
 /** The part of the caller a total depends on, or null when it is too personal to keep. */

@@ -28,7 +28,7 @@ export function connectBackplane(app: FastifyInstance, sessions: SessionService,
     if (message.origin === origin) return;
     if (message.kind === 'invalidate') sessions.invalidate(message.scope, true);
     else if (message.kind === 'ended') sessions.ended(message.sessionIds, message.accountRef, message.reason);
-    else if (message.kind === 'totals') app.totals?.drop(message.tenantId);
+    else if (message.kind === 'totals') app.totals?.drop(message.tenantId, message.resource);
   });
   subscriber.subscribe(CHANNEL).catch((error: unknown) => app.log.warn({ err: error }, 'redis backplane: could not subscribe'));
   sessions.backplane = {

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { menus } from '../../src/db/schema';
+import { IDLE_MS } from '../../src/modules/auth/session.service';
 import { seedMenus } from '../../src/seed/identity';
 import { buildTestApp, engines } from '../helper';
 import { type Caller, fieldsOf, signIn } from './api';
@@ -131,6 +132,14 @@ describe.each(engines)('tenants, audit, sessions and Excel on %s', (engine) => {
     const other = await signIn(ctx, 'user', 'User@123456');
     const logins = await admin.get('/api/system/loginlog?account=user');
     expect(logins.body.data.total).toBeGreaterThan(0);
+    // the totals are kept between pages, and each entry written into the tenant drops them
+    const all = (await admin.get('/api/system/loginlog')).body.data.total;
+    await signIn(ctx, 'user', 'User@123456');
+    expect((await admin.get('/api/system/loginlog?account=user')).body.data.total).toBe(logins.body.data.total + 1);
+    expect((await admin.get('/api/system/loginlog')).body.data.total).toBe(all + 1);
+    const leaving = await signIn(ctx, 'user', 'User@123456');
+    expect((await leaving.post('/api/system/user/logout', {})).status).toBe(200);
+    expect((await admin.get('/api/system/loginlog')).body.data.total).toBe(all + 3);
     const online = (await admin.get('/api/system/session?accountId=user')).body.data.list;
     expect(online.length).toBeGreaterThan(0);
     for (const s of online) expect((await admin.del(`/api/system/session/${s.id}`)).status).toBe(200);
@@ -140,6 +149,36 @@ describe.each(engines)('tenants, audit, sessions and Excel on %s', (engine) => {
     // acme cannot end a session of another tenant
     const mine = (await admin.get('/api/system/session?accountId=admin')).body.data.list[0];
     expect((await acme.del(`/api/system/session/${mine.id}`)).status).toBe(404);
+  });
+
+  it('counts a session as online until it idles out, newest sight first, the total the rows', async () => {
+    const user = await signIn(ctx, 'user', 'User@123456');
+    const ours = await admin.get('/api/system/session?pageSize=100');
+    const list = ours.body.data.list as { id: number; accountId: string; lastSeenAt: string; current: boolean }[];
+    expect(ours.body.data.total).toBe(list.length);
+    expect(list.map((s) => s.lastSeenAt)).toEqual(
+      list
+        .map((s) => s.lastSeenAt)
+        .sort()
+        .reverse(),
+    );
+    expect(list.filter((s) => s.current).map((s) => s.accountId)).toEqual(['admin']);
+    const theirs = (await admin.get('/api/system/session?accountId=user')).body.data;
+    expect(theirs.total).toBe(theirs.list.length);
+    expect(theirs.total).toBeGreaterThan(0);
+    const frame = async (caller: Caller) => (await caller.get('/api/dashboard/monitor')).body.data.frame.tenant.onlineSessions;
+    expect(await frame(admin)).toBe(ours.body.data.total);
+
+    // two hours unseen: every session so far is refused at its next request, so none is online
+    ctx.clock.advance(IDLE_MS + 1000);
+    expect((await user.post('/api/system/user/userInfoLogin', {})).body.code).toBe(11000);
+    admin = await signIn(ctx, 'admin', 'Admin@123456');
+    acme = await signIn(ctx, 'acme', 'Acme@123456');
+    const after = (await admin.get('/api/system/session?pageSize=100')).body.data;
+    expect(after.list.map((s: { accountId: string; current: boolean }) => [s.accountId, s.current])).toEqual([['admin', true]]);
+    expect(after.total).toBe(1);
+    expect((await admin.get('/api/system/session?accountId=user')).body.data).toMatchObject({ list: [], total: 0 });
+    expect(await frame(admin)).toBe(1);
   });
 
   it('exports users to Excel and imports a sheet with a per-row error report', async () => {

@@ -110,6 +110,8 @@ export const sessions = pgTable(
     uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
     index('sessions_account_idx').on(t.accountId),
     index('sessions_tenant_idx').on(t.tenantRef),
+    // the online sessions of a tenant, most recently seen first (the list's order and its idle cut-off)
+    index('sessions_online_idx').on(t.tenantRef, t.lastSeenAt, t.id).where(sql`ended_at is null`),
   ],
 );
 

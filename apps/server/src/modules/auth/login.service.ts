@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { LoginInput } from '@atrium/contracts';
+import { type LoginInput, loginLogResource } from '@atrium/contracts';
 import { and, eq, gt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { dropTotals, totalsName } from '../../crud/totals';
 import { withTenantStatement } from '../../db/client';
 import { accounts, knownDevices, loginLogs, sessions } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -65,13 +66,18 @@ function loginLogRow(app: FastifyInstance, request: FastifyRequest, entry: Login
   };
 }
 
+/** The login log list keeps its totals (crud/totals.ts): each entry written into a tenant drops them. */
+const LOGIN_LOG_TOTALS = totalsName(loginLogResource);
+
 /** Writes one login-log row on its own; a failure to write it is logged, never the caller's failure. */
 export async function writeLoginLog(app: FastifyInstance, request: FastifyRequest, entry: LoginLogEntry, deviceId?: string | null) {
   const row = loginLogRow(app, request, entry, deviceId);
   try {
     // row-level security: a tenant's row is written with that tenant set, a tenant-less one with none
-    if (entry.tenantId) await withTenantStatement(app.database.db, entry.tenantId, (tx) => tx.insert(loginLogs).values(row));
-    else await app.database.db.insert(loginLogs).values(row);
+    if (entry.tenantId) {
+      await withTenantStatement(app.database.db, entry.tenantId, (tx) => tx.insert(loginLogs).values(row));
+      dropTotals(app, entry.tenantId, LOGIN_LOG_TOTALS);
+    } else await app.database.db.insert(loginLogs).values(row);
   } catch (error) {
     request.log.error({ err: error }, 'login log entry not written');
   }
@@ -203,6 +209,7 @@ async function admit(app: FastifyInstance, request: FastifyRequest, a: Admission
     );
     return tx.execute(sql`with ${sql.join(steps, sql`, `)} select 1`);
   });
+  dropTotals(app, a.tenantId, LOGIN_LOG_TOTALS);
   return { token, deviceToken };
 }
 

@@ -51,8 +51,8 @@ export type Backplane = {
 export type BackplaneMessage =
   | { kind: 'invalidate'; scope: InvalidateScope }
   | { kind: 'ended'; sessionIds: number[]; accountRef: number; reason: SessionEndReason }
-  /** a write in the tenant: its kept list totals are stale */
-  | { kind: 'totals'; tenantId: number };
+  /** a write in the tenant: its kept list totals (or only one resource's) are stale */
+  | { kind: 'totals'; tenantId: number; resource?: string };
 
 export type EndSessionsInput = {
   reason: SessionEndReason;

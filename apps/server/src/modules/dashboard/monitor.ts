@@ -4,6 +4,7 @@ import type { MonitorFrame, MonitorSnapshot } from '@atrium/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type RawResult, type Tx, withTenant } from '../../db/client';
+import { IDLE_MS } from '../auth/session.service';
 
 /** How often frames go out while someone watches, and how long one call of the snapshot keeps them coming. */
 export const MONITOR_INTERVAL_MS = 2000;
@@ -80,8 +81,12 @@ export class Monitor {
   }
 
   private async tenantStatus(tx: Tx, tenantId: number): Promise<MonitorFrame['tenant']> {
+    // online as the session list counts it: not ended, not expired, not idle
+    const now = this.app.clock.now();
     const result = (await tx.execute(sql`
-      select (select count(*)::int from sessions where tenant_ref = ${tenantId} and ended_at is null and expires_at > now()) as sessions,
+      select (select count(*)::int from sessions
+               where tenant_ref = ${tenantId} and ended_at is null
+                 and last_seen_at > ${new Date(now.getTime() - IDLE_MS)} and expires_at > ${now}) as sessions,
              (select count(*)::int from erp_sales where create_time > now() - interval '1 minute') as orders,
              (select count(*)::int from mall_printers where state = 'online') as printers_online,
              (select count(*)::int from mall_printers) as printers,

@@ -1,0 +1,1 @@
+CREATE INDEX "sessions_online_idx" ON "sessions" USING btree ("tenant_ref","last_seen_at","id") WHERE ended_at is null;
