@@ -42,19 +42,30 @@ type Row = Awaited<ReturnType<typeof selectUsers>>[number];
 
 export type UserRecord = ReturnType<typeof toUser>;
 
-const toUser = (row: Row) => {
-  const { accountRef: _a, superAdmin: _s, ...rest } = row;
-  return {
-    ...rest,
-    sex: rest.sex as '0' | '1' | '2' | null,
-    userType: rest.userType as UserType,
-    status: rest.status as Status,
-    createTime: rest.createTime.toISOString(),
-    updateTime: rest.updateTime.toISOString(),
-    roleIds: rest.roleIds.map(Number),
-    postIds: rest.postIds.map(Number),
-  };
-};
+// field by field, without the account's reference and flag: spreading rows is slow on a list's hot path
+const toUser = (row: Row) => ({
+  id: row.id,
+  accountId: row.accountId,
+  name: row.name,
+  nickname: row.nickname,
+  email: row.email,
+  phone: row.phone,
+  sex: row.sex as '0' | '1' | '2' | null,
+  userType: row.userType as UserType,
+  status: row.status as Status,
+  deptId: row.deptId,
+  deptName: row.deptName,
+  idNumber: row.idNumber,
+  address: row.address,
+  remark: row.remark,
+  avatar: row.avatar,
+  createBy: row.createBy,
+  createTime: row.createTime.toISOString(),
+  updateBy: row.updateBy,
+  updateTime: row.updateTime.toISOString(),
+  roleIds: row.roleIds.map(Number),
+  postIds: row.postIds.map(Number),
+});
 
 /** The caller's data scope over users: department column, and "self" as the caller's own row. */
 export const userScope = (caller: Caller) =>
