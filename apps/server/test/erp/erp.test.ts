@@ -579,6 +579,38 @@ describe.each(engines)('ERP on %s', (engine) => {
     expect((await api.get(`/api/erp/stock/ledger?skuId=${skuId}&pageSize=1`)).body.data.total).toBe(2);
   });
 
+  it('finds SKUs in the picker by a part of their product name or code or of their barcode, case-insensitively', async () => {
+    const token = unique('kw');
+    const code = unique('KC');
+    const created = await api.post('/api/erp/product', {
+      name: `Kettle ${token.toUpperCase()} steel`,
+      code,
+      specs: [{ name: 'Size', values: ['S', 'L'] }],
+      skus: [
+        { specValues: ['S'], price: 100, barcode: `${token}-one` },
+        { specValues: ['L'], price: 200, barcode: `B${code}-two` },
+      ],
+    });
+    expect(created.body).toMatchObject({ code: 200 });
+    const [one, two] = (created.body.data.skus as { id: number }[]).map((s) => s.id);
+    const picked = async (keyword: string) => {
+      const page = (await api.get(`/api/erp/sku?keyword=${encodeURIComponent(keyword)}&pageSize=50`)).body.data;
+      expect(page.total).toBe(page.list.length);
+      return page.list as { id: number; productName: string; productCode: string }[];
+    };
+    // by the product's name (any part, any case) and code: both SKUs, in id order, with their product
+    const byName = await picked(token);
+    expect(byName.map((s) => s.id)).toEqual([one, two]);
+    expect(byName[0]).toMatchObject({ productName: `Kettle ${token.toUpperCase()} steel`, productCode: code });
+    expect((await picked(code.slice(1).toLowerCase())).map((s) => s.id)).toEqual([one, two]);
+    // by a barcode: that SKU alone
+    expect((await picked(`${token}-ONE`)).map((s) => s.id)).toEqual([one]);
+    expect((await picked(`${code}-two`)).map((s) => s.id)).toEqual([two]);
+    // wildcards are taken literally
+    expect(await picked(`${token.slice(0, 2)}%${token.slice(3)}`)).toEqual([]);
+    expect(await picked(`${token}_one`)).toEqual([]);
+  });
+
   it('keeps every stock row equal to the sum of its ledger and never below zero (property)', async () => {
     const { skuId } = await product(api, 100);
     const w = await warehouse(api);

@@ -1,5 +1,5 @@
 import { pageOf, productEntity, productResource, skuOptionSchema, skuQuerySchema } from '@atrium/contracts';
-import { and, count, eq, or } from 'drizzle-orm';
+import { and, count, eq, inArray, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { allOf } from '../../../crud/data-scope';
 import { registerEntity } from '../../../crud/entity';
@@ -23,10 +23,23 @@ export async function productRoutes(app: FastifyInstance) {
         eq(erpSkus.tenantId, ctx.caller.tenantId),
         eq(erpSkus.deleted, false),
         query.productId ? eq(erpSkus.productId, query.productId) : undefined,
+        // the products matching by name or code are found first (one pass over the products, kept
+        // as a hashed set) instead of testing each SKU's joined product: a keyword matching nothing
+        // read 100,000 SKUs with their products, one product at a time
         query.keyword
           ? or(
-              contains(erpProducts.name, query.keyword),
-              contains(erpProducts.code, query.keyword),
+              inArray(
+                erpSkus.productId,
+                ctx.tx
+                  .select({ id: erpProducts.id })
+                  .from(erpProducts)
+                  .where(
+                    and(
+                      eq(erpProducts.tenantId, ctx.caller.tenantId),
+                      or(contains(erpProducts.name, query.keyword), contains(erpProducts.code, query.keyword)),
+                    ),
+                  ),
+              ),
               contains(erpSkus.barcode, query.keyword),
             )
           : undefined,
@@ -55,7 +68,8 @@ export async function productRoutes(app: FastifyInstance) {
         () =>
           listTotal(
             ctx,
-            async () => (await ctx.tx.select({ n: count() }).from(erpSkus).innerJoin(erpProducts, on).where(where))[0]?.n ?? 0,
+            // every SKU has its product (a foreign key), and the filter reads the SKUs alone
+            async () => (await ctx.tx.select({ n: count() }).from(erpSkus).where(where))[0]?.n ?? 0,
           ),
       ]);
       return { list: rows, total, pageNum: query.pageNum, pageSize: query.pageSize };
