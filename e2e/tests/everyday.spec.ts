@@ -212,6 +212,19 @@ test('a user forced out by an administrator lands on the sign-in page and is tol
     await expect(rows).toHaveCount(left - 1);
   }
 
+  // the user's sign-in is in the login log, found by account and result
+  await admin.goto('/system/loginlog');
+  const search = admin.locator('.arco-form').first();
+  await search.locator('.arco-form-item').filter({ hasText: '账号' }).first().locator('input').fill(demoAccounts.user.account);
+  await search.locator('.arco-form-item').filter({ hasText: '结果' }).first().locator('.arco-select-view').click();
+  await admin.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: '登录成功' }).first().click();
+  await search.getByRole('button', { name: '查询' }).click();
+  const entries = admin
+    .locator('tr.arco-table-tr')
+    .filter({ has: admin.getByRole('cell', { name: demoAccounts.user.account, exact: true }) });
+  await expect(entries.first()).toBeVisible({ timeout: 30_000 });
+  await expect(admin.locator('tbody tr.arco-table-tr').filter({ hasNotText: '登录成功' })).toHaveCount(0);
+
   await userPage.goto('/');
   await expect(userPage).toHaveURL(/\/login/);
   await expect(userPage.getByRole('alert').filter({ hasText: '您已被管理员下线' })).toBeVisible();

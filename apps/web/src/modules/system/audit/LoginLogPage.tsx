@@ -30,9 +30,12 @@ const columns: ColumnDef<LoginLog>[] = [
   { key: 'ip', title: 'system.operlog.ip' },
   { key: 'userAgent', title: 'system.loginlog.userAgent', hidden: true },
 ];
+// every result the server writes (login.service.ts)
+const results = ['success', 'failure', 'locked', 'logout', 'register'].map((v) => ({ label: `system.loginlog.result.${v}`, value: v }));
 const search: FieldDef[] = [
   { field: 'account', label: 'system.loginlog.account' },
   { field: 'ip', label: 'system.operlog.ip' },
+  { field: 'result', label: 'system.loginlog.result', type: 'select', options: results },
   { field: 'createTime', label: 'system.loginlog.time', type: 'dateRange' },
 ];
 
