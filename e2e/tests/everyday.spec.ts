@@ -259,6 +259,15 @@ test('the menu tree indents every child row and cuts none; the dark message box 
     .click();
   const popover = page.locator('.message-popover');
   await expect(popover.getByRole('tab').first()).toBeVisible();
+  // measured once its opening zoom has settled: mid-animation the box is scaled around its anchor
+  const box = async () => JSON.stringify(await popover.boundingBox());
+  await expect
+    .poll(async () => {
+      const before = await box();
+      await page.waitForTimeout(150);
+      return before === (await box());
+    })
+    .toBe(true);
   const outer = await popover.boundingBox();
   const nav = await popover.locator('.arco-tabs-header-nav').boundingBox();
   expect(nav!.x + nav!.width).toBeLessThanOrEqual(outer!.x + outer!.width);

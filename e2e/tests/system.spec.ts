@@ -117,15 +117,17 @@ test('as admin: build a department tree, a post, a role with a menu grant and a 
   await page.goto('/system/dept');
   await row(page, names.parent).locator('.arco-switch').click();
   await page
-    .locator('.arco-popconfirm')
+    .locator('.arco-popconfirm:visible')
     .getByRole('button', { name: /确\s*定/ })
     .click();
   await expect(row(page, names.parent).locator('.arco-switch')).toHaveAttribute('aria-checked', 'false');
   await expect(row(page, names.child).locator('.arco-switch')).toHaveAttribute('aria-checked', 'false');
+  // the first confirmation has faded out before the next opens (both are in the page meanwhile)
+  await expect(page.locator('.arco-popconfirm:visible')).toHaveCount(0);
   // and enabling the child enables the parent again
   await row(page, names.child).locator('.arco-switch').click();
   await page
-    .locator('.arco-popconfirm')
+    .locator('.arco-popconfirm:visible')
     .getByRole('button', { name: /确\s*定/ })
     .click();
   await expect(row(page, names.parent).locator('.arco-switch')).toHaveAttribute('aria-checked', 'true');
