@@ -170,14 +170,15 @@ test('create a product with two specs, adjust its stock, sell it, cancel the sal
   const dialog = page.locator('.arco-modal').filter({ hasText: orderNo });
   await dialog.getByTestId('sale-confirm').click();
   await page
-    .locator('.arco-popconfirm')
+    .locator('.arco-popconfirm:visible')
     .getByRole('button', { name: /确定|OK/ })
     .click();
   await expect(page.getByText('确认成功')).toBeVisible();
   await expect(dialog).toContainText('已确认');
+  await expect(page.locator('.arco-popconfirm:visible')).toHaveCount(0);
   await dialog.getByTestId('sale-cancel').click();
   await page
-    .locator('.arco-popconfirm')
+    .locator('.arco-popconfirm:visible')
     .getByRole('button', { name: /确定|OK/ })
     .click();
   await expect(page.getByText('取消订单成功')).toBeVisible();

@@ -208,8 +208,10 @@ test('a user forced out by an administrator lands on the sign-in page and is tol
   await expect(rows.first()).toBeVisible({ timeout: 30_000 });
   for (let left = await rows.count(); left > 0; left--) {
     await rows.first().getByRole('button', { name: '强制下线' }).click();
-    await admin.locator('.arco-popconfirm').getByRole('button', { name: '确定' }).click();
+    await admin.locator('.arco-popconfirm:visible').getByRole('button', { name: '确定' }).click();
     await expect(rows).toHaveCount(left - 1);
+    // the confirmation just used fades out before the next one opens
+    await expect(admin.locator('.arco-popconfirm:visible')).toHaveCount(0);
   }
 
   // the user's sign-in is in the login log, found by account and result
