@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { TOTALS_TTL_MS, TotalsCache } from '../src/crud/totals';
+
+/** A count that answers the next value of `values` each time it is asked, and says how often it was. */
+function counter(...values: number[]) {
+  let asked = 0;
+  const count = async () => values[Math.min(asked++, values.length - 1)] as number;
+  return { count, asked: () => asked };
+}
+
+describe('kept list totals', () => {
+  it('counts once and keeps the total until a write drops the tenant, or TOTALS_TTL_MS passes', async () => {
+    let now = 1_000;
+    const cache = new TotalsCache(() => now);
+    const users = counter(10, 11, 12);
+    expect(await cache.get(1, 'system:user|all|{}', users.count)).toBe(10);
+    expect(await cache.get(1, 'system:user|all|{}', users.count)).toBe(10);
+    expect(users.asked()).toBe(1);
+    cache.drop(1);
+    expect(await cache.get(1, 'system:user|all|{}', users.count)).toBe(11);
+    now += TOTALS_TTL_MS;
+    expect(await cache.get(1, 'system:user|all|{}', users.count)).toBe(12);
+    expect(users.asked()).toBe(3);
+  });
+
+  it("drops one resource's totals and keeps the others, and keeps each tenant apart", async () => {
+    const cache = new TotalsCache(() => 0);
+    const log = counter(5, 6);
+    const users = counter(100, 101);
+    const otherTenant = counter(7, 8);
+    await cache.get(1, 'system:loginlog|all|{}', log.count);
+    await cache.get(1, 'system:loginlog|all|{"result":"success"}', log.count);
+    await cache.get(1, 'system:user|all|{}', users.count);
+    await cache.get(2, 'system:loginlog|all|{}', otherTenant.count);
+    expect(log.asked()).toBe(2);
+
+    cache.drop(1, 'system:loginlog');
+    expect(await cache.get(1, 'system:loginlog|all|{}', log.count)).toBe(6);
+    expect(log.asked()).toBe(3);
+    // another resource of the tenant, and the same resource of another tenant, are still kept
+    expect(await cache.get(1, 'system:user|all|{}', users.count)).toBe(100);
+    expect(await cache.get(2, 'system:loginlog|all|{}', otherTenant.count)).toBe(7);
+    expect(users.asked()).toBe(1);
+    expect(otherTenant.asked()).toBe(1);
+    // a resource whose name begins like another's is not dropped with it
+    const logins = counter(3);
+    await cache.get(1, 'system:loginlogs|all|{}', logins.count);
+    cache.drop(1, 'system:loginlog');
+    await cache.get(1, 'system:loginlogs|all|{}', logins.count);
+    expect(logins.asked()).toBe(1);
+  });
+
+  it('does not keep a count that was running when its tenant was dropped', async () => {
+    const cache = new TotalsCache(() => 0);
+    let finish: (n: number) => void = () => {};
+    const slow = () => new Promise<number>((resolve) => (finish = resolve));
+    const running = cache.get(1, 'system:loginlog|all|{}', slow);
+    cache.drop(1, 'system:loginlog');
+    finish(41);
+    expect(await running).toBe(41);
+    // counted before the drop: the next request counts afresh
+    expect(await cache.get(1, 'system:loginlog|all|{}', async () => 42)).toBe(42);
+  });
+});
