@@ -82,6 +82,36 @@ describe.each(backends)('shared store on $name', (backend) => {
     expect(await s.getMany(['counted', 'uncounted'])).toEqual(['2', null]);
   });
 
+  it('answers a taken value once, and a value set again as the new one', async () => {
+    const s = await store();
+    await s.set('taken', 'first', 60_000);
+    await s.set('taken', 'second', 60_000);
+    expect(await s.take('taken')).toBe('second');
+    expect(await s.take('taken')).toBeNull();
+    expect(await s.get('taken')).toBeNull();
+  });
+
+  it.runIf(backend.name !== 'redis')('counts within a window from the first hit, says when it ends, then starts over', async () => {
+    const s = await store();
+    const clock = opened?.clock as ReturnType<typeof testClock>;
+    const start = clock.now().getTime();
+    const first = await s.incr('window', 10_000);
+    expect(first.count).toBe(1);
+    // the test clock runs on with real time between the calls: a few milliseconds at most
+    expect(first.resetAt - start).toBeGreaterThanOrEqual(10_000);
+    expect(first.resetAt - start).toBeLessThan(10_500);
+    clock.advance(4_000);
+    // a later hit counts on in the same window: its end does not move
+    expect(await s.incr('window', 10_000)).toEqual({ count: 2, resetAt: first.resetAt });
+    clock.advance(6_500);
+    const next = await s.incr('window', 10_000);
+    expect(next.count).toBe(1);
+    expect(next.resetAt - first.resetAt).toBeGreaterThanOrEqual(10_500);
+    // a counter set to a value reads as that value, and counting on it starts afresh
+    await s.set('window', 'x', 10_000);
+    expect(await s.get('window')).toBe('x');
+  });
+
   it.runIf(backend.name !== 'redis')('does not answer an expired key in a batch', async () => {
     const s = await store();
     await s.set('expiring', 'x', 1_000);

@@ -1,5 +1,5 @@
-import { Column, is, Placeholder, SQL, sql } from 'drizzle-orm';
-import type { Tx } from '../db/client';
+import { Column, is, Param, Placeholder, SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
 import type { Caller } from './context';
 
 /**
@@ -35,10 +35,10 @@ type Session = {
  */
 export function statementCache(name: string, limit = 200) {
   const shapes = new Map<string, Shape>();
-  return async function run<Row>(tx: Tx, key: string, build: (tx: Tx) => unknown, values: Record<string, unknown>): Promise<Row[]> {
+  return async function run<Row>(tx: Tx | Db, key: string, build: (tx: Tx) => unknown, values: Record<string, unknown>): Promise<Row[]> {
     let shape = shapes.get(key);
     if (!shape) {
-      const builder = build(tx) as Preparable;
+      const builder = build(tx as Tx) as Preparable;
       const query = builder.toSQL();
       const fixed = query.params.findIndex((param) => !is(param, Placeholder));
       if (fixed >= 0) throw new Error(`statement ${name} (${key}): parameter $${fixed + 1} is a value, not a placeholder`);
@@ -56,6 +56,39 @@ export function statementCache(name: string, limit = 200) {
     const query = session.prepareQuery(shape.query, shape.fields, undefined, true, shape.mapRows);
     query.joinsNotNullableMap = shape.joinsNotNullableMap;
     return (await query.execute(values)) as Row[];
+  };
+}
+
+/** A parameter a built statement may keep: a placeholder, bare or as a column's value (the column encodes it). */
+const isPlaceholder = (param: unknown) => is(param, Placeholder) || (is(param, Param) && is(param.value, Placeholder));
+
+type Dialect = { sqlToQuery(query: SQL): Shape['query'] };
+
+/**
+ * Any statement (an insert, an update, data-modifying CTEs written with `sql`) built once per shape
+ * and then only run with its values, for statements a hot path sends on every call (a sign-in, the
+ * shared store) where building the text cost more than PostgreSQL's run of it. The same rule as
+ * `statementCache`: whatever varies is a `sql.placeholder`, given bare or as a column's value in
+ * `insert().values()` / `update().set()`, where the column encodes it as drizzle would. Answers the
+ * driver's raw result (`rows`, `rowCount`).
+ */
+export function builtStatements(name: string, limit = 50) {
+  const shapes = new Map<string, Shape['query']>();
+  return async function run<Row = Record<string, unknown>>(
+    db: Db | Tx,
+    key: string,
+    build: (db: Db | Tx) => SQLWrapper,
+    values: Record<string, unknown>,
+  ): Promise<{ rows: Row[]; rowCount?: number | null; affectedRows?: number }> {
+    let query = shapes.get(key);
+    if (!query) {
+      query = (db as unknown as { dialect: Dialect }).dialect.sqlToQuery(build(db).getSQL());
+      const fixed = query.params.findIndex((param) => !isPlaceholder(param));
+      if (fixed >= 0) throw new Error(`statement ${name} (${key}): parameter $${fixed + 1} is a value, not a placeholder`);
+      if (shapes.size < limit) shapes.set(key, query);
+    }
+    const session = (db as unknown as { session: Session }).session;
+    return (await session.prepareQuery(query, undefined, undefined, false).execute(values)) as never;
   };
 }
 

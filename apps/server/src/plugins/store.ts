@@ -1,10 +1,11 @@
-import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
-import type { Database } from '../db/client';
+import { builtStatements, statementCache } from '../crud/statements';
+import type { Database, Db, Tx } from '../db/client';
 import { kvEntries } from '../db/schema';
 
 /**
@@ -35,61 +36,105 @@ declare module 'fastify' {
 /** A row's value; a counter (written by `incr`, no value) reads as its count, as an INCR key does in Redis. */
 const storedValue = (row: { value: string | null; counter: number }) => row.value ?? String(row.counter);
 
+// every store call sends one statement: each is built once (crud/statements.ts) and then only bound
+const p = sql.placeholder;
+const reads = statementCache('shared store');
+const writes = builtStatements('shared store');
+const stored = { key: kvEntries.key, value: kvEntries.value, counter: kvEntries.counter };
+/** `key in ($keys.0, $keys.1, …)`, one shape per number of keys */
+const keysIn = (count: number) =>
+  sql`${kvEntries.key} in (${sql.join(
+    Array.from({ length: count }, (_, i) => p(`keys.${i}`)),
+    sql`, `,
+  )})`;
+const keyValues = (keys: string[], values: Record<string, unknown> = {}) => {
+  keys.forEach((key, i) => {
+    values[`keys.${i}`] = key;
+  });
+  return values;
+};
+const incrStatement = (db: Db | Tx) =>
+  db
+    .insert(kvEntries)
+    .values({ key: p('key'), counter: sql`1`, expiresAt: p('expiresAt') } as never)
+    .onConflictDoUpdate({
+      target: kvEntries.key,
+      set: {
+        counter: sql`case when ${kvEntries.expiresAt} <= ${p('now')} then 1 else ${kvEntries.counter} + 1 end`,
+        expiresAt: sql`case when ${kvEntries.expiresAt} <= ${p('now')} then ${p('expiresAt')} else ${kvEntries.expiresAt} end`,
+      },
+    })
+    .returning({ counter: kvEntries.counter, expiresAt: kvEntries.expiresAt });
+
 export function databaseStore(database: Database, clock: Clock): SharedStore {
   const db = database.db;
-  const live = (key: string) => and(eq(kvEntries.key, key), gt(kvEntries.expiresAt, clock.now()));
   let sweeps = 0;
   const sweep = async () => {
     // expired rows are deleted now and then rather than on a timer
     sweeps += 1;
     if (sweeps % 100 === 0) await db.delete(kvEntries).where(lte(kvEntries.expiresAt, clock.now()));
   };
+  const many = (keys: string[]) =>
+    reads<{ key: string; value: string | null; counter: number }>(
+      db,
+      `get:${keys.length}`,
+      (tx) =>
+        tx
+          .select(stored)
+          .from(kvEntries)
+          .where(and(keysIn(keys.length), gt(kvEntries.expiresAt, p('now')))),
+      keyValues(keys, { now: clock.now() }),
+    );
   return {
     async get(key) {
-      const [row] = await db.select({ value: kvEntries.value, counter: kvEntries.counter }).from(kvEntries).where(live(key));
+      const [row] = await many([key]);
       return row ? storedValue(row) : null;
     },
     async getMany(keys) {
       if (keys.length === 0) return [];
-      const rows = await db
-        .select({ key: kvEntries.key, value: kvEntries.value, counter: kvEntries.counter })
-        .from(kvEntries)
-        .where(and(inArray(kvEntries.key, keys), gt(kvEntries.expiresAt, clock.now())));
-      const found = new Map(rows.map((r) => [r.key, storedValue(r)]));
+      const found = new Map((await many(keys)).map((r) => [r.key, storedValue(r)]));
       return keys.map((k) => found.get(k) ?? null);
     },
     async set(key, value, ttlMs) {
       const expiresAt = new Date(clock.now().getTime() + ttlMs);
-      await db
-        .insert(kvEntries)
-        .values({ key, value, counter: 0, expiresAt })
-        .onConflictDoUpdate({ target: kvEntries.key, set: { value, counter: 0, expiresAt } });
+      await writes(
+        db,
+        'set',
+        (tx) =>
+          tx
+            .insert(kvEntries)
+            .values({ key: p('key'), value: p('value'), counter: sql`0`, expiresAt: p('expiresAt') } as never)
+            .onConflictDoUpdate({ target: kvEntries.key, set: { value: p('value'), counter: sql`0`, expiresAt: p('expiresAt') } as never }),
+        { key, value, expiresAt },
+      );
       await sweep();
     },
     async take(key) {
-      const [row] = await db.delete(kvEntries).where(live(key)).returning({ value: kvEntries.value });
-      return row?.value ?? null;
+      const { rows } = await writes<{ value: string | null }>(
+        db,
+        'take',
+        (tx) =>
+          tx
+            .delete(kvEntries)
+            .where(and(eq(kvEntries.key, p('key')), gt(kvEntries.expiresAt, p('now'))))
+            .returning({ value: kvEntries.value }),
+        { key, now: clock.now() },
+      );
+      return rows[0]?.value ?? null;
     },
     async incr(key, ttlMs) {
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + ttlMs);
-      const [row] = await db
-        .insert(kvEntries)
-        .values({ key, counter: 1, expiresAt })
-        .onConflictDoUpdate({
-          target: kvEntries.key,
-          set: {
-            counter: sql`case when ${kvEntries.expiresAt} <= ${now} then 1 else ${kvEntries.counter} + 1 end`,
-            expiresAt: sql`case when ${kvEntries.expiresAt} <= ${now} then ${expiresAt} else ${kvEntries.expiresAt} end`,
-          },
-        })
-        .returning({ counter: kvEntries.counter, expiresAt: kvEntries.expiresAt });
+      const { rows } = await writes<{ counter: number; expires_at: unknown }>(db, 'incr', incrStatement, { key, now, expiresAt });
       await sweep();
-      return { count: row?.counter ?? 1, resetAt: (row?.expiresAt ?? expiresAt).getTime() };
+      const row = rows[0];
+      // raw rows: the column decodes its own value, as drizzle's mapping would
+      const resetAt = row ? (kvEntries.expiresAt.mapFromDriverValue(row.expires_at as string) as Date) : expiresAt;
+      return { count: Number(row?.counter ?? 1), resetAt: resetAt.getTime() };
     },
     async del(...keys) {
       if (keys.length === 0) return;
-      await db.delete(kvEntries).where(inArray(kvEntries.key, keys));
+      await writes(db, `del:${keys.length}`, (tx) => tx.delete(kvEntries).where(keysIn(keys.length)), keyValues(keys));
     },
     async close() {},
   };

@@ -2,8 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type LoginInput, loginLogResource } from '@atrium/contracts';
 import { and, eq, gt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { builtStatements, statementCache } from '../../crud/statements';
 import { dropTotals, totalsName } from '../../crud/totals';
-import { withTenantStatement } from '../../db/client';
+import { type Db, type Tx, withTenantStatement } from '../../db/client';
 import { accounts, knownDevices, loginLogs, sessions } from '../../db/schema';
 import { AppError } from '../../errors';
 import { burnPasswordCheck, verifyPassword } from './password';
@@ -83,15 +84,13 @@ export async function writeLoginLog(app: FastifyInstance, request: FastifyReques
   }
 }
 
-/**
- * The account an identifier names (user number, phone or e-mail, case-insensitive where it matters),
- * with the tenants it may enter right now, best first: the last one used, then by id; a super admin
- * may enter every enabled tenant. One statement: the tenants cost nothing next to a round trip.
- */
-export async function findAccount(app: FastifyInstance, identifier: string) {
-  const lowered = identifier.trim().toLowerCase();
-  const now = app.clock.now();
-  const [row] = await app.database.db
+/** The statements of a sign-in, built once (crud/statements.ts): each sign-in only binds its values. */
+const p = sql.placeholder;
+const signInStatements = statementCache('sign-in');
+const admitStatements = builtStatements('sign-in');
+
+const accountStatement = (db: Db | Tx) =>
+  db
     .select({
       id: accounts.id,
       accountId: accounts.accountId,
@@ -102,18 +101,44 @@ export async function findAccount(app: FastifyInstance, identifier: string) {
       // written out with its own aliases: drizzle names a single table's columns unqualified here
       tenantIds: sql<number[]>`array(
         select t.id::int from tenants t
-         where t.status = '0' and (t.expire_time is null or t.expire_time > ${now})
+         where t.status = '0' and (t.expire_time is null or t.expire_time > ${p('now')})
            and (accounts.super_admin
                 or exists (select 1 from memberships m where m.account_id = accounts.id and m.tenant_ref = t.id))
          order by case when t.id = coalesce(accounts.last_tenant_id, 0) then 0 else 1 end, t.id)`,
     })
     .from(accounts)
     .where(
-      or(sql`lower(${accounts.accountId}) = ${lowered}`, eq(accounts.phone, identifier.trim()), sql`lower(${accounts.email}) = ${lowered}`),
+      or(
+        sql`lower(${accounts.accountId}) = ${p('lowered')}`,
+        eq(accounts.phone, p('phone')),
+        sql`lower(${accounts.email}) = ${p('lowered')}`,
+      ),
     )
     // an exact user number wins over a phone or e-mail that happens to look like one
-    .orderBy(sql`case when lower(${accounts.accountId}) = ${lowered} then 0 else 1 end`)
-    .limit(1);
+    .orderBy(sql`case when lower(${accounts.accountId}) = ${p('lowered')} then 0 else 1 end`)
+    .limit(sql.raw('1') as unknown as number);
+
+type AccountRow = {
+  id: number;
+  accountId: string;
+  passwordHash: string | null;
+  superAdmin: boolean;
+  passwordChangedAt: Date | null;
+  lastTenantId: number | null;
+  tenantIds: number[];
+};
+
+/**
+ * The account an identifier names (user number, phone or e-mail, case-insensitive where it matters),
+ * with the tenants it may enter right now, best first: the last one used, then by id; a super admin
+ * may enter every enabled tenant. One statement: the tenants cost nothing next to a round trip.
+ */
+export async function findAccount(app: FastifyInstance, identifier: string) {
+  const [row] = await signInStatements<AccountRow>(app.database.db, 'account', accountStatement, {
+    lowered: identifier.trim().toLowerCase(),
+    phone: identifier.trim(),
+    now: app.clock.now(),
+  });
   return row ? { ...row, tenantIds: row.tenantIds.map(Number) } : null;
 }
 
@@ -158,6 +183,90 @@ type Admission = {
   deviceId?: string | null;
 };
 
+/** Placeholders named `${prefix}.${column}` for each column of a row, for a built insert. */
+const placeholdersOf = <T extends object>(prefix: string, row: T) =>
+  Object.fromEntries(Object.keys(row).map((name) => [name, p(`${prefix}.${name}`)])) as unknown as T;
+
+// the columns a session and a log entry are written with (newSession and loginLogRow give them all)
+const sessionColumns = placeholdersOf('session', {
+  tokenHash: '',
+  accountId: 0,
+  tenantRef: 0,
+  remember: false,
+  deviceId: null,
+  deviceType: null,
+  ip: null,
+  userAgent: null,
+  createTime: new Date(0),
+  lastSeenAt: new Date(0),
+  expiresAt: new Date(0),
+} satisfies typeof sessions.$inferInsert);
+const logColumns = placeholdersOf('log', {
+  account: '',
+  result: 'success',
+  reason: null,
+  accountRef: null,
+  tenantRef: null,
+  ip: null,
+  deviceId: null,
+  userAgent: null,
+  createTime: new Date(0),
+} satisfies typeof loginLogs.$inferInsert);
+
+/** A row's values under its placeholders' names; a column the statement was not built with is refused, not dropped. */
+function fill(values: Record<string, unknown>, prefix: string, columns: object, row: object) {
+  for (const [name, value] of Object.entries(row)) {
+    if (!(name in columns)) throw new Error(`sign-in statement: no placeholder for ${prefix}.${name}`);
+    values[`${prefix}.${name}`] = value;
+  }
+}
+
+/** The statement `admit` runs, in four shapes: a known device or a new one, the last tenant changed or not. */
+function admitStatement(db: Db | Tx, shape: { knownDevice: boolean; lastTenant: boolean }) {
+  const d = knownDevices;
+  const steps = [sql`session as (${db.insert(sessions).values(sessionColumns).getSQL()})`];
+  if (shape.knownDevice) {
+    steps.push(
+      sql`device as (${db
+        .update(d)
+        .set({ lastUsedAt: p('now') as never, expiresAt: p('expiresAt') as never })
+        .where(eq(d.tokenHash, p('deviceHash')))
+        .getSQL()})`,
+    );
+  } else {
+    // the delete sees the devices as they were before the insert, so it keeps one fewer than the limit
+    steps.push(
+      sql`device as (${db
+        .insert(d)
+        .values({
+          tokenHash: p('deviceHash'),
+          accountRef: p('accountRef'),
+          createTime: p('now'),
+          lastUsedAt: p('now'),
+          expiresAt: p('expiresAt'),
+        } as never)
+        .getSQL()})`,
+      sql`pruned as (
+        delete from ${d}
+         where ${d.accountRef} = ${p('accountRef')}
+           and (${d.expiresAt} < ${p('now')}
+                or ${d.id} not in (select id from known_devices where account_ref = ${p('accountRef')}
+                                    order by last_used_at desc, id desc limit ${p('keep')})))`,
+    );
+  }
+  if (shape.lastTenant) {
+    steps.push(
+      sql`last_tenant as (${db
+        .update(accounts)
+        .set({ lastTenantId: p('tenantId') as never })
+        .where(eq(accounts.id, p('accountRef')))
+        .getSQL()})`,
+    );
+  }
+  steps.push(sql`logged as (${db.insert(loginLogs).values(logColumns).getSQL()})`);
+  return sql`with ${sql.join(steps, sql`, `)} select 1`;
+}
+
 /**
  * After a good password, ONE statement (on a connection set to the tenant: the log entry is the
  * tenant's row) writes what a sign-in leaves: the session; the device, known for DEVICE_TTL_MS more,
@@ -176,39 +285,14 @@ async function admit(app: FastifyInstance, request: FastifyRequest, a: Admission
     ...originOf(request, a.deviceId),
   });
   const deviceToken = a.knownDevice ? null : randomBytes(32).toString('base64url');
-  const d = knownDevices;
-  await withTenantStatement(app.database.db, a.tenantId, (tx) => {
-    const steps = [sql`session as (${tx.insert(sessions).values(row).getSQL()})`];
-    if (a.knownDevice) {
-      steps.push(sql`device as (${tx.update(d).set({ lastUsedAt: now, expiresAt }).where(eq(d.tokenHash, a.knownDevice)).getSQL()})`);
-    } else {
-      // the delete sees the devices as they were before the insert, so it keeps one fewer than the limit
-      steps.push(
-        sql`device as (${tx
-          .insert(d)
-          .values({ tokenHash: hashOf(deviceToken as string), accountRef, createTime: now, lastUsedAt: now, expiresAt })
-          .getSQL()})`,
-        sql`pruned as (
-          delete from ${d}
-           where ${d.accountRef} = ${accountRef}
-             and (${d.expiresAt} < ${now}
-                  or ${d.id} not in (select id from known_devices where account_ref = ${accountRef}
-                                      order by last_used_at desc, id desc limit ${MAX_KNOWN_DEVICES - 1})))`,
-      );
-    }
-    if (a.account.lastTenantId !== a.tenantId) {
-      steps.push(
-        sql`last_tenant as (${tx.update(accounts).set({ lastTenantId: a.tenantId }).where(eq(accounts.id, accountRef)).getSQL()})`,
-      );
-    }
-    steps.push(
-      sql`logged as (${tx
-        .insert(loginLogs)
-        .values(loginLogRow(app, request, a.log, a.deviceId))
-        .getSQL()})`,
-    );
-    return tx.execute(sql`with ${sql.join(steps, sql`, `)} select 1`);
-  });
+  const shape = { knownDevice: !!a.knownDevice, lastTenant: a.account.lastTenantId !== a.tenantId };
+  const values: Record<string, unknown> = { now, expiresAt, accountRef, tenantId: a.tenantId, keep: MAX_KNOWN_DEVICES - 1 };
+  fill(values, 'session', sessionColumns, row);
+  fill(values, 'log', logColumns, loginLogRow(app, request, a.log, a.deviceId));
+  values.deviceHash = a.knownDevice ?? hashOf(deviceToken as string);
+  await withTenantStatement(app.database.db, a.tenantId, (tx) =>
+    admitStatements(tx, `admit:${shape.knownDevice}:${shape.lastTenant}`, (db) => admitStatement(db, shape), values),
+  );
   dropTotals(app, a.tenantId, LOGIN_LOG_TOTALS);
   return { token, deviceToken };
 }
