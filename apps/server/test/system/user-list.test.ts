@@ -212,6 +212,39 @@ describe.each(engines)('user list on %s: every filter shape against the model', 
     expect(notices.body.data.fields.map((f: { field: string }) => f.field)).toEqual(['after']);
   });
 
+  it('answers role and post ids in ascending order, in the list and one user, whatever order they were given in', async () => {
+    const roles = [];
+    const posts = [];
+    for (const n of [1, 2, 3]) {
+      roles.push(
+        (await admin.post('/api/system/role', { name: `Order ${n}`, code: `order_${n}`, dataScope: '1', menuIds: [] })).body.data.id,
+      );
+      posts.push((await admin.post('/api/system/post', { code: `order-${n}`, name: `Order ${n}` })).body.data.id);
+    }
+    const given = { roleIds: [roles[2], roles[0], roles[1]], postIds: [posts[1], posts[2], posts[0]] };
+    const created = await admin.post('/api/system/user/info', { accountId: 'ordered', name: 'Ordered', password: PASSWORD, ...given });
+    expect(created.status).toBe(200);
+    const ascending = { roleIds: [...roles].sort((a, b) => a - b), postIds: [...posts].sort((a, b) => a - b) };
+    expect(created.body.data).toMatchObject(ascending);
+    const listed = (await admin.get('/api/system/user/user?accountId=ordered')).body.data.list;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject(ascending);
+    // page 1 unfiltered: the statement that reads the page's rows in the same statement as its ids
+    const first = (await admin.get('/api/system/user/user?pageSize=20')).body.data.list;
+    expect(first.find((u: User) => u.accountId === 'ordered')).toMatchObject(ascending);
+    expect((await admin.get(`/api/system/user/user/${created.body.data.id}`)).body.data).toMatchObject(ascending);
+    // a user without posts (an empty role list gets the default role) reads as an empty list, not null
+    const none = await admin.post('/api/system/user/info', {
+      accountId: 'unassigned',
+      name: 'Unassigned',
+      password: PASSWORD,
+      roleIds: [],
+    });
+    expect(none.status).toBe(200);
+    const [unassigned] = (await admin.get('/api/system/user/user?accountId=unassigned')).body.data.list;
+    expect(unassigned.postIds).toEqual([]);
+  });
+
   it('applies each data scope, one caller’s statement never serving another’s rows', async () => {
     const parent = depts.find((d) => depts.some((c) => c.parentId === d.id) && all.some((u) => u.deptId === d.id)) as Dept;
     // every menu, page by page: the catalogue holds more than one page of them
