@@ -40,7 +40,11 @@ describe.runIf(engines.includes('postgres'))('PostgreSQL going away under a runn
   it('answers 503 while the database refuses connections, and recovers by itself', async () => {
     expect((await login()).json().code).toBe(200);
     await admin.query(`alter database ${name} allow_connections false`);
-    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+    // waits (up to 5 s) until each backend has gone: without the wait, a busy machine could still run one when
+    // the next sign-in came, or end it in the middle of the sign-in after connections were allowed again
+    await admin.query('select pg_terminate_backend(pid, 5000) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [
+      name,
+    ]);
     const down = await login();
     expect(down.statusCode).toBe(503);
     expect(down.json()).toMatchObject({ code: 503, data: null });
