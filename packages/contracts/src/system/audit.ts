@@ -43,6 +43,10 @@ export const operLogResource = defineResource({
   actions: ['list', 'query', 'export'],
 });
 
+/** What a login-log entry says happened: every result the server writes. */
+export const loginResults = ['success', 'failure', 'locked', 'logout', 'register'] as const;
+export type LoginResult = (typeof loginResults)[number];
+
 export const loginLogSchema = z.object({
   id: z.number().int(),
   account: z.string(),

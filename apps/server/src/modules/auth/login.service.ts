@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type LoginInput, loginLogResource } from '@atrium/contracts';
+import { type LoginInput, type LoginResult, loginLogResource } from '@atrium/contracts';
 import { and, eq, gt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { builtStatements, statementCache } from '../../crud/statements';
@@ -34,7 +34,7 @@ export const MAX_KNOWN_DEVICES = 20;
 
 type LoginLogEntry = {
   account: string;
-  result: 'success' | 'failure' | 'locked' | 'logout' | 'register';
+  result: LoginResult;
   reason?: string | null;
   accountRef?: number | null;
   tenantId?: number | null;
@@ -187,44 +187,21 @@ type Admission = {
 const placeholdersOf = <T extends object>(prefix: string, row: T) =>
   Object.fromEntries(Object.keys(row).map((name) => [name, p(`${prefix}.${name}`)])) as unknown as T;
 
-// the columns a session and a log entry are written with (newSession and loginLogRow give them all)
-const sessionColumns = placeholdersOf('session', {
-  tokenHash: '',
-  accountId: 0,
-  tenantRef: 0,
-  remember: false,
-  deviceId: null,
-  deviceType: null,
-  ip: null,
-  userAgent: null,
-  createTime: new Date(0),
-  lastSeenAt: new Date(0),
-  expiresAt: new Date(0),
-} satisfies typeof sessions.$inferInsert);
-const logColumns = placeholdersOf('log', {
-  account: '',
-  result: 'success',
-  reason: null,
-  accountRef: null,
-  tenantRef: null,
-  ip: null,
-  deviceId: null,
-  userAgent: null,
-  createTime: new Date(0),
-} satisfies typeof loginLogs.$inferInsert);
-
-/** A row's values under its placeholders' names; a column the statement was not built with is refused, not dropped. */
-function fill(values: Record<string, unknown>, prefix: string, columns: object, row: object) {
-  for (const [name, value] of Object.entries(row)) {
-    if (!(name in columns)) throw new Error(`sign-in statement: no placeholder for ${prefix}.${name}`);
-    values[`${prefix}.${name}`] = value;
-  }
+/** A row's values under its placeholders' names. */
+function fill(values: Record<string, unknown>, prefix: string, row: object) {
+  for (const [name, value] of Object.entries(row)) values[`${prefix}.${name}`] = value;
 }
 
-/** The statement `admit` runs, in four shapes: a known device or a new one, the last tenant changed or not. */
-function admitStatement(db: Db | Tx, shape: { knownDevice: boolean; lastTenant: boolean }) {
+type SessionRow = ReturnType<FastifyInstance['sessions']['newSession']>['row'];
+type LogRow = ReturnType<typeof loginLogRow>;
+
+/**
+ * The statement `admit` runs, in four shapes: a known device or a new one, the last tenant changed or
+ * not. The session and the log entry are written with the columns their rows have (part of the key).
+ */
+function admitStatement(db: Db | Tx, shape: { knownDevice: boolean; lastTenant: boolean }, session: SessionRow, log: LogRow) {
   const d = knownDevices;
-  const steps = [sql`session as (${db.insert(sessions).values(sessionColumns).getSQL()})`];
+  const steps = [sql`session as (${db.insert(sessions).values(placeholdersOf('session', session)).getSQL()})`];
   if (shape.knownDevice) {
     steps.push(
       sql`device as (${db
@@ -263,7 +240,7 @@ function admitStatement(db: Db | Tx, shape: { knownDevice: boolean; lastTenant: 
         .getSQL()})`,
     );
   }
-  steps.push(sql`logged as (${db.insert(loginLogs).values(logColumns).getSQL()})`);
+  steps.push(sql`logged as (${db.insert(loginLogs).values(placeholdersOf('log', log)).getSQL()})`);
   return sql`with ${sql.join(steps, sql`, `)} select 1`;
 }
 
@@ -287,11 +264,13 @@ async function admit(app: FastifyInstance, request: FastifyRequest, a: Admission
   const deviceToken = a.knownDevice ? null : randomBytes(32).toString('base64url');
   const shape = { knownDevice: !!a.knownDevice, lastTenant: a.account.lastTenantId !== a.tenantId };
   const values: Record<string, unknown> = { now, expiresAt, accountRef, tenantId: a.tenantId, keep: MAX_KNOWN_DEVICES - 1 };
-  fill(values, 'session', sessionColumns, row);
-  fill(values, 'log', logColumns, loginLogRow(app, request, a.log, a.deviceId));
+  const logRow = loginLogRow(app, request, a.log, a.deviceId);
+  fill(values, 'session', row);
+  fill(values, 'log', logRow);
   values.deviceHash = a.knownDevice ?? hashOf(deviceToken as string);
+  const key = `admit:${shape.knownDevice}:${shape.lastTenant}:${Object.keys(row)}:${Object.keys(logRow)}`;
   await withTenantStatement(app.database.db, a.tenantId, (tx) =>
-    admitStatements(tx, `admit:${shape.knownDevice}:${shape.lastTenant}`, (db) => admitStatement(db, shape), values),
+    admitStatements(tx, key, (db) => admitStatement(db, shape, row, logRow), values),
   );
   dropTotals(app, a.tenantId, LOGIN_LOG_TOTALS);
   return { token, deviceToken };

@@ -1,5 +1,5 @@
 import { Tag } from '@arco-design/web-react';
-import { type LoginLog, loginLogResource } from '@atrium/contracts/system/audit';
+import { type LoginLog, loginLogResource, loginResults } from '@atrium/contracts/system/audit';
 import i18next from 'i18next';
 import { ExportButton } from '../../../crud/ExportButton';
 import { ResourcePage } from '../../../crud/ResourcePage';
@@ -30,8 +30,7 @@ const columns: ColumnDef<LoginLog>[] = [
   { key: 'ip', title: 'system.operlog.ip' },
   { key: 'userAgent', title: 'system.loginlog.userAgent', hidden: true },
 ];
-// every result the server writes (login.service.ts)
-const results = ['success', 'failure', 'locked', 'logout', 'register'].map((v) => ({ label: `system.loginlog.result.${v}`, value: v }));
+const results = loginResults.map((v) => ({ label: `system.loginlog.result.${v}`, value: v }));
 const search: FieldDef[] = [
   { field: 'account', label: 'system.loginlog.account' },
   { field: 'ip', label: 'system.operlog.ip' },
