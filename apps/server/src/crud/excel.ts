@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { recordAudit } from './audit';
 import { type Ctx, inTenant } from './context';
 import { routeOptions } from './register-resource';
+import { totalsName, totalsOf } from './totals';
 
 /** A label in both languages. */
 export type Bilingual = { en: string; zh: string };
@@ -142,8 +143,7 @@ export function registerExport<R extends Resource, Row>(
       async (request, reply) => {
         const query = request.query as z.output<R['listQuery']>;
         // the list's kept total, as the list route keeps it: not counted again for each page read
-        const { pageNum: _n, pageSize: _s, sort: _o, ...filters } = query as Record<string, unknown>;
-        const totals = { cache: app.totals, resource: `${resource.domain}:${resource.name}`, filters: JSON.stringify(filters) };
+        const totals = totalsOf(app, totalsName(resource), query as Record<string, unknown>);
         const rows = await inTenant(
           request,
           async (ctx) => {

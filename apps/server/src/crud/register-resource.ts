@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { forbidden, notFound } from '../errors';
 import { displayNameOf, recordAudit } from './audit';
 import { type Ctx, callerOf, inTenant } from './context';
-import { totalsName } from './totals';
+import { totalsName, totalsOf } from './totals';
 
 export type ListResult<T> = { list: T[]; total: number };
 
@@ -103,8 +103,7 @@ export function registerResource<R extends Resource>(
       routeOptions(resource, 'list', { querystring: resource.listQuery, response: { 200: envelopeOf(pageOf(item)), ...errors } }),
       async (request) => {
         const query = request.query as z.output<R['listQuery']> & { pageNum: number; pageSize: number };
-        const { pageNum: _n, pageSize: _s, sort: _o, ...filters } = query as typeof query & { sort?: unknown };
-        const totals = { cache: app.totals, resource: totalsName(resource), filters: JSON.stringify(filters) };
+        const totals = totalsOf(app, totalsName(resource), query);
         const page = await inTenant(request, (ctx) => handlers.list(ctx, query), { totals });
         return ok({ ...page, pageNum: query.pageNum, pageSize: query.pageSize });
       },

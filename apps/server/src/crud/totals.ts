@@ -75,6 +75,15 @@ export function dropTotals(app: FastifyInstance, tenantId: number, resource: str
   app.sessions.backplane?.publish({ kind: 'totals', tenantId, resource });
 }
 
+/**
+ * What a list request's kept total is keyed by: its filters, without what only picks the page (the
+ * page number and size, the sort, a keyset cursor), so every page of one list shares one count.
+ */
+export function totalsOf(app: FastifyInstance, resource: string, query: Record<string, unknown> | undefined): NonNullable<Ctx['totals']> {
+  const { pageNum: _n, pageSize: _s, sort: _o, after: _a, before: _b, ...filters } = query ?? {};
+  return { cache: app.totals, resource, filters: JSON.stringify(filters) };
+}
+
 /** The part of the caller a total depends on, or null when it is too personal to keep. */
 function scopeKey(caller: Caller): string | null {
   if (caller.superAdmin || caller.dataScope === '1') return 'all';

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { recordAudit } from './audit';
 import { type Ctx, inTenant } from './context';
 import { ok, routeOptions } from './register-resource';
+import { totalsOf } from './totals';
 
 type Schema = z.ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;
@@ -59,11 +60,7 @@ export function typedRoute<B extends Schema | undefined, P extends Schema | unde
     ...routeOptions(resource, route.action, schema, { write: route.write, summary: route.summary }),
     handler: async (request) => {
       const input = { body: request.body as Out<B>, params: request.params as Out<P>, query: request.query as Out<Q> };
-      let totals: Ctx['totals'];
-      if (route.keptTotals) {
-        const { pageNum: _n, pageSize: _s, sort: _o, ...filters } = (request.query ?? {}) as Record<string, unknown>;
-        totals = { cache: app.totals, resource: route.keptTotals, filters: JSON.stringify(filters) };
-      }
+      const totals = route.keptTotals ? totalsOf(app, route.keptTotals, request.query as Record<string, unknown>) : undefined;
       const result = await inTenant(request, (ctx) => handler(ctx, input), { totals });
       if (route.write) recordAudit(request, { after: result });
       return ok(result);
