@@ -171,6 +171,14 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
     zh: '不能修改自己的角色、用户类型、状态或部门',
     en: 'you cannot change your own roles, user type, status or department',
   },
+  'user.defaultRoleExceedsOwn': {
+    zh: '新用户默认获得的角色授予的权限超过了您拥有的，需由管理员创建该用户',
+    en: 'the role new users get by default grants more than you hold: an administrator must create this user',
+  },
+  'user.outsideScope': {
+    zh: '新用户将不在您的数据权限范围内，请选择您范围内的部门',
+    en: 'the new user would be outside your data scope: choose a department within it',
+  },
   'role.exceedsOwn': { zh: '角色授予的权限不能超过您自己拥有的', en: 'a role may grant no more than you hold yourself' },
   'role.ownRole': { zh: '不能修改您自己拥有的角色', en: 'you cannot change a role you hold' },
   'role.grantsMore': { zh: '该角色授予的权限超过了您拥有的', en: 'this role grants more than you hold' },

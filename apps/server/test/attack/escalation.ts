@@ -98,8 +98,19 @@ const rolePerms = (...actions: string[]) => ['system:role:list', 'system:role:qu
 export const escalationProbes: Record<string, Probe> = {
   'POST /api/system/user/info': async (a) => {
     const { caller } = await a.limited(userPerms('create'));
+    const granter = await a.limited(userPerms('create', 'grant'));
+    const self = await a.limited(userPerms('create', 'grant'), '5');
     const base = { name: 'New', password: PASSWORD, deptId: a.sandbox };
     return [
+      // no roles chosen: the tenant's default role, which grants more than this caller holds
+      expect403(
+        'create without roles, the default role granting more than one holds',
+        await caller.post('/api/system/user/info', { ...base, accountId: `x${++serial}` }),
+      ),
+      expect403(
+        'create a user one could not see afterwards (data scope: oneself only)',
+        await self.caller.post('/api/system/user/info', { ...base, accountId: `x${++serial}`, roleIds: [self.roleId] }),
+      ),
       expect403(
         'create with the admin role, without system:user:grant',
         await caller.post('/api/system/user/info', { ...base, accountId: `x${++serial}`, roleIds: [a.adminRoleId] }),
@@ -112,7 +123,10 @@ export const escalationProbes: Record<string, Probe> = {
         'create a tenant administrator (user type 01)',
         await caller.post('/api/system/user/info', { ...base, accountId: `x${++serial}`, userType: '01' }),
       ),
-      expect200('create an ordinary user in scope', await caller.post('/api/system/user/info', { ...base, accountId: `x${++serial}` })),
+      expect200(
+        'create an ordinary user in scope with one’s own role',
+        await granter.caller.post('/api/system/user/info', { ...base, accountId: `x${++serial}`, roleIds: [granter.roleId] }),
+      ),
     ];
   },
   'PUT /api/system/user/info/:id': async (a) => {
@@ -213,6 +227,7 @@ export const escalationProbes: Record<string, Probe> = {
         'move the own department under an outside one',
         await caller.put(`/api/system/dept/${a.sandbox}`, { ...sandbox, parentId: a.outside }),
       ),
+      expect403('rename a department outside the scope', await caller.put(`/api/system/dept/${a.outside}`, { ...outside, name: 'Mine' })),
       expect200('rename a department in scope', await caller.put(`/api/system/dept/${child.id}`, { ...child, name: 'Renamed' })),
     ];
   },
@@ -250,9 +265,47 @@ export const extraProbes: Record<string, Probe> = {
     const sessions = (await a.admin.get('/api/system/session?pageSize=100')).body.data.list as { id: number; accountId: string }[];
     const superSession = sessions.find((s) => s.accountId === 'admin');
     const other = sessions.find((s) => s.accountId === victim.accountId);
+    // a caller who may sign people out, but holds less than the tenant administrator
+    const operator = await a.limited(['system:session:list', 'system:session:forceLogout'], '1');
+    const adminSession = (await a.admin.get('/api/system/session?pageSize=100')).body.data.list.find(
+      (s: { accountId: string }) => s.accountId === tenantAdmin.accountId,
+    );
     return [
       expect403('end the super admin’s session', await tenantAdmin.caller.del(`/api/system/session/${superSession?.id}`)),
+      expect403('end the session of someone holding more', await operator.caller.del(`/api/system/session/${adminSession?.id}`)),
       expect200('end an ordinary session', await tenantAdmin.caller.del(`/api/system/session/${other?.id}`)),
+    ];
+  },
+  'PUT /api/system/dept/:id/status': async (a) => {
+    const { caller } = await a.limited(['system:dept:list', 'system:dept:query', 'system:dept:status'], '4');
+    const child = (await a.admin.post('/api/system/dept', { name: 'Child', parentId: a.sandbox })).body.data;
+    return [
+      expect403('disable a department outside the scope', await caller.put(`/api/system/dept/${a.outside}/status`, { status: '1' })),
+      expect200('disable a department in scope', await caller.put(`/api/system/dept/${child.id}/status`, { status: '1' })),
+    ];
+  },
+  'DELETE /api/system/dept/:id': async (a) => {
+    const { caller } = await a.limited(['system:dept:list', 'system:dept:query', 'system:dept:delete'], '4');
+    const empty = (await a.admin.post('/api/system/dept', { name: 'Empty' })).body.data;
+    const child = (await a.admin.post('/api/system/dept', { name: 'Child', parentId: a.sandbox })).body.data;
+    return [
+      expect403('delete a department outside the scope', await caller.del(`/api/system/dept/${empty.id}`)),
+      expect200('delete a department in scope', await caller.del(`/api/system/dept/${child.id}`)),
+    ];
+  },
+  'DELETE /api/release/user-project/:id': async (a) => {
+    const { caller, userId } = await a.limited(['release:userProject:list', 'release:userProject:delete'], '1');
+    const colleague = await a.colleague();
+    const project = async () => (await a.admin.post('/api/release/project', { key: `p${++serial}`, name: 'Probe' })).body.data.id;
+    const [theirs, mine] = [await project(), await project()];
+    const grant = async (who: number, projectId: number, level: string) =>
+      (await a.admin.post('/api/release/user-project', { userId: who, projectId, level })).body.data.id;
+    const onTheirs = await grant(colleague.id, theirs, 'MAINTAINER');
+    await grant(userId, mine, 'MAINTAINER');
+    const onMine = await grant(colleague.id, mine, 'VIEWER');
+    return [
+      expect403('revoke a grant on a project one does not maintain', await caller.del(`/api/release/user-project/${onTheirs}`)),
+      expect200('revoke a grant on a project one maintains', await caller.del(`/api/release/user-project/${onMine}`)),
     ];
   },
 };

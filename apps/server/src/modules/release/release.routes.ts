@@ -541,9 +541,13 @@ export async function releaseRoutes(app: FastifyInstance) {
     app,
     { method: 'DELETE', url: '/release/user-project/:id', permission: perm('userProject', 'delete'), params: idParam, write: true },
     async (ctx, { params }) => {
+      const [grant] = await ctx.tx.select().from(releaseUserProjects).where(eq(releaseUserProjects.id, params.id));
+      if (!grant) throw notFound();
+      // taking a grant away is the granting's other half: a MAINTAINER of what the grant covers (the
+      // project, or the one environment), so a MAINTAINER of one environment leaves project-wide grants be
+      await requireLevel(ctx, grant.projectId, grant.envId ?? 0, 'MAINTAINER');
       const [row] = await ctx.tx.delete(releaseUserProjects).where(eq(releaseUserProjects.id, params.id)).returning();
-      if (!row) throw notFound();
-      return strip(row);
+      return strip(row as typeof releaseUserProjects.$inferSelect);
     },
   );
 

@@ -7,7 +7,7 @@ import { contains, containsPattern, containsPlaceholder, keysetPage, orderOf, pa
 import { statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
 import { oneAtATime } from '../../../db/client';
-import { accounts, loginLogs, operLogs, sessions } from '../../../db/schema';
+import { accounts, loginLogs, operLogs, sessions, tenantUsers } from '../../../db/schema';
 import { IDLE_MS } from '../../auth/session.service';
 
 const iso = (d: Date) => d.toISOString();
@@ -220,11 +220,19 @@ export const sessionRepository = {
     return null;
   },
   /** The session if it is live and in the caller's tenant. */
+  /** A live session of the tenant, with who holds it: the account and its user in the tenant. */
   async findLive(ctx: Ctx, id: number) {
     const [row] = await ctx.tx
-      .select({ id: sessions.id, superAdmin: accounts.superAdmin, accountId: accounts.accountId })
+      .select({
+        id: sessions.id,
+        superAdmin: accounts.superAdmin,
+        accountId: accounts.accountId,
+        userId: tenantUsers.id,
+        userType: tenantUsers.userType,
+      })
       .from(sessions)
       .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+      .leftJoin(tenantUsers, and(eq(tenantUsers.tenantId, sessions.tenantRef), eq(tenantUsers.accountRef, sessions.accountId)))
       .where(and(eq(sessions.id, id), eq(sessions.tenantRef, ctx.caller.tenantId), isNull(sessions.endedAt)));
     return row ?? null;
   },

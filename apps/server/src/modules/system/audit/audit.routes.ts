@@ -8,6 +8,7 @@ import { registerExport } from '../../../crud/excel';
 import { ok, registerResource, routeOptions } from '../../../crud/register-resource';
 import { forbidden, notFound } from '../../../errors';
 import { endSessions } from '../../auth/session.service';
+import { roleGuard } from '../role/role.guard';
 import { loginLogRepository, operLogRepository, sessionRepository } from './audit.repository';
 
 /** Operation log, login log (search and Excel export) and online sessions with force-logout. */
@@ -77,8 +78,10 @@ export async function auditRoutes(app: FastifyInstance) {
         await inTenant(request, async (ctx) => {
           const live = await sessionRepository.findLive(ctx, id);
           if (!live) throw notFound();
-          // a tenant administrator may not sign the super admin out
-          if (live.superAdmin && !ctx.caller.superAdmin) throw forbidden();
+          // signing someone out is acting on their account, as a disable is: never the super admin's
+          // (but by a super admin), nor that of anyone holding more than the caller
+          if ((live.superAdmin || live.userType === '00') && !ctx.caller.superAdmin) throw forbidden();
+          if (live.userId !== null && live.userId !== ctx.caller.userId) await roleGuard.assertHoldsAtLeast(ctx, live.userId);
           recordAudit(request, { targetName: live.accountId });
           ctx.afterCommit(() => endSessions(app, { reason: 'forced', sessionIds: [id] }));
         });

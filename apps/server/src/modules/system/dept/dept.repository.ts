@@ -111,11 +111,10 @@ export const deptRepository = {
   async update(ctx: Ctx, id: number, input: CreateDeptInput) {
     const before = (await row(ctx, id))!;
     const ancestors = await ancestorsUnder(ctx, input.parentId, id);
-    if (before.parentId !== input.parentId) {
-      // a move changes who sees whom: both ends must be inside the caller's data scope
-      await roleGuard.assertDepartmentInScope(ctx, id, 'id');
-      await roleGuard.assertDepartmentInScope(ctx, input.parentId, 'parentId');
-    }
+    // only a department inside the caller's data scope is changed; a move changes who sees whom, so
+    // its new parent must be inside it too
+    await roleGuard.assertDepartmentInScope(ctx, id, 'id');
+    if (before.parentId !== input.parentId) await roleGuard.assertDepartmentInScope(ctx, input.parentId, 'parentId');
     const [updated] = await ctx.tx
       .update(depts)
       .set({
@@ -148,6 +147,7 @@ export const deptRepository = {
   },
 
   async setStatus(ctx: Ctx, id: number, status: Status) {
+    await roleGuard.assertDepartmentInScope(ctx, id, 'id');
     const [updated] = await ctx.tx
       .update(depts)
       .set({ status, updateBy: ctx.caller.accountId, updateTime: new Date() })
@@ -158,6 +158,7 @@ export const deptRepository = {
   },
 
   async remove(ctx: Ctx, id: number) {
+    await roleGuard.assertDepartmentInScope(ctx, id, 'id');
     const [children] = await ctx.tx
       .select({ n: count() })
       .from(depts)

@@ -108,11 +108,11 @@ async function grantsOf(ctx: Ctx, roleIds: number[]): Promise<Map<number, Grant>
 
 export const roleGuard = {
   /** Giving or taking away these roles: each must grant no more than the caller holds. */
-  async assertGrantable(ctx: Ctx, roleIds: number[], field = 'roleIds') {
+  async assertGrantable(ctx: Ctx, roleIds: number[], field = 'roleIds', message = 'role.exceedsOwn') {
     if (unbounded(ctx) || !roleIds.length) return;
     const menus = await heldMenus(ctx);
     for (const grant of (await grantsOf(ctx, roleIds)).values()) {
-      if (!(await within(ctx, grant, menus))) throw denied(field, 'exceedsOwn', 'role.exceedsOwn');
+      if (!(await within(ctx, grant, menus))) throw denied(field, 'exceedsOwn', message);
     }
   },
 

@@ -74,6 +74,15 @@ function assertMayGrant(ctx: Ctx, field = 'roleIds') {
   if (!can(ctx.caller, 'system:user:grant')) throw denied(field, 'permission', 'user.grantPermission');
 }
 
+/** The tenant's enabled default roles: what a user created without roles gets. */
+async function defaultRoles(ctx: Ctx) {
+  const rows = await ctx.tx
+    .select({ id: roles.id })
+    .from(roles)
+    .where(and(eq(roles.tenantId, ctx.caller.tenantId), eq(roles.isDefault, true), eq(roles.status, '0')));
+  return rows.map((r) => Number(r.id));
+}
+
 /** Roles added or taken away: the grant permission, and each role within what the caller holds. */
 async function assertRoleChange(ctx: Ctx, before: number[], after: number[]) {
   if (sameIds(before, after)) return;
@@ -110,6 +119,9 @@ export const userService = {
     if (input.roleIds.length) {
       assertMayGrant(ctx);
       await roleGuard.assertGrantable(ctx, input.roleIds);
+    } else {
+      // no roles chosen: the tenant's default roles, which the caller gives as much as chosen ones
+      await roleGuard.assertGrantable(ctx, await defaultRoles(ctx), 'roleIds', 'user.defaultRoleExceedsOwn');
     }
     if (input.userType !== '02') assertMayGrant(ctx, 'userType');
     await roleGuard.assertDepartmentInScope(ctx, input.deptId);
@@ -172,7 +184,11 @@ export const userService = {
     const result = (await ctx.tx.execute(statement).catch((error: unknown) => rethrowUnique(error, ACCOUNT_KEYS))) as RawResult<{
       id: number | string;
     }>;
-    return (await userRepository.get(ctx, Number(result.rows[0]!.id)))!;
+    const created = await userRepository.get(ctx, Number(result.rows[0]!.id));
+    // a user the caller could not see afterwards (their data scope: themselves only, or departments the
+    // new one is not in) is not made: the refusal rolls the statement back
+    if (!created) throw denied('deptId', 'outsideScope', 'user.outsideScope');
+    return created;
   },
 
   async update(ctx: Ctx, id: number, input: UpdateUserInput) {
