@@ -60,8 +60,10 @@ export function routeOptions(
     config: {
       permission: resource.permission(action),
       ...(options.write ? { audit: { module: `${resource.domain}:${resource.name}`, action } } : {}),
+      ...(superAdminOnly ? { superAdminOnly: true } : {}),
     },
-    ...(superAdminOnly ? { preHandler: requireSuperAdmin } : {}),
+    // at the request, before its body is read: a caller who may not write gets no field list back
+    ...(superAdminOnly ? { onRequest: requireSuperAdmin } : {}),
   } as RouteShorthandOptions;
 }
 

@@ -132,17 +132,21 @@ describe.each(engines)('privilege escalation inside a tenant on %s', (engine) =>
     expect(failures).toEqual([]);
     // the control: holding every permission, the same calls (on an id that does not exist, so no rule
     // about the row answers first) get past the permission check — except on the global catalogue and
-    // tenants, which only the super admin changes
+    // tenants, which only the super admin changes: those answer 403 before looking at the input
     await probe.hold(null);
     const refused: string[] = [];
+    const superAdmins: string[] = [];
     for (const [permission, group] of byPermission) {
       if (!probe.granted.has(permission)) continue;
       for (const route of group) {
-        if (route.config.globalResource) continue;
-        if ((await send(route, '987654321')).statusCode === 403) refused.push(`${route.method} ${route.url}`);
+        const status = (await send(route, '987654321')).statusCode;
+        if (route.config.superAdminOnly) superAdmins.push(`${route.method} ${route.url} → ${status}`);
+        else if (!route.config.globalResource && status === 403) refused.push(`${route.method} ${route.url}`);
       }
     }
     expect(refused).toEqual([]);
+    expect(superAdmins.length).toBeGreaterThan(0);
+    expect(superAdmins.filter((r) => !r.endsWith('→ 403'))).toEqual([]);
   });
 
   it.each(Object.keys({ ...escalationProbes, ...extraProbes }))(
