@@ -135,7 +135,9 @@ describe.each(engines)('ERP on %s', (engine) => {
           : { skus: [{ price: 100 + i }] }),
       });
       expect(res.status).toBe(200);
-      const skus = res.body.data.skus as { id: number; price: number }[];
+      const skus = res.body.data.skus as { id: number; price: number; specValues: string[] }[];
+      // in the order they were made (by id), not in their spec key's order
+      if (two) expect(skus.map((s) => s.specValues[0])).toEqual(['Red', 'Blue']);
       let stock = 0;
       for (const [k, sku] of skus.entries()) {
         const delta = i + k + 1;

@@ -45,12 +45,12 @@ const goodsColumns = {
   categoryName: sql<string | null>`(${sql.raw(
     'select c.name from erp_categories c where c.tenant_id = "erp_products"."tenant_id" and c.id = "erp_products"."category_id"',
   )})`,
-  skus: sql<SkuRead[]>`(${sql.raw(
-    `select coalesce(json_agg(json_build_object('skuId', s.id, 'specValues', s.spec_values, 'skuPrice', s.price,
+  skus: sql<SkuRead[]>`${sql.raw(
+    `array_to_json(array(select json_build_object('skuId', s.id, 'specValues', s.spec_values, 'skuPrice', s.price,
        'stock', (select coalesce(sum(st.quantity), 0) from erp_stock st where st.tenant_id = s.tenant_id and st.sku_id = s.id))
-       order by s.id), '[]'::json)
-     from erp_skus s where s.tenant_id = "mall_goods"."tenant_id" and s.product_id = "mall_goods"."product_id" and not s.deleted`,
-  )})`,
+     from erp_skus s where s.tenant_id = "mall_goods"."tenant_id" and s.product_id = "mall_goods"."product_id" and not s.deleted
+     order by s.id))`,
+  )}`,
 };
 type SkuRead = { skuId: number; specValues: string[]; skuPrice: number; stock: number };
 type GoodsRead = Omit<GoodsRow, 'tenantId'> & {

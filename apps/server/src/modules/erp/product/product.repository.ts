@@ -84,12 +84,12 @@ const productColumns = {
   categoryName: sql<string | null>`(${sql.raw(
     `select c.name from erp_categories c where c.tenant_id = ${product('tenant_id')} and c.id = ${product('category_id')}`,
   )})`,
-  skus: sql<Sku[]>`(${sql.raw(
-    `select coalesce(json_agg(json_build_object('id', s.id, 'productId', s.product_id, 'specValues', s.spec_values,
+  skus: sql<Sku[]>`${sql.raw(
+    `array_to_json(array(select json_build_object('id', s.id, 'productId', s.product_id, 'specValues', s.spec_values,
        'barcode', s.barcode, 'price', s.price, 'costPrice', s.cost_price, 'marketPrice', s.market_price, 'weight', s.weight)
-       order by s.id), '[]'::json)
-     from erp_skus s where s.tenant_id = ${product('tenant_id')} and s.product_id = ${product('id')} and not s.deleted`,
-  )})`,
+     from erp_skus s where s.tenant_id = ${product('tenant_id')} and s.product_id = ${product('id')} and not s.deleted
+     order by s.id))`,
+  )}`,
   stock: sql<number>`(${sql.raw(
     `select coalesce(sum(st.quantity), 0) from erp_stock st
      join erp_skus s on s.tenant_id = st.tenant_id and s.id = st.sku_id
