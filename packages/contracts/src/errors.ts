@@ -161,6 +161,7 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   'ref.missingId': { zh: '编号 {id} 不存在', en: 'no record with id {id}' },
   'tree.cycle': { zh: '不能移到自己或自己的下级之下', en: 'cannot be moved under itself or one of its own descendants' },
   'sku.notOnSale': { zh: '该 SKU 不在售', en: 'this SKU is not on sale' },
+  'sale.amountTooLarge': { zh: '订单金额超出上限（{max} 元）', en: 'the order amount is over the limit ({max} yuan)' },
   'product.singleSku': { zh: '没有规格的商品只能有一个 SKU', en: 'a product without specs has exactly one SKU' },
   'product.specCombination': { zh: '每个规格取一个值，按规格的顺序', en: 'one value for each spec, in order' },
   'product.specValue': { zh: '“{value}”不是规格“{spec}”的取值', en: '"{value}" is not a value of "{spec}"' },

@@ -1,3 +1,4 @@
+import { MAX_ORDER_AMOUNT } from '@atrium/contracts';
 import ExcelJS from 'exceljs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -403,6 +404,45 @@ describe.each(engines)('ERP on %s', (engine) => {
     expect((await api.put(`/api/erp/activity/${third.body.data.id}/status`, { status: 'Y' })).status).toBe(200);
     const bad = await api.post('/api/erp/activity', { name: 'x', type: 'discount', skuIds: [skuId], ...window });
     expect(fieldsOf(bad.body)).toContain('discountPercent');
+  });
+
+  it('keeps order amounts exact up to MAX_ORDER_AMOUNT and refuses an order past it, naming the line, writing nothing', async () => {
+    const w = await warehouse(api);
+    const { skuId } = await product(api, 30_680_891_416);
+    const now = Date.now();
+    const window = { startTime: new Date(now - 3600_000).toISOString(), endTime: new Date(now + 3600_000).toISOString() };
+    const activity = await api.post('/api/erp/activity', {
+      name: 'Big',
+      type: 'discount',
+      discountPercent: 68,
+      skuIds: [skuId],
+      ...window,
+    });
+    expect((await api.put(`/api/erp/activity/${activity.body.data.id}/status`, { status: 'Y' })).status).toBe(200);
+    // 754,627,205,267,936 fen, under the limit; 68 % of it is …582,196.48, which gross × 68 / 100 in
+    // doubles (past 2^53) would round to …197
+    const gross = 30_680_891_416n * 24_596n;
+    const total = (gross * 68n + 50n) / 100n;
+    const sale = await api.post('/api/erp/sale', { warehouseId: w, items: [{ skuId, quantity: 24_596 }] });
+    expect(sale.status).toBe(200);
+    expect(sale.body.data).toMatchObject({ goodsAmount: Number(gross), totalAmount: Number(total), discountAmount: Number(gross - total) });
+    expect(Number(gross) <= MAX_ORDER_AMOUNT && Number.isSafeInteger(Number(gross))).toBe(true);
+    const before = (await api.get('/api/erp/sale?pageSize=1')).body.data.total;
+    // the second line takes the order past the limit: a 400 on that line's quantity, no order written
+    const over = await api.post('/api/erp/sale', {
+      warehouseId: w,
+      items: [
+        { skuId, quantity: 24_596 },
+        { skuId, quantity: 10_000 },
+      ],
+    });
+    expect(over.status).toBe(400);
+    expect(over.body.data.fields).toEqual([expect.objectContaining({ field: 'items.1.quantity', rule: 'max' })]);
+    expect((await api.get('/api/erp/sale?pageSize=1')).body.data.total).toBe(before);
+    // editing a draft into the same order is refused the same way
+    const edit = await api.put(`/api/erp/sale/${sale.body.data.id}`, { warehouseId: w, items: [{ skuId, quantity: 1_000_000 }] });
+    expect([edit.status, edit.body.data.fields?.[0]?.field]).toEqual([400, 'items.0.quantity']);
+    expect((await api.put(`/api/erp/activity/${activity.body.data.id}/status`, { status: 'N' })).status).toBe(200);
   });
 
   it('lists orders as a model of them says for status, member, warehouse, dates and number, every sort and page', async () => {

@@ -46,6 +46,13 @@ export const saleSchema = z.object({
 });
 export type Sale = z.infer<typeof saleSchema>;
 
+/**
+ * The most an order may come to, in fen (10 trillion yuan): every amount of an order stays an exact
+ * integer in JavaScript and in a bigint column, where a price at its maximum times the largest quantity
+ * would not.
+ */
+export const MAX_ORDER_AMOUNT = 1_000_000_000_000_000;
+
 /** Prices are not taken from the client: the server computes them from SKU prices and activities. */
 export const createSaleSchema = z.object({
   warehouseId: refId,

@@ -1,3 +1,4 @@
+import { MAX_ORDER_AMOUNT } from '@atrium/contracts';
 import { and, eq, gt, inArray, lte } from 'drizzle-orm';
 import { invalidField } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
@@ -5,6 +6,10 @@ import { erpActivities, erpActivitySkus, erpProducts, erpSkus } from '../../../d
 
 export type PricedLine = { skuId: number; quantity: number; unitPrice: number; discount: number; amount: number };
 export type Priced = { lines: PricedLine[]; goodsAmount: number; discountAmount: number; totalAmount: number; totalQuantity: number };
+
+/** `percent` % of `amount`, rounded half up, exact for every amount up to MAX_ORDER_AMOUNT (no product past 2^53). */
+export const percentOf = (amount: number, percent: number) =>
+  Math.trunc(amount / 100) * percent + Math.round(((amount % 100) * percent) / 100);
 
 /**
  * Prices an order on the server: SKU prices (fen), the best enabled discount activity running now on
@@ -43,11 +48,17 @@ export async function priceLines(ctx: Ctx, items: { skuId: number; quantity: num
         inArray(erpActivitySkus.skuId, ids),
       ),
     );
-  const lines = items.map((item) => {
+  const tooLarge = (field: string) =>
+    invalidField(field, 'max', 'sale.amountTooLarge', { max: (MAX_ORDER_AMOUNT / 100).toLocaleString('en-US') });
+  let sum = 0;
+  const lines = items.map((item, i) => {
     const unitPrice = price.get(item.skuId) as number;
     const gross = unitPrice * item.quantity;
+    // checked line by line, so no sum or discount is ever computed past an exact integer
+    sum += gross;
+    if (sum > MAX_ORDER_AMOUNT) throw tooLarge(`items.${i}.quantity`);
     const percents = running.filter((a) => a.type === 'discount' && a.skuId === item.skuId).map((a) => a.percent ?? 100);
-    const amount = percents.length ? Math.round((gross * Math.min(...percents)) / 100) : gross;
+    const amount = percents.length ? percentOf(gross, Math.min(...percents)) : gross;
     return { skuId: item.skuId, quantity: item.quantity, unitPrice, discount: gross - amount, amount };
   });
   const byReduction = new Map<number, { threshold: number; reduction: number; skus: Set<number> }>();
