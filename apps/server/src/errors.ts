@@ -36,7 +36,20 @@ export class AppError extends Error {
 export const notFound = () => new AppError('notFound');
 export const forbidden = () => new AppError('forbidden');
 
-type IssueLike = { code: string; minimum?: unknown; maximum?: unknown; origin?: string; input?: unknown };
+type IssueLike = { code: string; minimum?: unknown; maximum?: unknown; origin?: string; expected?: unknown; input?: unknown };
+
+/** What a value of the wrong type should have been, by the type the schema expected. */
+const wrongType: Record<string, string> = {
+  string: 'value.notText',
+  number: 'value.notNumber',
+  int: 'value.notNumber',
+  bigint: 'value.notNumber',
+  boolean: 'value.notBoolean',
+  array: 'value.notList',
+  tuple: 'value.notList',
+  object: 'value.notObject',
+  record: 'value.notObject',
+};
 
 /**
  * A schema issue as a key of the contracts' `validationMessages` with its parameters, so it reads in
@@ -53,5 +66,6 @@ export function issueMessage(issue: IssueLike, input: unknown = issue.input): { 
   }
   if (issue.code === 'too_big' && text) return { message: 'value.tooLong', params: { max: Number(issue.maximum) } };
   if (issue.code === 'invalid_type' && missing) return { message: 'value.required' };
+  if (issue.code === 'invalid_type') return { message: wrongType[String(issue.expected)] ?? 'value.invalid' };
   return { message: 'value.invalid' };
 }

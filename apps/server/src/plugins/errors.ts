@@ -19,19 +19,42 @@ declare module 'fastify' {
   }
 }
 
+/** The request's part a validation error is about (`body`, `querystring`, `params`, `headers`). */
+function validatedPart(request: FastifyRequest, context: string | undefined): unknown {
+  if (context === 'querystring') return request.query;
+  if (context === 'params') return request.params;
+  if (context === 'headers') return request.headers;
+  return request.body;
+}
+
+/** The value at `path` inside `root`, or undefined where the path leads nowhere. */
+function valueAt(root: unknown, path: (string | number)[]): unknown {
+  let value = root;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string | number, unknown>)[key];
+  }
+  return value;
+}
+
 function validationFields(
   error: FastifyError & {
     validation: { instancePath: string; keyword: string; message?: string; params?: Record<string, unknown> }[];
     validationContext?: string;
   },
+  request: FastifyRequest,
 ): FieldError[] {
   return error.validation.map((v) => {
     // the zod type provider hands over each issue as keyword (its code) and params (the rest of it)
     const issue = (v.params?.issue ?? { ...v.params, code: v.keyword }) as { path?: (string | number)[]; code?: string; input?: unknown };
-    const path = issue?.path?.length ? issue.path.join('.') : v.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    // a key of the message catalogue, said in the caller's language below; a refinement's own key stays
+    const parts = issue?.path?.length ? issue.path : v.instancePath.split('/').filter(Boolean);
+    const path = parts.join('.');
+    // a key of the message catalogue, said in the caller's language below; a refinement's own key stays.
+    // The value sent (zod's issues leave it out) tells a missing field from one of the wrong type.
     const own = v.message && validationMessages[v.message] ? { message: v.message } : undefined;
-    const keyed = own ?? (issue?.code ? issueMessage(issue as Parameters<typeof issueMessage>[0]) : { message: 'value.invalid' });
+    const sent = valueAt(validatedPart(request, error.validationContext), parts);
+    const keyed =
+      own ?? (issue?.code ? issueMessage(issue as Parameters<typeof issueMessage>[0], issue.input ?? sent) : { message: 'value.invalid' });
     return { field: path || (error.validationContext ?? 'body'), rule: v.keyword, ...keyed };
   });
 }
@@ -89,7 +112,7 @@ export const errorsPlugin = fp(
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof AppError) return sendEnvelope(reply, request, error);
       if (hasZodFastifySchemaValidationErrors(error)) {
-        return sendEnvelope(reply, request, new AppError('validation', { fields: validationFields(error) }));
+        return sendEnvelope(reply, request, new AppError('validation', { fields: validationFields(error, request) }));
       }
       if (
         error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||

@@ -402,6 +402,17 @@ describe.each(engines)('system management API on %s', (engine) => {
       expect(tooLongZh.body.data.fields[0].message).toBe('最多 20 个字符');
       const missing = await admin.post('/api/system/role', { code: 'nameless' });
       expect(missing.body.data.fields).toEqual([{ field: 'name', rule: 'invalid_type', message: 'is required' }]);
+      // a value of the wrong type is said to be so, not to be missing: in the body, nested, in the query
+      const wrong = await admin.post('/api/system/role', { name: ['Listed'], code: 'typed', menuIds: ['1'], orderNum: 'first' });
+      expect(wrong.body.data.fields).toEqual([
+        { field: 'name', rule: 'invalid_type', message: 'must be text' },
+        { field: 'orderNum', rule: 'invalid_type', message: 'must be a number' },
+        { field: 'menuIds.0', rule: 'invalid_type', message: 'must be a number' },
+      ]);
+      const wrongZh = await admin.post('/api/system/role', { name: true, code: 'typed' }, 'zh-CN');
+      expect(wrongZh.body.data.fields[0]).toMatchObject({ field: 'name', message: '应为文本' });
+      const twice = await admin.get('/api/system/role?pageSize=1&pageSize=2');
+      expect([twice.status, twice.body.data.fields[0].message]).toEqual([400, 'must be a number']);
       const unknownMenu = await admin.post('/api/system/role', { name: 'Ghost', code: 'ghost', menuIds: [999999] });
       expect([unknownMenu.status, fieldsOf(unknownMenu.body)]).toEqual([400, ['menuIds']]);
       const held = await admin.del(`/api/system/role/${role.body.data.id}`);
