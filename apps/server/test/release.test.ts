@@ -496,6 +496,20 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     expect((await admin.put(`/api/release/task/${created.id}/cancel`, {})).status).toBe(200);
   });
 
+  it('refuses an environment naming one variable twice, on create and on update, naming the second', async () => {
+    const variables = [
+      { name: 'REGION', value: 'north' },
+      { name: 'TOKEN', value: 'x', secret: true },
+      { name: 'REGION', value: 'south' },
+    ];
+    const created = await admin.post('/api/release/env', { key: unique('e'), name: 'Twice', variables });
+    expect([created.status, created.body.data.fields]).toEqual([400, [expect.objectContaining({ field: 'variables.2.name' })]]);
+    const env = await admin.post('/api/release/env', { key: unique('e'), name: 'Once', variables: variables.slice(0, 2) });
+    expect(env.status).toBe(200);
+    const updated = await admin.put(`/api/release/env/${env.body.data.id}`, { name: 'Once', variables });
+    expect([updated.status, updated.body.data.fields[0].field]).toEqual([400, 'variables.2.name']);
+  });
+
   it('freezes a published ability: edits are a 409, a new version is a new row', async () => {
     const key = unique('fz');
     const first = await admin.post('/api/release/ability', { key, name: 'A', runtime: 'shell', body: 'echo 1', timeoutSec: 10 });

@@ -57,18 +57,28 @@ export const abilityCreateSchema = z.object({
 export const abilityUpdateSchema = abilityCreateSchema.omit({ key: true });
 
 export const variableSchema = z.object({ name: envName, value: z.string().max(8192), secret: z.boolean().default(false) });
+
+/** An environment's variables: each name once (a task would otherwise get whichever came last). */
+const uniqueNames = (variables: { name: string }[], ctx: z.RefinementCtx) => {
+  const seen = new Set<string>();
+  variables.forEach((v, i) => {
+    if (seen.has(v.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: 'value.duplicate' });
+    seen.add(v.name);
+  });
+};
 export const envCreateSchema = z.object({
   key,
   name,
   protected: z.boolean().default(false),
   requiredApprovals: z.number().int().min(1).max(10).default(1),
-  variables: z.array(variableSchema).max(100).default([]),
+  variables: z.array(variableSchema).max(100).superRefine(uniqueNames).default([]),
 });
 /** On update a secret variable sent without a value keeps the stored one (the API never shows it). */
 export const envUpdateSchema = envCreateSchema.omit({ key: true }).extend({
   variables: z
     .array(variableSchema.extend({ value: z.string().max(8192).optional() }))
     .max(100)
+    .superRefine(uniqueNames)
     .default([]),
 });
 
