@@ -55,9 +55,17 @@ export function startsWithParts(column: AnyPgColumn, name: string, text: string,
 /** The LIKE pattern of `startsWith`, for a statement that takes it as a placeholder. */
 export const prefixPattern = (text: string, { caseless = true } = {}) => `${escapeLike(caseless ? text.toLowerCase() : text)}%`;
 
-/** `startsWith` with the pattern as the placeholder `name` (its value from `prefixPattern`). */
-export const startsWithPlaceholder = (column: AnyPgColumn, name: string, { caseless = true } = {}): SQL =>
-  caseless ? sql`lower(${column}) like ${sql.placeholder(name)}` : sql`${column} like ${sql.placeholder(name)}`;
+/**
+ * `startsWith` with the pattern as the placeholder `name` (its value from `prefixPattern`). `walk`: the
+ * pattern as a sub-select of its value (`lower(column) like (select $1::text)`), which the planner
+ * cannot see into: no index serves it, and its plan is the same whatever the prefix, so PostgreSQL
+ * keeps one, the walk in the list's order (`walkPays`).
+ */
+export function startsWithPlaceholder(column: AnyPgColumn, name: string, { caseless = true, walk = false } = {}): SQL {
+  const value = caseless ? sql`lower(${column})` : sql`${column}`;
+  const pattern = walk ? sql`(select ${sql.placeholder(name)}::text)` : sql`${sql.placeholder(name)}`;
+  return sql`${value} like ${pattern}`;
+}
 
 /**
  * ORDER BY from an allow-listed sort (the contract already refused anything else) plus a unique

@@ -144,6 +144,20 @@ export function scopedCaller(caller: Caller): { caller: Caller; key: string; val
 
 type RunStatement = ReturnType<typeof statementCache>;
 
+/** What reading one match through a prefix's index costs next to testing one row of a walk. */
+const WALK_FACTOR = 2;
+
+/**
+ * Whether a page filtered by a prefix is found sooner by walking the list in its order and testing each
+ * row than through the prefix's own index (pageByIds). A page that ends `reach` matches in walks about
+ * `reach × rows / matches` of the list's `rows`; the index reads every match and sorts them. With both
+ * counts kept (crud/totals.ts) the choice costs nothing, and the walk is one statement whose plan
+ * PostgreSQL keeps (`startsWithPlaceholder(…, { walk: true })`): no planning for each prefix, one
+ * round trip instead of two. A rare prefix walked would read the whole list.
+ */
+export const walkPays = ({ matches, rows, reach }: { matches: number; rows: number; reach: number }) =>
+  matches > 0 && reach * rows <= WALK_FACTOR * matches * matches;
+
 /**
  * A page read in two statements, for lists filtered by something whose selectivity depends on its
  * value (a prefix, a date range): PostgreSQL plans a statement with such a filter afresh at every

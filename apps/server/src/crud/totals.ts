@@ -101,6 +101,17 @@ export function listTotal(ctx: Ctx, count: () => Promise<number>): Promise<numbe
   return ctx.totals.cache.get(ctx.caller.tenantId, `${ctx.totals.resource}|${scope}|${ctx.totals.filters}`, count);
 }
 
+/**
+ * Another total of the list being read, under the key its own request keeps it by (`filters` as
+ * `totalsOf` writes them: '{}' for the unfiltered list), so the two share one count; null where the
+ * list keeps no totals for this caller.
+ */
+export function keptTotal(ctx: Ctx, filters: string, count: () => Promise<number>): Promise<number> | null {
+  const scope = scopeKey(ctx.caller);
+  if (!ctx.totals || scope === null) return null;
+  return ctx.totals.cache.get(ctx.caller.tenantId, `${ctx.totals.resource}|${scope}|${filters}`, count);
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     totals: TotalsCache;

@@ -119,6 +119,10 @@ describe.each(engines)('user list on %s: every filter shape against the model', 
       [`createTimeFrom=${from}&createTimeTo=${to}`, (u) => u.createTime >= from && u.createTime <= to],
       [`status=0&deptId=${deptId}`, (u) => u.status === '0' && u.deptId !== null && below(deptId).has(u.deptId)],
       ['accountId=USER&status=0', (u) => lower(u.accountId).startsWith('user') && u.status === '0'],
+      [
+        `phone=${(sample.phone ?? '138').slice(0, 2)}&deptId=${deptId}`,
+        (u) => (u.phone ?? '').startsWith((sample.phone ?? '138').slice(0, 2)) && u.deptId !== null && below(deptId).has(u.deptId),
+      ],
       ['name=%25', (u) => u.name.startsWith('%')],
       ['email=_', (u) => lower(u.email).startsWith('_')],
     ];
@@ -151,6 +155,11 @@ describe.each(engines)('user list on %s: every filter shape against the model', 
     const initials = new Map<string, number>();
     for (const u of all) initials.set(u.name.slice(0, 1), (initials.get(u.name.slice(0, 1)) ?? 0) + 1);
     const commonest = [...initials].sort((a, b) => b[1] - a[1])[0]?.[0] as string;
+    // a prefix most users have: its page is found by walking the list in its order (walkPays)
+    const phones = new Map<string, number>();
+    for (const u of all) if (u.phone) phones.set(u.phone.slice(0, 2), (phones.get(u.phone.slice(0, 2)) ?? 0) + 1);
+    const commonPhone = [...phones].sort((a, b) => b[1] - a[1])[0]?.[0] as string;
+    expect(phones.get(commonPhone)).toBeGreaterThan(all.length / 2);
     // entries in the operation log: ten audited writes
     for (let n = 0; n < 5; n++) {
       const role = (await admin.post('/api/system/role', { name: `Keyset ${n}`, code: `keyset_${n}`, dataScope: '1', menuIds: [] })).body
@@ -162,6 +171,8 @@ describe.each(engines)('user list on %s: every filter shape against the model', 
       ['/api/system/user/user', 'accountId:asc', ''],
       ['/api/system/user/user', 'id:desc', '&status=0'],
       ['/api/system/user/user', 'createTime:asc', `&name=${encodeURIComponent(commonest)}`],
+      ['/api/system/user/user', 'createTime:desc', `&phone=${commonPhone}`],
+      ['/api/system/user/user', 'id:asc', `&phone=${commonPhone}&status=0`],
       ['/api/erp/member', 'points:desc', ''],
       ['/api/erp/member', 'name:asc', ''],
       ['/api/system/operlog', 'createTime:desc', ''],

@@ -5,8 +5,8 @@ import { invalidField } from '../../../crud/conflict';
 import type { Caller, Ctx } from '../../../crud/context';
 import { allOf, dataScopeFilter, deptAndBelow, inIds } from '../../../crud/data-scope';
 import { keysetPage, orderOf, pageOffset, prefixPattern, startsWithPlaceholder } from '../../../crud/query';
-import { pageByIds, scopedCaller, statementCache } from '../../../crud/statements';
-import { listTotal } from '../../../crud/totals';
+import { pageByIds, scopedCaller, statementCache, walkPays } from '../../../crud/statements';
+import { keptTotal, listTotal } from '../../../crud/totals';
 import type { RawResult } from '../../../db/client';
 import { accounts, depts, memberships, tenantUsers, userPosts, userRoles } from '../../../db/schema';
 import type { UserType } from '../../../plugins/access';
@@ -112,34 +112,27 @@ export const userRepository = {
     const page = pageOffset(q);
     // Page over the membership rows alone (its (tenant, created, id) index serves order and offset)
     // and join the account only where a filter or the sort needs it; the page's 20 rows are then
-    // read with their roles and posts, in the same statement or, with a prefix or a date range, in a
-    // second one (pageByIds: such a statement is planned afresh for every value).
+    // read with their roles and posts, in the same statement or, with a rare prefix or a date range,
+    // in a second one (pageByIds: such a statement is planned afresh for every value).
     const needsAccount = texts.length > 0 || q.sort.column === 'accountId';
-    const whereOf = (c: typeof scope.caller) => {
+    // the walk's statement hides the tenant and the prefixes from the planner (as sub-selects of their
+    // values): its plan then costs the same whatever they are, and PostgreSQL keeps one instead of
+    // planning each prefix afresh (walkPays)
+    const tenantOf = (walk: boolean) => (walk ? sql`(select ${p('tenantId')}::bigint)` : p('tenantId'));
+    const whereOf = (c: typeof scope.caller, walk = false) => {
       const own = allOf(
-        eq(tenantUsers.tenantId, p('tenantId')),
+        eq(tenantUsers.tenantId, tenantOf(walk)),
         userScope(c),
         has.status ? eq(tenantUsers.status, p('status')) : undefined,
-        has.deptId ? inIds(tenantUsers.deptId, deptAndBelow(p('tenantId') as never, p('deptId') as never)) : undefined,
+        has.deptId ? inIds(tenantUsers.deptId, deptAndBelow(tenantOf(walk) as never, p('deptId') as never)) : undefined,
         has.from ? gte(tenantUsers.createTime, p('from')) : undefined,
         has.to ? lte(tenantUsers.createTime, p('to')) : undefined,
       );
       // text filters match from the start (index-served on 100,000s of accounts), case-insensitively
-      const onAccount = allOf(...texts.map((f) => startsWithPlaceholder(textColumns[f], f, { caseless: f !== 'phone' })));
+      const onAccount = allOf(...texts.map((f) => startsWithPlaceholder(textColumns[f], f, { caseless: f !== 'phone', walk })));
       return { own, all: allOf(own, onAccount) };
     };
     const cursor = q.after !== undefined ? 'after' : q.before !== undefined ? 'before' : null;
-    // after/before a row: its page by keyset, read in reverse for `before` (the outer order restores it)
-    const keyset = keysetPage(
-      q,
-      sortColumns,
-      tenantUsers.id,
-      (id) =>
-        sql`select ${sortColumns[q.sort.column]} from ${tenantUsers} inner join ${accounts} on ${eq(accounts.id, tenantUsers.accountRef)}
-             where ${tenantUsers.tenantId} = ${p('tenantId')} and ${tenantUsers.id} = ${id}`,
-      p('cursor'),
-    );
-    const key = JSON.stringify([scope.key, texts, has, q.sort, q.pageSize, page.offset > 0 && !cursor, cursor]);
     const values: Record<string, unknown> = {
       ...scope.values,
       tenantId,
@@ -151,8 +144,40 @@ export const userRepository = {
       cursor: q.after ?? q.before,
     };
     for (const f of texts) values[f] = prefixPattern(q[f] as string, { caseless: f !== 'phone' });
+    const counted = async (where: SQL | undefined, joined: boolean) => {
+      const from = joined
+        ? ctx.tx.select({ n: count() }).from(tenantUsers).innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef))
+        : ctx.tx.select({ n: count() }).from(tenantUsers);
+      return (await from.where(where).execute(values))[0]?.n ?? 0;
+    };
+    const countTotal = () => {
+      const where = whereOf(ctx.caller);
+      return counted(needsAccount ? where.all : where.own, needsAccount);
+    };
+    // A text prefix in the memberships' order: its kept count decides between walking the memberships
+    // in that order (a common prefix: one statement, one plan kept for every prefix) and the prefix's
+    // index (a rare one, or a deep page: pageByIds). The count is the page's total anyway.
+    let total: number | undefined;
+    let walk = false;
+    if (texts.length > 0 && !has.from && !has.to && q.sort.column !== 'accountId') {
+      total = await listTotal(ctx, countTotal);
+      const tenantTotal = keptTotal(ctx, '{}', () => counted(allOf(eq(tenantUsers.tenantId, p('tenantId')), userScope(ctx.caller)), false));
+      const reach = q.pageSize + (cursor ? 0 : page.offset);
+      walk = tenantTotal !== null && walkPays({ matches: total, rows: await tenantTotal, reach });
+    }
+    // after/before a row: its page by keyset, read in reverse for `before` (the outer order restores it)
+    const keyset = keysetPage(
+      q,
+      sortColumns,
+      tenantUsers.id,
+      (id) =>
+        sql`select ${sortColumns[q.sort.column]} from ${tenantUsers} inner join ${accounts} on ${eq(accounts.id, tenantUsers.accountRef)}
+             where ${tenantUsers.tenantId} = ${tenantOf(walk)} and ${tenantUsers.id} = ${id}`,
+      p('cursor'),
+    );
+    const key = JSON.stringify([scope.key, texts, has, q.sort, q.pageSize, page.offset > 0 && !cursor, cursor, walk]);
     const pageIdsOf = (tx: Ctx['tx']) => {
-      const where = whereOf(scope.caller);
+      const where = whereOf(scope.caller, walk);
       return (
         needsAccount
           ? tx
@@ -168,7 +193,9 @@ export const userRepository = {
     };
     const order = () => orderOf(q.sort, sortColumns, tenantUsers.id);
     let rows: Row[];
-    if (texts.length > 0 || has.from || has.to) {
+    if (total === 0) {
+      rows = [];
+    } else if (!walk && (texts.length > 0 || has.from || has.to)) {
       rows = await pageByIds<Row>(
         listStatements,
         ctx.tx,
@@ -181,17 +208,11 @@ export const userRepository = {
       rows = await listStatements<Row>(
         ctx.tx,
         key,
-        (tx) => selectUsers(tx, and(eq(tenantUsers.tenantId, p('tenantId')), inArray(tenantUsers.id, pageIdsOf(tx)))).orderBy(...order()),
+        (tx) => selectUsers(tx, and(eq(tenantUsers.tenantId, tenantOf(walk)), inArray(tenantUsers.id, pageIdsOf(tx)))).orderBy(...order()),
         values,
       );
     }
-    const total = await listTotal(ctx, async () => {
-      const where = whereOf(ctx.caller);
-      const counted = needsAccount
-        ? ctx.tx.select({ n: count() }).from(tenantUsers).innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef)).where(where.all)
-        : ctx.tx.select({ n: count() }).from(tenantUsers).where(where.own);
-      return (await counted.execute(values))[0]?.n ?? 0;
-    });
+    total ??= await listTotal(ctx, countTotal);
     if (cursor && rows.length === 0 && !(await userRepository.exists(ctx, (q.after ?? q.before) as number))) {
       throw invalidField(cursor, 'ref', 'ref.missingId', { id: (q.after ?? q.before) as number });
     }

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { walkPays } from '../src/crud/statements';
+
+describe('walkPays: a prefix page walked in list order or found through the prefix index', () => {
+  it('walks for a common prefix near the start, and uses the index for a rare one, a deep page or no match', () => {
+    // 100,000 users, a surname 1 in 25 of them have: page 1 walks about 500 rows, the index would read 4,000
+    expect(walkPays({ matches: 4_000, rows: 100_000, reach: 20 })).toBe(true);
+    // page 2,000 of it would walk every row
+    expect(walkPays({ matches: 4_000, rows: 100_000, reach: 40_000 })).toBe(false);
+    // 50 matches: the walk would read 40,000 rows for page 1
+    expect(walkPays({ matches: 50, rows: 100_000, reach: 20 })).toBe(false);
+    expect(walkPays({ matches: 0, rows: 100_000, reach: 20 })).toBe(false);
+    // a small tenant walks either way
+    expect(walkPays({ matches: 60, rows: 200, reach: 20 })).toBe(true);
+  });
+});
