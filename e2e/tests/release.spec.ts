@@ -86,6 +86,10 @@ test('creates an ability, a process and a task, follows its live log, and cancel
   // a project and an environment
   await page.goto('/release/project');
   await page.getByRole('button', { name: '新建' }).click();
+  // sent empty: the server's checks show under the fields they are about, and the dialog stays open
+  await modal(page).locator('.arco-modal-footer .arco-btn-primary').click();
+  await expect(field(page, '标识').locator('.arco-form-message')).toBeVisible();
+  await expect(field(page, '名称').locator('.arco-form-message')).toHaveText('不能为空');
   await field(page, '标识').locator('input').fill(`shop${suffix}`);
   await field(page, '名称').locator('input').fill(`Shop ${suffix}`);
   await ok(page);

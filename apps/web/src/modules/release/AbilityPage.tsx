@@ -6,7 +6,7 @@ import { http } from '../../api';
 import { CodeEditor } from '../../components/code/CodeEditor';
 import { useCan } from '../../components/permission';
 import { formatDateTime } from '../../locale/datetime';
-import { type Ability, attempt, KeyNameFields, StatusTag, useList } from './shared';
+import { type Ability, attempt, KeyNameFields, StatusTag, useFormErrors, useList } from './shared';
 
 type Editing = { id?: number; key: string; name: string; body: string; timeoutSec: number };
 
@@ -17,6 +17,7 @@ export function AbilityPage() {
   const client = useQueryClient();
   const abilities = useList<Ability>('ability');
   const [editing, setEditing] = useState<Editing | null>(null);
+  const errors = useFormErrors();
   // the key whose versions the history drawer shows, and the version opened in it
   const [history, setHistory] = useState<{ key: string; id: number } | null>(null);
   const versions = (abilities.data?.list ?? []).filter((a) => a.key === history?.key).sort((a, b) => b.version - a.version);
@@ -25,7 +26,7 @@ export function AbilityPage() {
   const save = async () => {
     if (!editing) return;
     const body = { name: editing.name, runtime: 'shell', body: editing.body, timeoutSec: editing.timeoutSec };
-    await attempt(
+    await errors.submit(
       () =>
         editing.id
           ? http.put(`/api/release/ability/${editing.id}`, body)
@@ -96,18 +97,21 @@ export function AbilityPage() {
       <Modal
         visible={!!editing}
         title={editing?.id ? t('release.edit') : t('release.create')}
-        onCancel={() => setEditing(null)}
+        onCancel={() => {
+          setEditing(null);
+          errors.clear();
+        }}
         onOk={save}
         style={{ width: 760 }}
         unmountOnExit
       >
         {editing && (
           <Form layout="vertical">
-            <KeyNameFields value={editing} onChange={setEditing} />
-            <Form.Item label={t('release.timeoutSec')}>
+            <KeyNameFields value={editing} onChange={setEditing} errors={errors} />
+            <Form.Item label={t('release.timeoutSec')} {...errors.item('timeoutSec')}>
               <InputNumber min={1} value={editing.timeoutSec} onChange={(v) => setEditing({ ...editing, timeoutSec: Number(v) || 600 })} />
             </Form.Item>
-            <Form.Item label={t('release.body')} extra={t('release.bodyHint')} required>
+            <Form.Item label={t('release.body')} extra={t('release.bodyHint')} required {...errors.item('body')}>
               <CodeEditor label={t('release.body')} value={editing.body} onChange={(body) => setEditing({ ...editing, body })} />
             </Form.Item>
           </Form>

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { attempt, type Env, KeyNameFields, useList, type Variable } from './shared';
+import { type Env, KeyNameFields, useFormErrors, useList, type Variable } from './shared';
 
 type Editing = {
   id?: number;
@@ -23,13 +23,14 @@ export function EnvPage() {
   const client = useQueryClient();
   const envs = useList<Env>('env');
   const [editing, setEditing] = useState<Editing | null>(null);
+  const errors = useFormErrors();
   const save = async () => {
     if (!editing) return;
     const variables = editing.variables.map((v) =>
       v.kept && !v.value ? { name: v.name, secret: true } : { name: v.name, value: v.value ?? '', secret: v.secret },
     );
     const body = { name: editing.name, protected: editing.protected, requiredApprovals: editing.requiredApprovals, variables };
-    await attempt(
+    await errors.submit(
       () => (editing.id ? http.put(`/api/release/env/${editing.id}`, body) : http.post('/api/release/env', { ...body, key: editing.key })),
       () => {
         setEditing(null);
@@ -90,19 +91,22 @@ export function EnvPage() {
       <Modal
         visible={!!editing}
         title={t(editing?.id ? 'release.edit' : 'release.create')}
-        onCancel={() => setEditing(null)}
+        onCancel={() => {
+          setEditing(null);
+          errors.clear();
+        }}
         onOk={save}
         style={{ width: 720 }}
         unmountOnExit
       >
         {editing && (
           <Form layout="vertical">
-            <KeyNameFields value={editing} onChange={setEditing} />
+            <KeyNameFields value={editing} onChange={setEditing} errors={errors} />
             <Space size="large">
               <Form.Item label={t('release.protected')}>
                 <Switch checked={editing.protected} onChange={(p) => setEditing({ ...editing, protected: p })} />
               </Form.Item>
-              <Form.Item label={t('release.requiredApprovals')}>
+              <Form.Item label={t('release.requiredApprovals')} {...errors.item('requiredApprovals')}>
                 <InputNumber
                   min={1}
                   max={10}
@@ -111,7 +115,7 @@ export function EnvPage() {
                 />
               </Form.Item>
             </Space>
-            <Form.Item label={t('release.variables')}>
+            <Form.Item label={t('release.variables')} {...errors.item('variables')}>
               {editing.variables.map((v, i) => (
                 <Space key={v.uid} style={{ display: 'flex', marginBottom: 8 }}>
                   <Input style={{ width: 180 }} placeholder="NAME" value={v.name} onChange={(name) => setVariable(i, { name })} />

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { type Ability, attempt, type Process, type Project, paramsToText, textToParams, useList } from './shared';
+import { type Ability, type Process, type Project, paramsToText, textToParams, useFormErrors, useList } from './shared';
 
 type EditStep = { uid: number; abilityId?: number; params: string; labels: string[]; timeoutSec: number | null; retries: number };
 let uids = 0;
@@ -20,6 +20,7 @@ export function ProcessPage() {
   const projects = useList<Project>('project');
   const abilities = useList<Ability>('ability');
   const [editing, setEditing] = useState<Editing | null>(null);
+  const errors = useFormErrors();
   // the step being dragged and the one it hovers: drop puts the first where the second is
   const [dragging, setDragging] = useState<number | null>(null);
   const [over, setOver] = useState<number | null>(null);
@@ -36,7 +37,7 @@ export function ProcessPage() {
       timeoutSec: s.timeoutSec,
       retries: s.retries,
     }));
-    await attempt(
+    await errors.submit(
       () =>
         editing.id
           ? http.put(`/api/release/process/${editing.id}`, { name: editing.name, steps })
@@ -121,17 +122,20 @@ export function ProcessPage() {
       <Modal
         visible={!!editing}
         title={t(editing?.id ? 'release.edit' : 'release.create')}
-        onCancel={() => setEditing(null)}
+        onCancel={() => {
+          setEditing(null);
+          errors.clear();
+        }}
         onOk={save}
         style={{ width: 820 }}
         unmountOnExit
       >
         {editing && (
           <Form layout="vertical">
-            <Form.Item label={t('release.name')} required>
+            <Form.Item label={t('release.name')} required {...errors.item('name')}>
               <Input value={editing.name} onChange={(name) => setEditing({ ...editing, name })} aria-label={t('release.name')} />
             </Form.Item>
-            <Form.Item label={t('release.project')} required>
+            <Form.Item label={t('release.project')} required {...errors.item('projectId')}>
               <Select
                 aria-label={t('release.project')}
                 disabled={!!editing.id}
@@ -140,7 +144,7 @@ export function ProcessPage() {
                 options={(projects.data?.list ?? []).map((p) => ({ label: `${p.name} (${p.key})`, value: p.id }))}
               />
             </Form.Item>
-            <Form.Item label={t('release.steps')}>
+            <Form.Item label={t('release.steps')} {...errors.item('steps')}>
               {editing.steps.map((s, i) => (
                 <Card
                   key={s.uid}

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { attempt, KeyNameFields, type Project, useList } from './shared';
+import { KeyNameFields, type Project, useFormErrors, useList } from './shared';
 
 type Editing = { id?: number; key: string; name: string; artifactSource: string; keepReleases: number };
 
@@ -15,10 +15,11 @@ export function ProjectPage() {
   const client = useQueryClient();
   const projects = useList<Project>('project');
   const [editing, setEditing] = useState<Editing | null>(null);
+  const errors = useFormErrors();
   const save = async () => {
     if (!editing) return;
     const body = { name: editing.name, artifactSource: editing.artifactSource || null, keepReleases: editing.keepReleases };
-    await attempt(
+    await errors.submit(
       () =>
         editing.id
           ? http.put(`/api/release/project/${editing.id}`, body)
@@ -62,17 +63,20 @@ export function ProjectPage() {
       <Modal
         visible={!!editing}
         title={t(editing?.id ? 'release.edit' : 'release.create')}
-        onCancel={() => setEditing(null)}
+        onCancel={() => {
+          setEditing(null);
+          errors.clear();
+        }}
         onOk={save}
         unmountOnExit
       >
         {editing && (
           <Form layout="vertical">
-            <KeyNameFields value={editing} onChange={setEditing} />
-            <Form.Item label={t('release.artifactSource')}>
+            <KeyNameFields value={editing} onChange={setEditing} errors={errors} />
+            <Form.Item label={t('release.artifactSource')} {...errors.item('artifactSource')}>
               <Input value={editing.artifactSource} onChange={(artifactSource) => setEditing({ ...editing, artifactSource })} />
             </Form.Item>
-            <Form.Item label={t('release.keepReleases')}>
+            <Form.Item label={t('release.keepReleases')} {...errors.item('keepReleases')}>
               <InputNumber
                 min={1}
                 max={100}

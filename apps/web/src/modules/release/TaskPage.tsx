@@ -7,7 +7,18 @@ import { http } from '../../api';
 import { useCan } from '../../components/permission';
 import { formatDateTime } from '../../locale/datetime';
 import { onRealtime } from '../../realtime/events';
-import { attempt, type Client, type Env, type Process, type Project, StatusTag, type StepRun, type Task, useList } from './shared';
+import {
+  attempt,
+  type Client,
+  type Env,
+  type Process,
+  type Project,
+  StatusTag,
+  type StepRun,
+  type Task,
+  useFormErrors,
+  useList,
+} from './shared';
 
 type Draft = { projectId?: number; envId?: number; processId?: number; version: string };
 const FINISHED = ['SUCCEEDED', 'FAILED', 'PARTIAL', 'CANCELED', 'TIMED_OUT', 'LOST', 'REJECTED'];
@@ -21,6 +32,7 @@ export function TaskPage() {
   const envs = useList<Env>('env');
   const processes = useList<Process>('process');
   const [draft, setDraft] = useState<Draft | null>(null);
+  const errors = useFormErrors();
   const [search, setSearch] = useSearchParams();
   const openId = Number(search.get('id')) || null;
   const refresh = () => client.invalidateQueries({ queryKey: ['release', 'task'] });
@@ -35,7 +47,7 @@ export function TaskPage() {
     list?.find((x) => x.id === id)?.name ?? `#${id}`;
   const create = async () => {
     if (!draft) return;
-    await attempt(
+    await errors.submit(
       () => http.post<Task>('/api/release/task', draft),
       () => {
         setDraft(null);
@@ -66,10 +78,19 @@ export function TaskPage() {
           { title: t('release.startedAt'), dataIndex: 'startedAt', render: (v: string | null) => (v ? formatDateTime(v) : '—') },
         ]}
       />
-      <Modal visible={!!draft} title={t('release.newTask')} onCancel={() => setDraft(null)} onOk={create} unmountOnExit>
+      <Modal
+        visible={!!draft}
+        title={t('release.newTask')}
+        onCancel={() => {
+          setDraft(null);
+          errors.clear();
+        }}
+        onOk={create}
+        unmountOnExit
+      >
         {draft && (
           <Form layout="vertical">
-            <Form.Item label={t('release.project')} required>
+            <Form.Item label={t('release.project')} required {...errors.item('projectId')}>
               <Select
                 aria-label={t('release.project')}
                 value={draft.projectId}
@@ -77,7 +98,7 @@ export function TaskPage() {
                 options={(projects.data?.list ?? []).map((p) => ({ label: p.name, value: p.id }))}
               />
             </Form.Item>
-            <Form.Item label={t('release.env')} required>
+            <Form.Item label={t('release.env')} required {...errors.item('envId')}>
               <Select
                 aria-label={t('release.env')}
                 value={draft.envId}
@@ -85,7 +106,7 @@ export function TaskPage() {
                 options={(envs.data?.list ?? []).map((e) => ({ label: e.name, value: e.id }))}
               />
             </Form.Item>
-            <Form.Item label={t('release.process')} required>
+            <Form.Item label={t('release.process')} required {...errors.item('processId')}>
               <Select
                 aria-label={t('release.process')}
                 value={draft.processId}
@@ -95,7 +116,7 @@ export function TaskPage() {
                   .map((p) => ({ label: p.name, value: p.id }))}
               />
             </Form.Item>
-            <Form.Item label={t('release.version')} required>
+            <Form.Item label={t('release.version')} required {...errors.item('version')}>
               <Input aria-label={t('release.version')} value={draft.version} onChange={(version) => setDraft({ ...draft, version })} />
             </Form.Item>
           </Form>

@@ -1,7 +1,8 @@
 import { Form, Input, Tag } from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../api';
+import { ApiError, http } from '../../api';
 import './locale';
 import './release.css';
 
@@ -95,6 +96,43 @@ export const StatusTag = ({ value, label }: { value: string; label?: string }) =
   <Tag color={colours[value] ?? 'gray'}>{label ?? value}</Tag>
 );
 
+type ServerField = { field: string; message: string };
+
+/**
+ * A release form's server-side checks under its fields: `submit` runs the write and keeps the fields
+ * a 400 or 403 names; `item(field)` gives a Form.Item the error of that field and of anything inside it
+ * (`variables.2.name` shows under `variables` as "3 · name: …"). The toast still says the request failed.
+ */
+export function useFormErrors() {
+  const [errors, setErrors] = useState<ServerField[]>([]);
+  const submit = async (work: () => Promise<unknown>, done?: () => void) => {
+    setErrors([]);
+    try {
+      await work();
+      done?.();
+    } catch (error) {
+      const fields = error instanceof ApiError ? (error.data as { fields?: ServerField[] } | undefined)?.fields : undefined;
+      setErrors(fields ?? []);
+    }
+  };
+  const item = (field: string) => {
+    const own = errors.filter((e) => e.field === field || e.field.startsWith(`${field}.`));
+    if (!own.length) return {};
+    const help = own
+      .map((e) => {
+        const rest = e.field
+          .slice(field.length + 1)
+          .split('.')
+          .filter(Boolean);
+        const where = rest.map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : part)).join(' · ');
+        return where ? `${where}: ${e.message}` : e.message;
+      })
+      .join('; ');
+    return { validateStatus: 'error' as const, help };
+  };
+  return { submit, item, clear: () => setErrors([]) };
+}
+
 /** Runs a write; a failure was already shown by the http layer (its message in the user's language). */
 export async function attempt(work: () => Promise<unknown>, done?: () => void) {
   try {
@@ -122,17 +160,19 @@ export const textToParams = (text: string) =>
 export function KeyNameFields<T extends { id?: number; key: string; name: string }>({
   value,
   onChange,
+  errors,
 }: {
   value: T;
   onChange: (next: T) => void;
+  errors?: ReturnType<typeof useFormErrors>;
 }) {
   const { t } = useTranslation();
   return (
     <>
-      <Form.Item label={t('release.key')} required>
+      <Form.Item label={t('release.key')} required {...errors?.item('key')}>
         <Input value={value.key} disabled={!!value.id} onChange={(key) => onChange({ ...value, key })} aria-label={t('release.key')} />
       </Form.Item>
-      <Form.Item label={t('release.name')} required>
+      <Form.Item label={t('release.name')} required {...errors?.item('name')}>
         <Input value={value.name} onChange={(name) => onChange({ ...value, name })} aria-label={t('release.name')} />
       </Form.Item>
     </>
