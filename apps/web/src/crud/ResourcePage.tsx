@@ -1,7 +1,8 @@
-import { Button, Card, Dropdown, Message, Popconfirm, Result, Space, Table, type TableColumnProps } from '@arco-design/web-react';
+import { Button, Card, Dropdown, Message, Popconfirm, Result, Space, Table, type TableColumnProps, Tooltip } from '@arco-design/web-react';
 import { IconDelete, IconDown, IconPlus } from '@arco-design/web-react/icon';
 import { Children, Fragment, isValidElement, type ReactElement, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../api';
 import { useCan } from '../components/permission';
 import { useIsPhone } from '../shell/useIsNarrow';
 import './crud.css';
@@ -28,6 +29,11 @@ export type ResourcePageProps<Item extends Row> = {
   rowActions?: (item: Item) => ReactNode;
   /** the permissions behind `rowActions`: without any of them (and no edit/delete) there is no 操作 column */
   rowActionPermissions?: string[];
+  /**
+   * Why a row may not be edited or deleted right now (an order past its draft), in the user's words:
+   * the button stays, disabled, with the reason on hover, instead of failing after the form is filled
+   */
+  rowLocks?: (item: Item) => { edit?: string; delete?: string };
   /** what a row says before it is deleted (defaults to `nameOf`): "确定删除“…”吗？" */
   deleteWarning?: (item: Item) => string | undefined;
   /** extra toolbar buttons (export, import, batch actions on the selected rows…) */
@@ -54,6 +60,7 @@ const parentIds = (rows: Row[]): number[] => rows.flatMap((r) => (r.children?.le
  */
 export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
   const { resource, columns, search = [], form, toForm, nameOf, rowActions, rowActionPermissions, deleteWarning, toolbar, tree } = props;
+  const { rowLocks } = props;
   const { createDefaults = {}, prepareCreate, onCreated } = props;
   const { t, i18n } = useTranslation();
   const entityKey = `${resource.i18n}.entity`;
@@ -150,40 +157,64 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
       key: 'actions',
       title: t('crud.actions'),
       fixed: phone ? undefined : 'right',
-      render: (_: unknown, item: Item) => (
-        // on a phone the actions stand one under the other (edit, 更多, delete): the column stays narrow
-        <Space size={0} direction={phone ? 'vertical' : 'horizontal'} className="crud-row-actions">
-          {canWrite.update && (
-            <Button
-              type="text"
-              size="mini"
-              onClick={async () => setEditing({ id: item.id, values: toForm ? await toForm(item) : { ...item } })}
-            >
-              {t('crud.edit')}
-            </Button>
-          )}
-          {canWrite.update || canWrite.delete ? <RowActions actions={rowActions?.(item)} allInMenu={phone} /> : rowActions?.(item)}
-          {canWrite.delete && (
-            <Popconfirm
-              title={t('crud.deleteConfirmNamed', { name: label(item) })}
-              content={deleteWarning?.(item)}
-              onOk={() => removeRows([item.id])}
-            >
-              <Button type="text" size="mini" status="danger">
-                {t('crud.delete')}
-              </Button>
-            </Popconfirm>
-          )}
-        </Space>
-      ),
+      render: (_: unknown, item: Item) => {
+        const locks = rowLocks?.(item) ?? {};
+        return (
+          // on a phone the actions stand one under the other (edit, 更多, delete): the column stays narrow
+          <Space size={0} direction={phone ? 'vertical' : 'horizontal'} className="crud-row-actions">
+            {canWrite.update &&
+              (locks.edit ? (
+                <Tooltip content={locks.edit}>
+                  <Button type="text" size="mini" disabled>
+                    {t('crud.edit')}
+                  </Button>
+                </Tooltip>
+              ) : (
+                <Button
+                  type="text"
+                  size="mini"
+                  onClick={async () => setEditing({ id: item.id, values: toForm ? await toForm(item) : { ...item } })}
+                >
+                  {t('crud.edit')}
+                </Button>
+              ))}
+            {canWrite.update || canWrite.delete ? <RowActions actions={rowActions?.(item)} allInMenu={phone} /> : rowActions?.(item)}
+            {canWrite.delete && locks.delete && (
+              <Tooltip content={locks.delete}>
+                <Button type="text" size="mini" status="danger" disabled>
+                  {t('crud.delete')}
+                </Button>
+              </Tooltip>
+            )}
+            {canWrite.delete && !locks.delete && (
+              <Popconfirm
+                title={t('crud.deleteConfirmNamed', { name: label(item) })}
+                content={deleteWarning?.(item)}
+                onOk={() => removeRows([item.id])}
+              >
+                <Button type="text" size="mini" status="danger">
+                  {t('crud.delete')}
+                </Button>
+              </Popconfirm>
+            )}
+          </Space>
+        );
+      },
     });
     return shown;
   })();
 
   if (query.isError && !query.data) {
+    // a list the role may not read says so: retrying would not help
+    const error = (query as { error?: unknown }).error;
+    const denied = error instanceof ApiError && error.status === 403;
     return (
       <Card>
-        <Result status="error" title={t('crud.loadFailed')} extra={<Button onClick={() => query.refetch()}>{t('crud.retry')}</Button>} />
+        {denied ? (
+          <Result status="403" title={t('crud.noAccess')} subTitle={t('crud.noAccessHint')} />
+        ) : (
+          <Result status="error" title={t('crud.loadFailed')} extra={<Button onClick={() => query.refetch()}>{t('crud.retry')}</Button>} />
+        )}
       </Card>
     );
   }

@@ -104,7 +104,7 @@ export function PrinterPage() {
     { field: 'triggers', label: 'mall.printer.triggers', type: 'multiSelect', options: options('mall.printer.trigger', printTriggers) },
     {
       field: 'warehouseId',
-      label: 'erp.sale.warehouse',
+      label: 'mall.printer.warehouse',
       type: 'custom',
       render: (p) => <SourceSelect source="/erp/warehouse" {...p} />,
     },

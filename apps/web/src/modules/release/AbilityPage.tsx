@@ -6,7 +6,7 @@ import { http } from '../../api';
 import { CodeEditor } from '../../components/code/CodeEditor';
 import { useCan } from '../../components/permission';
 import { formatDateTime } from '../../locale/datetime';
-import { type Ability, attempt, KeyNameFields, StatusTag, useFormErrors, useList } from './shared';
+import { type Ability, attempt, EmptyList, KeyNameFields, StatusTag, useFormErrors, useList } from './shared';
 
 type Editing = { id?: number; key: string; name: string; body: string; timeoutSec: number };
 
@@ -51,6 +51,7 @@ export function AbilityPage() {
       <Table
         rowKey="id"
         loading={abilities.isLoading}
+        noDataElement={<EmptyList error={abilities.error} />}
         data={abilities.data?.list ?? []}
         pagination={false}
         columns={[

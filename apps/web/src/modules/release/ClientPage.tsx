@@ -6,7 +6,7 @@ import { http } from '../../api';
 import { useCan } from '../../components/permission';
 import { formatDateTime } from '../../locale/datetime';
 import { onRealtime } from '../../realtime/events';
-import { attempt, type Client, StatusTag, useList } from './shared';
+import { attempt, type Client, EmptyList, StatusTag, useList } from './shared';
 
 /** Agents: approve a PENDING one, disable or revoke; presence follows the broker live. */
 export function ClientPage() {
@@ -53,6 +53,7 @@ export function ClientPage() {
       <Table
         rowKey="id"
         loading={clients.isLoading}
+        noDataElement={<EmptyList error={clients.error} />}
         data={clients.data?.list ?? []}
         pagination={false}
         columns={[

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { type Env, KeyNameFields, useFormErrors, useList, type Variable } from './shared';
+import { EmptyList, type Env, KeyNameFields, useFormErrors, useList, type Variable } from './shared';
 
 type Editing = {
   id?: number;
@@ -52,6 +52,7 @@ export function EnvPage() {
       <Table
         rowKey="id"
         loading={envs.isLoading}
+        noDataElement={<EmptyList error={envs.error} />}
         data={envs.data?.list ?? []}
         pagination={false}
         columns={[

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { type Ability, type Process, type Project, paramsToText, textToParams, useFormErrors, useList } from './shared';
+import { type Ability, EmptyList, type Process, type Project, paramsToText, textToParams, useFormErrors, useList } from './shared';
 
 type EditStep = { uid: number; abilityId?: number; params: string; labels: string[]; timeoutSec: number | null; retries: number };
 let uids = 0;
@@ -71,6 +71,7 @@ export function ProcessPage() {
       <Table
         rowKey="id"
         loading={processes.isLoading}
+        noDataElement={<EmptyList error={processes.error} />}
         data={processes.data?.list ?? []}
         pagination={false}
         columns={[

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { KeyNameFields, type Project, useFormErrors, useList } from './shared';
+import { EmptyList, KeyNameFields, type Project, useFormErrors, useList } from './shared';
 
 type Editing = { id?: number; key: string; name: string; artifactSource: string; keepReleases: number };
 
@@ -42,6 +42,7 @@ export function ProjectPage() {
       <Table
         rowKey="id"
         loading={projects.isLoading}
+        noDataElement={<EmptyList error={projects.error} />}
         data={projects.data?.list ?? []}
         pagination={false}
         columns={[

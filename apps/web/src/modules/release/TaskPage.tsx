@@ -10,6 +10,7 @@ import { onRealtime } from '../../realtime/events';
 import {
   attempt,
   type Client,
+  EmptyList,
   type Env,
   type Process,
   type Project,
@@ -65,6 +66,7 @@ export function TaskPage() {
       <Table
         rowKey="id"
         loading={tasks.isLoading}
+        noDataElement={<EmptyList error={tasks.error} />}
         data={tasks.data?.list ?? []}
         pagination={false}
         onRow={(task: Task) => ({ onClick: () => setSearch({ id: String(task.id) }) })}

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { attempt, type Env, type Grant, type Project, useList } from './shared';
+import { attempt, EmptyList, type Env, type Grant, type Project, useList } from './shared';
 
 const LEVELS = ['VIEWER', 'OPERATOR', 'APPROVER', 'MAINTAINER'];
 type User = { id: number; accountId: string; nickname: string };
@@ -72,6 +72,7 @@ export function UserProjectPage() {
       <Table
         rowKey="id"
         loading={grants.isLoading}
+        noDataElement={<EmptyList error={grants.error} />}
         data={grants.data?.list ?? []}
         pagination={false}
         columns={[

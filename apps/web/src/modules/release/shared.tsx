@@ -1,8 +1,9 @@
-import { Form, Input, Tag } from '@arco-design/web-react';
+import { Empty, Form, Input, Result, Tag } from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, http } from '../../api';
+import '../../crud/messages';
 import './locale';
 import './release.css';
 
@@ -67,6 +68,15 @@ export type Grant = { id: number; userId: number; projectId: number; envId: numb
 /** One release list (all rows: these lists are short). */
 export function useList<T>(path: string, enabled = true) {
   return useQuery({ queryKey: ['release', path], queryFn: () => http.get<Listed<T>>(`/api/release/${path}`), enabled });
+}
+
+/** What a release table shows when its list is empty: a list the role may not read says so. */
+export function EmptyList({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  if (error instanceof ApiError && error.status === 403) {
+    return <Result status="403" title={t('crud.noAccess')} subTitle={t('crud.noAccessHint')} />;
+  }
+  return <Empty />;
 }
 
 const colours: Record<string, string> = {

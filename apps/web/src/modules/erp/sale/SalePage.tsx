@@ -79,6 +79,10 @@ export function SalePage() {
         search={searchOf(fields)}
         form={form}
         nameOf={(s) => s.orderNo}
+        rowLocks={(s) => ({
+          edit: s.status === 'draft' ? undefined : t('erp.sale.editDraftOnly'),
+          delete: s.status === 'draft' || s.status === 'cancelled' ? undefined : t('erp.sale.deleteDraftOnly'),
+        })}
         createDefaults={{ items: [{ quantity: 1 }] }}
         toForm={async (s) => {
           const full = await resourceApi<Sale>(resource).get(s.id);
