@@ -42,7 +42,7 @@ type IssueLike = { code: string; minimum?: unknown; maximum?: unknown; origin?: 
 const wrongType: Record<string, string> = {
   string: 'value.notText',
   number: 'value.notNumber',
-  int: 'value.notNumber',
+  int: 'value.notInteger',
   bigint: 'value.notNumber',
   boolean: 'value.notBoolean',
   array: 'value.notList',

@@ -243,10 +243,15 @@ describe.each(engines)('ERP on %s', (engine) => {
     const w = await warehouse(api);
     const up = await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: 5, remark: 'count' });
     expect(up.body.data).toEqual({ skuId, warehouseId: w, quantity: 5 });
-    expect((await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: -6 })).status).toBe(409);
+    const short = await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: -6 });
+    expect(short.status).toBe(409);
+    // the SKU by its product's name, and what the warehouse has
+    const said = [short.body.message, ...(short.body.data?.fields ?? []).map((f: { message: string }) => f.message)].join(' | ');
+    expect(said).toContain('Not enough stock of "Tea" (this warehouse has 5)');
     const frac = await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: 1.5 });
     expect(frac.status).toBe(400);
     expect(fieldsOf(frac.body)).toEqual(['delta']);
+    expect(frac.body.data.fields[0].message).toBe('must be a whole number');
     expect((await api.post('/api/erp/stock/adjust', { warehouseId: w, skuId, delta: -2 })).body.data.quantity).toBe(3);
     const ledger = await ledgerOf(api, skuId, w);
     expect(ledger.map((l) => [l.delta, l.balance, l.kind])).toEqual([

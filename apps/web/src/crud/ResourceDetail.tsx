@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '../api';
 import './messages';
 import type { WebResource } from './resource-api';
-import { useResourceItem } from './useResource';
+import { isRowId, useResourceItem } from './useResource';
 
 export type DetailField<Item> = { key: string; label: string; render?: (item: Item) => ReactNode };
 
@@ -39,7 +39,7 @@ export function ResourceDetail<Item>({
       </Card>
     );
   if (query.isError || !query.data) {
-    const missing = query.error instanceof ApiError && query.error.status === 404;
+    const missing = !isRowId(id) || (query.error instanceof ApiError && query.error.status === 404);
     return (
       <Card>
         <Result

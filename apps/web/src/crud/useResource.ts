@@ -11,11 +11,15 @@ export function useResourceList<Item>(resource: WebResource, params: ListParams,
   });
 }
 
+/** Whether an id from the address bar can name a row at all (`/detail/abc` cannot: nothing is asked). */
+export const isRowId = (id: number | string | undefined) =>
+  typeof id === 'number' ? Number.isSafeInteger(id) && id > 0 : /^[1-9]\d{0,15}$/.test(id ?? '');
+
 export function useResourceItem<Item>(resource: WebResource, id: number | string | undefined) {
   return useQuery({
     queryKey: resourceKeys(resource).detail(id ?? ''),
     queryFn: () => resourceApi<Item>(resource).get(id as number),
-    enabled: id !== undefined && id !== '',
+    enabled: isRowId(id),
   });
 }
 

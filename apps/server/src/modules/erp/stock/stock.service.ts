@@ -47,8 +47,22 @@ export async function moveStock(ctx: Ctx, move: StockMove, negativeAllowed?: boo
       from moved
       returning balance`),
   );
-  if (!row) throw refused('skuId', 'insufficientStock', 'stock.insufficient', { sku: move.skuId });
+  if (!row) throw await insufficient(ctx, move);
   return Number(row.balance);
+}
+
+/** The refusal of a move past the stock, saying which SKU (its product and spec values) and how much there is. */
+async function insufficient(ctx: Ctx, move: StockMove) {
+  const tenantId = ctx.caller.tenantId;
+  const [known] = rowsOf<{ name: string; spec_values: string[]; available: string | number }>(
+    await ctx.tx.execute(sql`select p.name, s.spec_values,
+        coalesce((select quantity from erp_stock st
+                   where st.tenant_id = s.tenant_id and st.sku_id = s.id and st.warehouse_id = ${move.warehouseId}), 0) as available
+      from erp_skus s join erp_products p on p.tenant_id = s.tenant_id and p.id = s.product_id
+      where s.tenant_id = ${tenantId} and s.id = ${move.skuId}`),
+  );
+  const sku = known ? [known.name, ...(known.spec_values ?? [])].join(' ') : `#${move.skuId}`;
+  return refused('skuId', 'insufficientStock', 'stock.insufficient', { sku, available: Number(known?.available ?? 0) });
 }
 
 /** The SKU (live) and warehouse exist in the caller's tenant, else a 400 naming the field. */

@@ -12,6 +12,7 @@ import { QrCode } from '../../../components/qr/QrCode';
 import { scanDefaults } from '../../../components/qr/qr';
 import { ResourceDetail } from '../../../crud/ResourceDetail';
 import { resourceKeys } from '../../../crud/resource-api';
+import { useResourceItem } from '../../../crud/useResource';
 import { formatDateTime } from '../../../locale/datetime';
 import '../locale';
 import { yuan } from '../shared/widgets';
@@ -24,13 +25,17 @@ export function MemberDetailPage() {
   const { t } = useTranslation();
   const { id } = useParams();
   const [qrOpen, setQrOpen] = useState(false);
+  // the orders and points of a member that exists: a wrong address shows the not-found page alone
+  const member = useResourceItem<Member>(memberResource, id);
   const orders = useQuery({
     queryKey: [...resourceKeys({ domain: 'erp', name: 'sale' }).extra('member'), id],
     queryFn: () => http.get<Paged<Sale>>('/api/erp/sale', { params: { memberId: id, pageSize: 50 } }),
+    enabled: Boolean(member.data),
   });
   const points = useQuery({
     queryKey: [...resourceKeys(memberResource).extra('points'), id],
     queryFn: () => http.get<Paged<MemberPoints>>(`/api/erp/member/${id}/points`, { params: { pageSize: 50 } }),
+    enabled: Boolean(member.data),
   });
   return (
     <Space direction="vertical" style={{ width: '100%' }} size="medium">
@@ -65,41 +70,43 @@ export function MemberDetailPage() {
           { key: 'status', label: 'crud.status', render: (m) => t(`status.${m.status}`) },
         ]}
       />
-      <Card>
-        <Tabs defaultActiveTab="orders">
-          <Tabs.TabPane key="orders" title={t('erp.member.orders')}>
-            <Table
-              rowKey="id"
-              size="small"
-              loading={orders.isLoading}
-              data={orders.data?.list ?? []}
-              pagination={false}
-              columns={[
-                { title: t('erp.sale.orderNo'), dataIndex: 'orderNo' },
-                { title: t('erp.sale.status'), render: (_: unknown, s: Sale) => t(`erp.sale.status.${s.status}`) },
-                { title: t('erp.sale.totalAmount'), render: (_: unknown, s: Sale) => yuan(s.totalAmount) },
-                { title: t('crud.createTime'), render: (_: unknown, s: Sale) => formatDateTime(s.createTime) },
-              ]}
-            />
-          </Tabs.TabPane>
-          <Tabs.TabPane key="points" title={t('erp.member.pointsHistory')}>
-            <Table
-              rowKey="id"
-              size="small"
-              loading={points.isLoading}
-              data={points.data?.list ?? []}
-              pagination={false}
-              columns={[
-                { title: t('erp.ledger.time'), render: (_: unknown, p: MemberPoints) => formatDateTime(p.createTime) },
-                { title: t('erp.ledger.delta'), dataIndex: 'delta' },
-                { title: t('erp.ledger.balance'), dataIndex: 'balance' },
-                { title: t('erp.member.reason'), render: (_: unknown, p: MemberPoints) => t(`erp.member.reason.${p.reason}`) },
-                { title: t('erp.ledger.refNo'), dataIndex: 'refNo' },
-              ]}
-            />
-          </Tabs.TabPane>
-        </Tabs>
-      </Card>
+      {member.data && (
+        <Card>
+          <Tabs defaultActiveTab="orders">
+            <Tabs.TabPane key="orders" title={t('erp.member.orders')}>
+              <Table
+                rowKey="id"
+                size="small"
+                loading={orders.isLoading}
+                data={orders.data?.list ?? []}
+                pagination={false}
+                columns={[
+                  { title: t('erp.sale.orderNo'), dataIndex: 'orderNo' },
+                  { title: t('erp.sale.status'), render: (_: unknown, s: Sale) => t(`erp.sale.status.${s.status}`) },
+                  { title: t('erp.sale.totalAmount'), render: (_: unknown, s: Sale) => yuan(s.totalAmount) },
+                  { title: t('crud.createTime'), render: (_: unknown, s: Sale) => formatDateTime(s.createTime) },
+                ]}
+              />
+            </Tabs.TabPane>
+            <Tabs.TabPane key="points" title={t('erp.member.pointsHistory')}>
+              <Table
+                rowKey="id"
+                size="small"
+                loading={points.isLoading}
+                data={points.data?.list ?? []}
+                pagination={false}
+                columns={[
+                  { title: t('erp.ledger.time'), render: (_: unknown, p: MemberPoints) => formatDateTime(p.createTime) },
+                  { title: t('erp.ledger.delta'), dataIndex: 'delta' },
+                  { title: t('erp.ledger.balance'), dataIndex: 'balance' },
+                  { title: t('erp.member.reason'), render: (_: unknown, p: MemberPoints) => t(`erp.member.reason.${p.reason}`) },
+                  { title: t('erp.ledger.refNo'), dataIndex: 'refNo' },
+                ]}
+              />
+            </Tabs.TabPane>
+          </Tabs>
+        </Card>
+      )}
     </Space>
   );
 }

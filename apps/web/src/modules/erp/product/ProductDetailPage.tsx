@@ -30,10 +30,13 @@ export function ProductDetailPage() {
   const stock = useQuery({
     queryKey: [...keys.extra('stock'), id],
     queryFn: () => http.get<Paged<StockRow>>('/api/erp/stock', { params: { productId: id, pageSize: 200 } }),
+    // the stock and ledger of a product that exists: a wrong address shows the not-found page alone
+    enabled: Boolean(product.data),
   });
   const ledger = useQuery({
     queryKey: [...keys.extra('ledger'), id],
     queryFn: () => http.get<Paged<LedgerRow>>('/api/erp/stock/ledger', { params: { productId: id, pageSize: 50 } }),
+    enabled: Boolean(product.data),
   });
   const adjust = useMutation({
     mutationFn: (body: unknown) => http.post<{ quantity: number }>('/api/erp/stock/adjust', body, { silent: true }),
@@ -47,6 +50,8 @@ export function ProductDetailPage() {
 
   const submit = async () => {
     const values = form.getFieldsValue() as { warehouseId?: number; skuId?: number; delta?: number; remark?: string };
+    // the last try's errors go: each field shows what this one says about it, or nothing
+    form.setFields(Object.fromEntries(['warehouseId', 'skuId', 'delta', 'remark'].map((f) => [f, { error: undefined }])));
     try {
       await adjust.mutateAsync({ ...values, remark: values.remark || undefined });
     } catch (error) {
@@ -87,61 +92,66 @@ export function ProductDetailPage() {
           />
         </Card>
       )}
-      <Card title={t('erp.stock.title')}>
-        <Table
-          rowKey={(r: StockRow) => `${r.skuId}-${r.warehouseId}`}
-          size="small"
-          pagination={false}
-          loading={stock.isLoading}
-          data={stock.data?.list ?? []}
-          columns={[
-            { title: t('erp.stock.warehouse'), dataIndex: 'warehouseName' },
-            { title: t('erp.stock.sku'), render: (_: unknown, r: StockRow) => skuName(r.specValues) },
-            { title: t('erp.stock.quantity'), dataIndex: 'quantity' },
-          ]}
-        />
-      </Card>
-      {can('erp:product:adjust') && product.data && (
-        <Card title={t('erp.stock.adjust')} extra={<NegativeStockSwitch />}>
-          <Form form={form} layout="inline" onSubmit={submit} data-testid="stock-adjust">
-            <Form.Item label={t('erp.stock.warehouse')} field="warehouseId">
-              <SourceSelect source="/erp/warehouse" style={{ width: 160 }} onChange={(v) => form.setFieldValue('warehouseId', v)} />
-            </Form.Item>
-            <Form.Item label={t('erp.stock.sku')} field="skuId">
-              <Select style={{ width: 200 }} options={product.data.skus.map((s) => ({ label: skuName(s.specValues), value: s.id }))} />
-            </Form.Item>
-            <Form.Item label={t('erp.stock.delta')} field="delta">
-              <InputNumber precision={0} style={{ width: 140 }} />
-            </Form.Item>
-            <Form.Item label={t('erp.stock.remark')} field="remark">
-              <Input style={{ width: 160 }} maxLength={200} />
-            </Form.Item>
-            <Button type="primary" htmlType="submit" loading={adjust.isPending}>
-              {t('erp.stock.adjust')}
-            </Button>
-          </Form>
-        </Card>
+      {product.data && (
+        <>
+          <Card title={t('erp.stock.title')}>
+            <Table
+              rowKey={(r: StockRow) => `${r.skuId}-${r.warehouseId}`}
+              size="small"
+              pagination={false}
+              loading={stock.isLoading}
+              data={stock.data?.list ?? []}
+              columns={[
+                { title: t('erp.stock.warehouse'), dataIndex: 'warehouseName' },
+                { title: t('erp.stock.sku'), render: (_: unknown, r: StockRow) => skuName(r.specValues) },
+                { title: t('erp.stock.quantity'), dataIndex: 'quantity' },
+              ]}
+            />
+          </Card>
+          {can('erp:product:adjust') && product.data && (
+            <Card title={t('erp.stock.adjust')} extra={<NegativeStockSwitch />}>
+              <Form form={form} layout="inline" onSubmit={submit} data-testid="stock-adjust">
+                <Form.Item label={t('erp.stock.warehouse')} field="warehouseId">
+                  <SourceSelect source="/erp/warehouse" style={{ width: 160 }} onChange={(v) => form.setFieldValue('warehouseId', v)} />
+                </Form.Item>
+                <Form.Item label={t('erp.stock.sku')} field="skuId">
+                  <Select style={{ width: 200 }} options={product.data.skus.map((s) => ({ label: skuName(s.specValues), value: s.id }))} />
+                </Form.Item>
+                <Form.Item label={t('erp.stock.delta')} field="delta">
+                  {/* no rounding here: a fraction is sent as typed and refused by name, never stored rounded */}
+                  <InputNumber step={1} style={{ width: 140 }} />
+                </Form.Item>
+                <Form.Item label={t('erp.stock.remark')} field="remark">
+                  <Input style={{ width: 160 }} maxLength={200} />
+                </Form.Item>
+                <Button type="primary" htmlType="submit" loading={adjust.isPending}>
+                  {t('erp.stock.adjust')}
+                </Button>
+              </Form>
+            </Card>
+          )}
+          <Card title={t('erp.ledger.title')}>
+            <Table
+              rowKey="id"
+              size="small"
+              pagination={false}
+              loading={ledger.isLoading}
+              data={ledger.data?.list ?? []}
+              data-testid="stock-ledger"
+              columns={[
+                { title: t('erp.ledger.time'), render: (_: unknown, r: LedgerRow) => formatDateTime(r.createTime) },
+                { title: t('erp.stock.warehouse'), dataIndex: 'warehouseName' },
+                { title: t('erp.stock.sku'), render: (_: unknown, r: LedgerRow) => skuName(r.specValues) },
+                { title: t('erp.ledger.kind'), render: (_: unknown, r: LedgerRow) => t(`erp.ledger.kind.${r.kind}`) },
+                { title: t('erp.ledger.delta'), render: (_: unknown, r: LedgerRow) => (r.delta > 0 ? `+${r.delta}` : r.delta) },
+                { title: t('erp.ledger.balance'), dataIndex: 'balance' },
+                { title: t('erp.ledger.refNo'), dataIndex: 'refNo' },
+                { title: t('erp.ledger.operator'), dataIndex: 'operator' },
+              ]}
+            />
+          </Card>
+        </>
       )}
-      <Card title={t('erp.ledger.title')}>
-        <Table
-          rowKey="id"
-          size="small"
-          pagination={false}
-          loading={ledger.isLoading}
-          data={ledger.data?.list ?? []}
-          data-testid="stock-ledger"
-          columns={[
-            { title: t('erp.ledger.time'), render: (_: unknown, r: LedgerRow) => formatDateTime(r.createTime) },
-            { title: t('erp.stock.warehouse'), dataIndex: 'warehouseName' },
-            { title: t('erp.stock.sku'), render: (_: unknown, r: LedgerRow) => skuName(r.specValues) },
-            { title: t('erp.ledger.kind'), render: (_: unknown, r: LedgerRow) => t(`erp.ledger.kind.${r.kind}`) },
-            { title: t('erp.ledger.delta'), render: (_: unknown, r: LedgerRow) => (r.delta > 0 ? `+${r.delta}` : r.delta) },
-            { title: t('erp.ledger.balance'), dataIndex: 'balance' },
-            { title: t('erp.ledger.refNo'), dataIndex: 'refNo' },
-            { title: t('erp.ledger.operator'), dataIndex: 'operator' },
-          ]}
-        />
-      </Card>
     </Space>
   );
 }
