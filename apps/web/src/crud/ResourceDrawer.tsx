@@ -37,11 +37,17 @@ const clean = (values: Record<string, unknown>) =>
  * current language under each field, then shows the server's field errors (409 duplicates) the same way.
  */
 export function ResourceDrawer({ resource, fields, entity, editing, onClose, prepareCreate, onCreated }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [form] = Form.useForm();
   const { save } = useResourceMutations(resource);
   const creating = editing?.id === undefined;
-  const label = (field: string) => t(fields.find((f) => f.field === field)?.label ?? field);
+  // a form field by its label; a column inside a list of rows (a SKU's price) by the resource's own key
+  const label = (field: string) => {
+    const own = fields.find((f) => f.field === field)?.label;
+    if (own) return t(own);
+    const key = `${resource.i18n}.${field}`;
+    return i18n.exists(key) ? t(key) : field;
+  };
 
   useEffect(() => {
     if (!editing) return;

@@ -5,6 +5,16 @@ import type { ZodIssueLike } from './resource-api';
 /** A field name → message map, ready for Arco's `form.setFields`. */
 export type FieldErrors = Record<string, string>;
 
+/** The value at `path` inside a form value (a row of a list, a field of that row). */
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let value = root;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
 /** Turns the contract's zod issues into messages in the current language, naming the field by its label. */
 export function issuesToErrors(
   issues: ZodIssueLike[],
@@ -16,13 +26,18 @@ export function issuesToErrors(
   for (const issue of issues) {
     const field = String(issue.path[0] ?? '');
     if (!field || errors[field]) continue;
-    const name = label(field);
+    // inside a list of rows (a product's SKUs, an order's lines) the message says which row and column:
+    // "SKUs 2 · price", not "SKUs is invalid"
+    const inner = issue.path.slice(1).map((part) => (typeof part === 'number' ? String(part + 1) : label(String(part))));
+    const name = inner.length ? `${label(field)} ${inner.join(' · ')}` : label(field);
     // zod does not echo the input back: the form's own value tells "missing" from "wrong"
-    const value = field in values ? values[field] : issue.input;
+    const value = field in values ? valueAt(values[field], issue.path.slice(1)) : issue.input;
     const missing = value === undefined || value === null || value === '';
     const text = issue.origin === 'string' || typeof value === 'string';
     if (issue.code === 'too_big') {
       errors[field] = t(text ? 'validation.tooLong' : 'validation.tooBig', { field: name, max: issue.maximum });
+    } else if (issue.code === 'too_small' && issue.origin === 'array') {
+      errors[field] = t('validation.tooFewItems', { field: name, min: issue.minimum });
     } else if (issue.code === 'too_small') {
       errors[field] = missing
         ? t('validation.required', { field: name })
