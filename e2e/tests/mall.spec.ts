@@ -59,8 +59,10 @@ test('publish a product, edit price and stock in the tabbed page, print an order
     // publish it from the goods list: the update page opens
     await page.goto('/mall/goods');
     await page.getByTestId('goods-publish').click();
+    // found by its code, and said with it
     await page.getByTestId('goods-product').locator('.arco-select').click();
-    await page.getByRole('option', { name }).click();
+    await page.getByTestId('goods-product').locator('input').fill(`mall${stamp}`);
+    await page.getByRole('option', { name: `${name} (MALL${stamp})` }).click();
     await page
       .locator('.arco-modal')
       .getByRole('button', { name: /确定|OK/ })

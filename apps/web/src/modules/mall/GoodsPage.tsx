@@ -131,7 +131,14 @@ export function GoodsPage() {
         onCancel={() => setPublishing(false)}
       >
         <div data-testid="goods-product">
-          <SourceSelect source="/erp/product" value={productId} onChange={(v) => setProductId((v as number | null) ?? undefined)} />
+          <SourceSelect
+            source="/erp/product"
+            withCode
+            placeholder={t('mall.goods.pickProduct')}
+            style={{ width: '100%' }}
+            value={productId}
+            onChange={(v) => setProductId((v as number | null) ?? undefined)}
+          />
         </div>
       </Modal>
     </>

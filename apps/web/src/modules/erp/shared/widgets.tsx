@@ -50,13 +50,13 @@ export function DateInput({ value, onChange, time }: { value?: unknown; onChange
 }
 
 /** Options from a list API (`/erp/warehouse`): its rows' id and name. */
-export function useSourceOptions(source: string | undefined) {
+export function useSourceOptions(source: string | undefined, { withCode = false } = {}) {
   const query = useQuery({
     enabled: Boolean(source),
     queryKey: ['erp', 'options', source],
     queryFn: () => http.get<{ list: { id: number; name: string; code?: string }[] }>(`/api${source}`, { params: { pageSize: 200 } }),
   });
-  return (query.data?.list ?? []).map((r) => ({ label: r.name, value: r.id }));
+  return (query.data?.list ?? []).map((r) => ({ label: withCode && r.code ? `${r.name} (${r.code})` : r.name, value: r.id }));
 }
 
 export function SourceSelect({
@@ -65,6 +65,7 @@ export function SourceSelect({
   onChange,
   placeholder,
   style,
+  withCode,
 }: {
   source: string;
   value?: unknown;
@@ -72,8 +73,10 @@ export function SourceSelect({
   placeholder?: string;
   /** a width of its own where the form does not give one (inline forms) */
   style?: React.CSSProperties;
+  /** each option says its code too, and typing finds it by either */
+  withCode?: boolean;
 }) {
-  const options = useSourceOptions(source);
+  const options = useSourceOptions(source, { withCode });
   return (
     <Select
       style={style}
