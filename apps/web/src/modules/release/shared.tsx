@@ -1,4 +1,4 @@
-import { Empty, Form, Input, Result, Tag } from '@arco-design/web-react';
+import { Empty, Form, Input, Message, Result, Tag } from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -114,11 +114,13 @@ type ServerField = { field: string; message: string };
  * (`variables.2.name` shows under `variables` as "3 · name: …"). The toast still says the request failed.
  */
 export function useFormErrors() {
+  const { t } = useTranslation();
   const [errors, setErrors] = useState<ServerField[]>([]);
   const submit = async (work: () => Promise<unknown>, done?: () => void) => {
     setErrors([]);
     try {
       await work();
+      Message.success(t('crud.saved'));
       done?.();
     } catch (error) {
       const fields = error instanceof ApiError ? (error.data as { fields?: ServerField[] } | undefined)?.fields : undefined;
