@@ -89,7 +89,10 @@ export function SkusEditor({ value, onChange }: { value?: unknown; onChange: (v:
       columns={[
         {
           title: t('erp.product.specs'),
-          render: (_: unknown, r: SkuInput) => (r.specValues?.length ? r.specValues.join(' / ') : t('erp.product.single')),
+          // a spec value (or "Single") is not broken mid-word in the narrow drawer
+          render: (_: unknown, r: SkuInput) => (
+            <span style={{ whiteSpace: 'nowrap' }}>{r.specValues?.length ? r.specValues.join(' / ') : t('erp.product.single')}</span>
+          ),
         },
         {
           title: t('erp.product.price'),
