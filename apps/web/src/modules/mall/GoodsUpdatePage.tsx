@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Form, Input, InputNumber, Message, Space, Table, Tabs, Tag } from '@arco-design/web-react';
+import { Alert, Button, Card, Form, Input, InputNumber, Message, Space, Table, Tabs, Tag, Tooltip } from '@arco-design/web-react';
 import { type Goods, goodsResource, updateGoodsSchema } from '@atrium/contracts/mall/goods';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -213,15 +213,20 @@ function StockDelta({ goodsId, skuId }: { goodsId: number; skuId: number }) {
     },
   });
   const valid = /^[+-]?\d+$/.test(delta.trim()) && Number(delta) !== 0;
+  // something typed that is no whole, non-zero change says why Apply stays off
+  const wrong = delta.trim() !== '' && !valid;
   return (
     <Space>
-      <Input
-        data-testid={`goods-delta-${skuId}`}
-        value={delta}
-        onChange={setDelta}
-        placeholder={t('mall.goods.deltaHint')}
-        style={{ width: 90 }}
-      />
+      <Tooltip content={t('mall.goods.deltaWhole')} popupVisible={wrong}>
+        <Input
+          data-testid={`goods-delta-${skuId}`}
+          value={delta}
+          onChange={setDelta}
+          placeholder={t('mall.goods.deltaHint')}
+          status={wrong ? 'error' : undefined}
+          style={{ width: 110 }}
+        />
+      </Tooltip>
       <Input value={reason} onChange={setReason} placeholder={t('mall.goods.reason')} style={{ width: 120 }} />
       <Button
         size="small"
