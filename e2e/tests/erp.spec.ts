@@ -152,12 +152,23 @@ test('create a product with two specs, adjust its stock, sell it, cancel the sal
   await expect(page.getByText('库存已调整，当前 5')).toBeVisible();
   await expect(delta.locator('.arco-form-message')).toHaveCount(0);
 
-  // sell two, confirm, then cancel
+  // sell two to a member found by mobile number (the picker asks the server), confirm, then cancel
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const mobile = `139${String(Date.now()).slice(-8)}`;
+  const member = await page.request.post('/api/erp/member', {
+    data: { name: `E2E会员${stamp}`, mobile },
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(member.ok()).toBe(true);
   await page.goto('/erp/sale');
   await page.getByRole('button', { name: /新建/ }).click();
   const sale = drawer(page);
   await sale.locator('.arco-form-item').filter({ hasText: '仓库' }).locator('.arco-select').click();
   await page.getByRole('option', { name: `E2E仓${stamp}` }).click();
+  const memberPicker = sale.locator('.arco-form-item').filter({ hasText: '会员' });
+  await memberPicker.locator('.arco-select').click();
+  await memberPicker.locator('input').fill(mobile);
+  await page.getByRole('option', { name: `E2E会员${stamp}` }).click();
   const skuPicker = sale.getByTestId('sale-line-sku').first().locator('input');
   await skuPicker.fill(code);
   await page.getByRole('option', { name: new RegExp(`${name} / 红 / S`) }).click();
@@ -166,6 +177,7 @@ test('create a product with two specs, adjust its stock, sell it, cancel the sal
   await expect(sale).toBeHidden();
   const draft = page.locator('tr.arco-table-tr').filter({ hasText: '草稿' }).first();
   await expect(draft).toContainText('25.00');
+  await expect(draft).toContainText(`E2E会员${stamp}`);
   // from here on the row is found by its number: the demo tenant has confirmed orders of its own, and the
   // list may still show the previous status for a moment after a transition
   const orderNo = /SO\d{14}/.exec(await draft.innerText())?.[0] ?? '';

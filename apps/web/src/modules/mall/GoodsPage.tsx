@@ -134,6 +134,7 @@ export function GoodsPage() {
           <SourceSelect
             source="/erp/product"
             withCode
+            searchBy={['name', 'code']}
             placeholder={t('mall.goods.pickProduct')}
             style={{ width: '100%' }}
             value={productId}

@@ -28,7 +28,12 @@ const statusColour: Record<string, string> = {
 };
 const form: FieldDef[] = [
   { field: 'warehouseId', label: 'erp.sale.warehouse', type: 'custom', render: (p) => <SourceSelect source="/erp/warehouse" {...p} /> },
-  { field: 'memberId', label: 'erp.sale.member', type: 'custom', render: (p) => <SourceSelect source="/erp/member" {...p} /> },
+  {
+    field: 'memberId',
+    label: 'erp.sale.member',
+    type: 'custom',
+    render: (p) => <SourceSelect source="/erp/member" searchBy={['name', 'mobile']} {...p} />,
+  },
   { field: 'items', label: 'erp.sale.items', type: 'custom', wide: true, render: (p) => <LinesEditor {...p} /> },
   { field: 'remark', label: 'crud.remark', type: 'textarea' },
 ];

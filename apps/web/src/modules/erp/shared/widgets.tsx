@@ -49,14 +49,30 @@ export function DateInput({ value, onChange, time }: { value?: unknown; onChange
   );
 }
 
-/** Options from a list API (`/erp/warehouse`): its rows' id and name. */
-export function useSourceOptions(source: string | undefined, { withCode = false } = {}) {
+type SourceRow = { id: number; name: string; code?: string };
+type Option = { label: string; value: number };
+
+/**
+ * Options from a list API (`/erp/warehouse`): its rows' id and name (and code, `withCode`). Without
+ * `keyword` the list's first 200 rows; with it, the rows each `searchBy` filter finds on the server
+ * (a tenant's 100,000 members are not all in the first page).
+ */
+export function useSourceOptions(source: string | undefined, { withCode = false, keyword = '', searchBy = [] as string[] } = {}): Option[] {
+  const searching = keyword.trim() !== '' && searchBy.length > 0;
   const query = useQuery({
     enabled: Boolean(source),
-    queryKey: ['erp', 'options', source],
-    queryFn: () => http.get<{ list: { id: number; name: string; code?: string }[] }>(`/api${source}`, { params: { pageSize: 200 } }),
+    queryKey: ['erp', 'options', source, searching ? searchBy : null, searching ? keyword.trim() : ''],
+    queryFn: async () => {
+      if (!searching) return (await http.get<{ list: SourceRow[] }>(`/api${source}`, { params: { pageSize: 200 } })).list;
+      const found = await Promise.all(
+        searchBy.map((field) => http.get<{ list: SourceRow[] }>(`/api${source}`, { params: { [field]: keyword.trim(), pageSize: 50 } })),
+      );
+      const rows = new Map<number, SourceRow>();
+      for (const page of found) for (const row of page.list) rows.set(row.id, row);
+      return [...rows.values()];
+    },
   });
-  return (query.data?.list ?? []).map((r) => ({ label: withCode && r.code ? `${r.name} (${r.code})` : r.name, value: r.id }));
+  return (query.data ?? []).map((r) => ({ label: withCode && r.code ? `${r.name} (${r.code})` : r.name, value: r.id }));
 }
 
 export function SourceSelect({
@@ -66,6 +82,7 @@ export function SourceSelect({
   placeholder,
   style,
   withCode,
+  searchBy,
 }: {
   source: string;
   value?: unknown;
@@ -75,22 +92,34 @@ export function SourceSelect({
   style?: React.CSSProperties;
   /** each option says its code too, and typing finds it by either */
   withCode?: boolean;
+  /** the list's filters that typing searches on the server (`['name', 'mobile']`); without them typing filters the first 200 */
+  searchBy?: string[];
 }) {
-  const options = useSourceOptions(source, { withCode });
+  const [keyword, setKeyword] = useState('');
+  const options = useSourceOptions(source, { withCode, keyword, searchBy });
+  // the chosen row keeps its label while a search shows other rows
+  const [chosen, setChosen] = useState<Option | null>(null);
+  const shown = chosen && !options.some((o) => o.value === chosen.value) && chosen.value === value ? [chosen, ...options] : options;
   return (
     <Select
       style={style}
       value={value as number | undefined}
-      onChange={(v) => onChange(v ?? null)}
-      options={options}
+      onChange={(v) => {
+        setChosen(shown.find((o) => o.value === v) ?? null);
+        onChange(v ?? null);
+      }}
+      options={shown}
       placeholder={placeholder}
       allowClear
       showSearch
-      filterOption={(input, option) =>
-        String((option.props as { children?: unknown }).children ?? '')
-          .toLowerCase()
-          .includes(input.toLowerCase())
-      }
+      {...(searchBy?.length
+        ? { filterOption: false, onSearch: (text: string) => setKeyword(text) }
+        : {
+            filterOption: (input: string, option: React.ReactElement) =>
+              String((option.props as { children?: unknown }).children ?? '')
+                .toLowerCase()
+                .includes(input.toLowerCase()),
+          })}
     />
   );
 }
