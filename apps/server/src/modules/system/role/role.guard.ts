@@ -19,7 +19,8 @@ export type Grant = { menuIds: number[]; dataScope: DataScope; deptIds: number[]
 /** 403 naming the field and the rule, so the client can say which part was refused. */
 export const denied = (field: string, rule: string, message: string) => new AppError('forbidden', { fields: [{ field, rule, message }] });
 
-const unbounded = (ctx: Ctx) => ctx.caller.superAdmin || ctx.caller.permissions.has(ALL_PERMISSIONS);
+/** A super admin (or `*:*:*`): no grant is beyond them. */
+export const unbounded = (ctx: Ctx) => ctx.caller.superAdmin || ctx.caller.permissions.has(ALL_PERMISSIONS);
 
 /** Menu ids of the caller's enabled roles in this tenant. */
 async function heldMenus(ctx: Ctx): Promise<Set<number>> {
