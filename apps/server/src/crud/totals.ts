@@ -96,9 +96,7 @@ function scopeKey(caller: Caller): string | null {
  * `count` must depend only on the tenant, the caller's data scope and the list filters.
  */
 export function listTotal(ctx: Ctx, count: () => Promise<number>): Promise<number> {
-  const scope = scopeKey(ctx.caller);
-  if (!ctx.totals || scope === null) return count();
-  return ctx.totals.cache.get(ctx.caller.tenantId, `${ctx.totals.resource}|${scope}|${ctx.totals.filters}`, count);
+  return (ctx.totals && keptTotal(ctx, ctx.totals.filters, count)) ?? count();
 }
 
 /**

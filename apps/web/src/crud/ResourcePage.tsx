@@ -7,6 +7,7 @@ import { useCan } from '../components/permission';
 import { useIsPhone } from '../shell/useIsNarrow';
 import './crud.css';
 import './messages';
+import { NoAccess } from './NoAccess';
 import { ResourceDrawer } from './ResourceDrawer';
 import type { ListParams, WebResource } from './resource-api';
 import { SearchForm } from './SearchForm';
@@ -211,7 +212,7 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
     return (
       <Card>
         {denied ? (
-          <Result status="403" title={t('crud.noAccess')} subTitle={t('crud.noAccessHint')} />
+          <NoAccess />
         ) : (
           <Result status="error" title={t('crud.loadFailed')} extra={<Button onClick={() => query.refetch()}>{t('crud.retry')}</Button>} />
         )}

@@ -1,9 +1,9 @@
-import { Empty, Form, Input, Message, Result, Tag } from '@arco-design/web-react';
+import { Empty, Form, Input, Message, Tag } from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, http } from '../../api';
-import '../../crud/messages';
+import { NoAccess } from '../../crud/NoAccess';
 import './locale';
 import './release.css';
 
@@ -72,11 +72,7 @@ export function useList<T>(path: string, enabled = true) {
 
 /** What a release table shows when its list is empty: a list the role may not read says so. */
 export function EmptyList({ error }: { error: unknown }) {
-  const { t } = useTranslation();
-  if (error instanceof ApiError && error.status === 403) {
-    return <Result status="403" title={t('crud.noAccess')} subTitle={t('crud.noAccessHint')} />;
-  }
-  return <Empty />;
+  return error instanceof ApiError && error.status === 403 ? <NoAccess /> : <Empty />;
 }
 
 const colours: Record<string, string> = {
