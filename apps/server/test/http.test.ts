@@ -73,6 +73,14 @@ describe.each(engines)('HTTP contract on %s', (engine) => {
     expect(response.json()).toMatchObject({ code: 40002, data: null });
   });
 
+  it('answers a body that is not JSON with 415, whatever the type', async () => {
+    for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded', 'application/xml']) {
+      const response = await app.inject({ method: 'POST', url: '/api/test/echo', headers: { 'content-type': type }, payload: '{"a":1}' });
+      expect(response.statusCode, type).toBe(415);
+      expect(response.json(), type).toMatchObject({ code: 415, data: null });
+    }
+  });
+
   it('answers an oversized body with 413', async () => {
     const response = await app.inject({
       method: 'POST',

@@ -20,10 +20,13 @@ export function nulPath(value: unknown, path: string[] = [], depth = 0): string 
  *   PostgreSQL, and the write's log entry would be lost with the transaction);
  * - `Content-Type: application/json` with an empty body is "no payload", as the body-less calls
  *   (logout, userInfoLogin, menu) are documented to take;
- * - a known path asked with a method it does not answer is 405 with `Allow`, not 404.
+ * - a known path asked with a method it does not answer is 405 with `Allow`, not 404;
+ * - a body in any type but JSON (and the routes' own, such as the user import's spreadsheet) is 415:
+ *   Fastify's own `text/plain` parser would hand a string to a schema that wants an object.
  */
 export const inputPlugin = fp(
   async (app: FastifyInstance) => {
+    app.removeContentTypeParser('text/plain');
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
       const text = typeof body === 'string' ? body : body.toString('utf8');
       if (text.trim() === '') return done(null, undefined);
