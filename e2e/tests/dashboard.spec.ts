@@ -1,5 +1,5 @@
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import { demoAccounts, signIn } from './support/auth';
+import { demoAccounts, signIn, switchTenant } from './support/auth';
 
 // the machine these run on is shared and often loaded: wait longer than the default, assert the same
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -81,7 +81,7 @@ test('the monitor turns live over MQTT and keeps updating without a reload', asy
   expect(first).toContain('MB');
 });
 
-test('basic profile: a parameter change is checked in the page, committed, approved and finished', async ({ page }) => {
+test('basic profile: a parameter change is checked in the page, committed, and decided by someone else', async ({ page, browser }) => {
   await signIn(page, acme.account, acme.password, '/profile/basic');
   await page.getByTestId('approval-new').click();
   const form = page.getByTestId('approval-form');
@@ -102,13 +102,35 @@ test('basic profile: a parameter change is checked in the page, committed, appro
   const detail = page.getByTestId('approval-detail');
   await expect(detail).toContainText(title);
   await expect(page.getByTestId('approval-records')).toContainText('审核中');
-  await page.getByTestId('approval-pass').click();
-  await page
-    .locator('.arco-popconfirm')
-    .getByRole('button', { name: /确定|OK/ })
-    .click();
-  await expect(page.getByTestId('approval-records').locator('tbody tr')).toHaveCount(3);
+  // the one who committed it waits for another approver: no Pass or Reject for them
+  await expect(page.getByTestId('approval-own')).toHaveText('等待他人审批');
   await expect(page.getByTestId('approval-pass')).toHaveCount(0);
+
+  // the super admin, in the same tenant, passes it
+  const other = await browser.newContext();
+  const reviewer = await other.newPage();
+  try {
+    await signIn(reviewer, demoAccounts.admin.account, demoAccounts.admin.password);
+    await switchTenant(reviewer, 'Acme Trading');
+    await reviewer.goto('/profile/basic');
+    await reviewer.getByPlaceholder('按标题搜索').fill(title);
+    await reviewer.getByPlaceholder('按标题搜索').press('Enter');
+    await reviewer.getByTestId('approval-list').getByText(title).click();
+    await expect(reviewer.getByTestId('approval-detail')).toContainText(title);
+    await reviewer.getByTestId('approval-pass').click();
+    await reviewer
+      .locator('.arco-popconfirm')
+      .getByRole('button', { name: /确定|OK/ })
+      .click();
+    await expect(reviewer.getByTestId('approval-records').locator('tbody tr')).toHaveCount(3);
+    await expect(reviewer.getByTestId('approval-records')).toContainText('admin');
+    await switchTenant(reviewer, 'Atrium HQ');
+  } finally {
+    await other.close();
+  }
+  await page.reload();
+  await expect(page.getByTestId('approval-records').locator('tbody tr')).toHaveCount(3);
+  await expect(page.getByTestId('approval-own')).toHaveCount(0);
 });
 
 test('staging: a pinned page stays pinned after a reload', async ({ page }) => {

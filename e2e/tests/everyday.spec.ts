@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { demoAccounts, signIn } from './support/auth';
+import { demoAccounts, signIn, switchTenant } from './support/auth';
 
 // What people touch every day, checked in the shared components: tenant switch, forms, dates, tables,
 // messages and sessions.
@@ -15,21 +15,6 @@ async function openUsers(page: Page) {
 
 const HQ = { name: 'Atrium HQ', rows: /hq0\d{3}/ };
 const ACME = { name: 'Acme Trading', rows: /acme0\d{3}/ };
-
-/** The super admin comes back to the tenant they used last: switch to `name` when elsewhere. */
-async function switchTenant(page: Page, name: string) {
-  const userMenu = page.getByRole('button', { name: '用户菜单' });
-  if ((await userMenu.textContent())?.includes(name)) return;
-  await userMenu.click();
-  await page.getByRole('menuitem', { name: '切换租户' }).click();
-  await page
-    .getByRole('dialog')
-    .filter({ hasText: '切换租户' })
-    .getByRole('button', { name: `切换 ${name}` })
-    .click();
-  // a switch signs in again (new token, user info, menu): slow on a busy machine
-  await expect(userMenu).toContainText(name, { timeout: 30_000 });
-}
 
 test('a tenant switch never shows the previous tenant’s rows', async ({ page }) => {
   await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password);

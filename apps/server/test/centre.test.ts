@@ -4,7 +4,7 @@ import { withTenant } from '../src/db/client';
 import { erpSales, erpWarehouses, tenants } from '../src/db/schema';
 import { arena } from './attack/escalation';
 import { buildTestApp, engines } from './helper';
-import { type Caller, fieldsOf, signIn } from './system/api';
+import { type Caller, caller, fieldsOf, signIn } from './system/api';
 
 type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
 
@@ -118,7 +118,32 @@ describe.each(engines)('dashboard, approvals and the user centre on %s', (engine
       'approval:auditing',
     ]);
     const id = created.body.data.id as number;
-    const decided = await acme.put(`/api/profile/approval/${id}/decision`, { result: 'pass', remark: 'ok' });
+    // another tenant's approval is not there
+    const admin = await signIn(ctx, 'admin', 'Admin@123456');
+    expect((await admin.get(`/api/profile/approval/${id}`)).status).toBe(404);
+    expect((await admin.put(`/api/profile/approval/${id}/decision`, { result: 'pass' })).status).toBe(404);
+    // the person who committed the change does not decide it: refused, and it still waits
+    const own = await acme.put(`/api/profile/approval/${id}/decision`, { result: 'pass', remark: 'mine' });
+    expect(own.status).toBe(409);
+    expect(own.body.data.fields).toEqual([
+      expect.objectContaining({ field: 'createBy', message: 'You cannot decide a change you committed: someone else decides it' }),
+    ]);
+    expect((await acme.get(`/api/profile/approval/${id}`)).body.data.stage).toBe('approval');
+    // someone else in the tenant does: the super admin, once in it
+    const tenants = (await admin.get('/api/system/user/tenant')).body.data.list as { id: number; code: string }[];
+    const enter = async (code: string, token: string) => {
+      const tenantId = tenants.find((t) => t.code === code)?.id;
+      const switched = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/system/user/switchTenant',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { tenantId },
+      });
+      return caller(ctx, switched.json().data.token as string);
+    };
+    const reviewer = await enter('acme', admin.token);
+    const decided = await reviewer.put(`/api/profile/approval/${id}/decision`, { result: 'pass', remark: 'ok' });
+    await enter('hq', reviewer.token);
     expect(decided.status).toBe(200);
     expect(decided.body.data.stage).toBe('finish');
     expect(decided.body.data.records.map((r: { stage: string; result: string }) => `${r.stage}:${r.result}`)).toEqual([
@@ -126,11 +151,10 @@ describe.each(engines)('dashboard, approvals and the user centre on %s', (engine
       'approval:pass',
       'finish:pass',
     ]);
-    expect((await acme.put(`/api/profile/approval/${id}/decision`, { result: 'rejected' })).status).toBe(409);
-    // another tenant's approval is not there
-    const admin = await signIn(ctx, 'admin', 'Admin@123456');
-    expect((await admin.get(`/api/profile/approval/${id}`)).status).toBe(404);
-    expect((await admin.put(`/api/profile/approval/${id}/decision`, { result: 'pass' })).status).toBe(404);
+    expect(decided.body.data.records[1]).toMatchObject({ operator: 'admin', remark: 'ok' });
+    const again = await acme.put(`/api/profile/approval/${id}/decision`, { result: 'rejected' });
+    expect(again.status).toBe(409);
+    expect(fieldsOf(again.body)).toEqual(['stage']);
     const list = await acme.get('/api/profile/approval?stage=finish');
     expect(list.body.data.list.some((a: { id: number }) => a.id === id)).toBe(true);
   });

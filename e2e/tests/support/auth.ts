@@ -24,3 +24,18 @@ export async function signIn(page: Page, account: string, password: string, redi
 export async function storedToken(page: Page): Promise<string | null> {
   return page.evaluate(() => localStorage.getItem('token'));
 }
+
+/** The super admin comes back to the tenant they used last: switch to `name` (as the user menu shows it) when elsewhere. */
+export async function switchTenant(page: Page, name: string): Promise<void> {
+  const userMenu = page.getByRole('button', { name: '用户菜单' });
+  if ((await userMenu.textContent())?.includes(name)) return;
+  await userMenu.click();
+  await page.getByRole('menuitem', { name: '切换租户' }).click();
+  await page
+    .getByRole('dialog')
+    .filter({ hasText: '切换租户' })
+    .getByRole('button', { name: `切换 ${name}` })
+    .click();
+  // a switch signs in again (new token, user info, menu): slow on a busy machine
+  await expect(userMenu).toContainText(name, { timeout: 30_000 });
+}

@@ -128,6 +128,10 @@ export const conflictReasons: Record<string, { zh: string; en: string }> = {
   'release.approvedTwice': { zh: '您已审批过该任务', en: 'You have already approved this task' },
   'session.current': { zh: '这是当前会话，请使用退出登录', en: 'This is the session you are using: sign out instead' },
   'approval.decided': { zh: '该审批已结束，不能再处理', en: 'This approval has already been decided' },
+  'approval.selfDecision': {
+    zh: '不能审批自己提交的变更，请由他人审批',
+    en: 'You cannot decide a change you committed: someone else decides it',
+  },
   'certification.notPending': { zh: '只能撤回审核中的认证申请', en: 'Only a request still under review can be withdrawn' },
   'certification.pending': {
     zh: '已有审核中的认证申请，请先撤回或等待结果',

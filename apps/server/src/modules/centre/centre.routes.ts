@@ -161,18 +161,28 @@ function approvalRoutes(app: FastifyInstance) {
       body: approvalDecisionSchema,
       response: approvalSchema,
       write: true,
-      summary: 'Decides the approval stage: pass moves it to finish, rejected ends it; 409 once decided',
+      summary:
+        'Decides the approval stage: pass moves it to finish, rejected ends it; 409 once decided, and to the person who committed it',
     },
     async (ctx, { params, body }) => {
       const by = ctx.caller.accountId;
-      // compare-and-set: only an approval still waiting moves, so two deciders cannot both win
+      // compare-and-set: only an approval still waiting moves, so two deciders cannot both win; and
+      // nobody decides a change they committed themselves (a second person, as for release tasks)
       const moved = await ctx.tx
         .update(paramApprovals)
         .set({ stage: 'finish', updateBy: by, updateTime: new Date() })
-        .where(and(eq(paramApprovals.id, params.id), eq(paramApprovals.stage, 'approval')))
+        .where(
+          and(
+            eq(paramApprovals.id, params.id),
+            eq(paramApprovals.stage, 'approval'),
+            sql`lower(coalesce(${paramApprovals.createBy}, '')) <> lower(${by})`,
+          ),
+        )
         .returning({ id: paramApprovals.id });
       if (moved.length === 0) {
-        if (!(await approvalOf(ctx, params.id))) throw notFound();
+        const approval = await approvalOf(ctx, params.id);
+        if (!approval) throw notFound();
+        if (approval.stage === 'approval') throw refused('createBy', 'self', 'approval.selfDecision');
         throw refused('stage', 'transition', 'approval.decided');
       }
       await ctx.tx

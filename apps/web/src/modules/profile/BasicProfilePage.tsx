@@ -23,6 +23,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api/http';
+import { useSession } from '../../app/session';
 import { useCan } from '../../components/permission';
 import { useSchemaForm } from '../../crud/schema-form';
 import { formatDateTime } from '../../locale/datetime';
@@ -128,6 +129,7 @@ function ApprovalDetail({ id }: { id: number }) {
   const can = useCan();
   const client = useQueryClient();
   const query = useQuery({ queryKey: [...KEY, id], queryFn: () => http.get<Approval>(`/api/profile/approval/${id}`) });
+  const me = useSession((s) => s.userInfo?.accountId);
   const decide = useMutation({
     mutationFn: (result: 'pass' | 'rejected') => http.put<Approval>(`/api/profile/approval/${id}/decision`, { result }),
     onSuccess: (saved) => {
@@ -141,13 +143,19 @@ function ApprovalDetail({ id }: { id: number }) {
   const step = approvalStages.indexOf(a.stage) + 1;
   const rejected = a.records.some((r) => r.result === 'rejected');
   const waiting = a.stage === 'approval' && can('profile:approval:approve');
+  // a change is decided by someone other than the person who committed it (the server refuses it too)
+  const own = !!me && a.createBy?.toLowerCase() === me.toLowerCase();
   return (
     <Card
       bordered={false}
       title={`${a.number} · ${a.title}`}
       data-testid="approval-detail"
       extra={
-        waiting ? (
+        waiting && own ? (
+          <Tag color="orangered" data-testid="approval-own">
+            {t('approval.own')}
+          </Tag>
+        ) : waiting ? (
           <Space>
             <Popconfirm title={t('approval.confirmReject')} onOk={() => decide.mutate('rejected')}>
               <Button status="danger" loading={decide.isPending} data-testid="approval-reject">
