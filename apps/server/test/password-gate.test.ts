@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors';
-import { ARGON2_QUEUE_PER_CORE, createGate } from '../src/modules/auth/password';
+import { createHashThreads, HashThreadLost } from '../src/modules/auth/hash-threads';
+import { ARGON2_QUEUE_PER_CORE, createGate, hashPassword, verifyPassword } from '../src/modules/auth/password';
 import { buildTestApp } from './helper';
 
 describe('password hashing gate', () => {
@@ -26,6 +27,47 @@ describe('password hashing gate', () => {
     await third;
     expect(order).toEqual(['first', 'second', 'third']);
     expect([gate.running, gate.waiting]).toEqual([0, 0]);
+  });
+});
+
+describe('hashing threads', () => {
+  const options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+  it('hand each thread its next job while it runs one, and answer each job its own result', async () => {
+    const threads = createHashThreads(2);
+    try {
+      const passwords = ['first-Pass1!', 'second-Pass2!', 'third-Pass3!', 'fourth-Pass4!'];
+      const hashing = passwords.map((password) => threads.run<string>({ op: 'hash', password, options }));
+      // two per thread: the one it runs and the next, already on its queue
+      expect(threads.load).toEqual([2, 2]);
+      const hashes = await Promise.all(hashing);
+      expect(threads.load).toEqual([0, 0]);
+      expect(hashes.every((h) => h.startsWith('$argon2id$v=19$m=19456,t=2,p=1$'))).toBe(true);
+      const checks = await Promise.all(
+        passwords.flatMap((password, i) => [
+          threads.run<boolean>({ op: 'verify', stored: hashes[i] as string, password }),
+          threads.run<boolean>({ op: 'verify', stored: hashes[(i + 1) % 4] as string, password }),
+        ]),
+      );
+      expect(checks).toEqual([true, false, true, false, true, false, true, false]);
+    } finally {
+      await threads.close();
+    }
+  });
+
+  it('fail the jobs of a thread that stops, and start a new one for the next', async () => {
+    const threads = createHashThreads(1);
+    const held = threads.run<string>({ op: 'hash', password: 'held-Pass1!', options });
+    await threads.close();
+    await expect(held).rejects.toBeInstanceOf(HashThreadLost);
+    const after = await threads.run<string>({ op: 'hash', password: 'after-Pass1!', options });
+    expect(await threads.run<boolean>({ op: 'verify', stored: after, password: 'after-Pass1!' })).toBe(true);
+    await threads.close();
+  });
+
+  it('read a malformed stored hash as a mismatch', async () => {
+    expect(await verifyPassword('not-a-hash', 'whatever')).toBe(false);
+    expect(await verifyPassword(await hashPassword('Right-Pass1!'), 'Right-Pass1!')).toBe(true);
   });
 });
 

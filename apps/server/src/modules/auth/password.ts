@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { passwordSchema } from '@atrium/contracts';
-import { hash, verify } from '@node-rs/argon2';
 import { AppError } from '../../errors';
+import { createHashThreads, HashThreadLost } from './hash-threads';
 
-// OWASP's argon2id minimum: 19 MiB, 2 passes, 1 lane. The async API hashes on libuv's thread pool.
+// OWASP's argon2id minimum: 19 MiB, 2 passes, 1 lane, hashed on threads of their own (hash-threads.ts).
 // algorithm 2 is Argon2id (the package's const enum cannot be imported under isolatedModules)
 const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
@@ -21,9 +21,11 @@ const common = new Set(
  * anything past that is a 429 with Retry-After. More hashes at once than cores only share the CPU (each
  * wants 19 MiB and ~10 ms of a core), so every sign-in took longer and the latency of a burst grew without
  * bound; a bounded queue keeps a sign-in's wait under a second and tells the rest to come back.
+ * Of those waiting, one per core is already queued on its hashing thread, so that the thread starts it
+ * the moment it finishes the one it runs (hash-threads.ts).
  */
 export const ARGON2_QUEUE_PER_CORE = 4;
-
+const JOBS_PER_THREAD = 2;
 export function createGate(slots: number, queueLimit: number) {
   let running = 0;
   const waiting: (() => void)[] = [];
@@ -52,16 +54,20 @@ export function createGate(slots: number, queueLimit: number) {
 }
 
 const cores = Math.max(1, availableParallelism());
-export const argon2Gate = createGate(cores, cores * ARGON2_QUEUE_PER_CORE);
+const threads = createHashThreads(cores);
+export const argon2Gate = createGate(cores * JOBS_PER_THREAD, cores * (ARGON2_QUEUE_PER_CORE + 1 - JOBS_PER_THREAD));
 
-export const hashPassword = (password: string) => argon2Gate.run(() => hash(password, ARGON2));
+const hash = (password: string) => threads.run<string>({ op: 'hash', password, options: ARGON2 });
 
-/** Compares with a stored hash; a malformed hash is a mismatch, not a crash. */
+export const hashPassword = (password: string) => argon2Gate.run(() => hash(password));
+
+/** Compares with a stored hash; a malformed hash is a mismatch, not a crash (a lost thread is an error). */
 export async function verifyPassword(stored: string, password: string): Promise<boolean> {
   return argon2Gate.run(async () => {
     try {
-      return await verify(stored, password);
-    } catch {
+      return await threads.run<boolean>({ op: 'verify', stored, password });
+    } catch (error) {
+      if (error instanceof HashThreadLost) throw error;
       return false;
     }
   });
@@ -70,7 +76,7 @@ export async function verifyPassword(stored: string, password: string): Promise<
 // verified against when the account does not exist, so both answers take as long
 let decoy: Promise<string> | undefined;
 export async function burnPasswordCheck(password: string): Promise<void> {
-  decoy ??= hash('decoy-password-never-matches!1', ARGON2);
+  decoy ??= hash('decoy-password-never-matches!1');
   await verifyPassword(await decoy, password);
 }
 
