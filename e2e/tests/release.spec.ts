@@ -259,8 +259,50 @@ test('a reader of the release pages sees their lists and no button they may not 
     await expect(main.locator('.arco-table'), path).toBeVisible();
     await expect(main.locator('.arco-spin-loading'), path).toHaveCount(0);
     // the lists show; no create, edit, publish, approve, grant or remove button
-    await expect(main.getByRole('button', { name: /新建|编辑|发布|弃用|新版本|生成注册令牌|批准|停用|吊销|授权|移除/ }), path).toHaveCount(
-      0,
-    );
+    await expect(
+      main.getByRole('button', { name: /新建|编辑|删除|发布|弃用|新版本|生成注册令牌|批准|停用|吊销|授权|移除/ }),
+      path,
+    ).toHaveCount(0);
   }
+});
+
+test('deletes a project nothing uses, and keeps one a process belongs to, saying why', async ({ page, request }) => {
+  const login = await request.post('/api/system/user/login', {
+    data: { account: demoAccounts.admin.account, password: demoAccounts.admin.password },
+  });
+  const headers = { authorization: `Bearer ${(await login.json()).data.token}` };
+  const post = async (url: string, data: unknown) => {
+    const response = await request.post(url, { headers, data });
+    expect(response.status(), await response.text()).toBe(200);
+    return (await response.json()).data as { id: number };
+  };
+  const used = await post('/api/release/project', { key: `used${suffix}`, name: `Used ${suffix}` });
+  await post('/api/release/project', { key: `spare${suffix}`, name: `Spare ${suffix}` });
+  const ability = await post('/api/release/ability', {
+    key: `del${suffix}`,
+    name: 'Echo',
+    runtime: 'shell',
+    body: 'echo hi',
+    timeoutSec: 60,
+  });
+  expect((await request.put(`/api/release/ability/${ability.id}/publish`, { headers, data: {} })).status()).toBe(200);
+  await post('/api/release/process', {
+    name: `Keeps ${suffix}`,
+    projectId: used.id,
+    steps: [{ abilityId: ability.id, params: {}, labels: [] }],
+  });
+
+  await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password, '/release/project');
+  const confirm = async (name: string) => {
+    await row(page, name).getByRole('button', { name: '删除' }).click();
+    const pop = page.locator('.arco-popconfirm:visible');
+    await expect(pop).toContainText(`确定删除“${name}”吗？`);
+    await pop.getByRole('button', { name: /确定|OK/ }).click();
+  };
+  await confirm(`Spare ${suffix}`);
+  await expect(page.getByText('删除成功')).toBeVisible();
+  await expect(row(page, `Spare ${suffix}`)).toHaveCount(0);
+  await confirm(`Used ${suffix}`);
+  await expect(page.getByText('该项目有 1 个流程，不能删除')).toBeVisible();
+  await expect(row(page, `Used ${suffix}`)).toHaveCount(1);
 });

@@ -510,6 +510,59 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     expect([updated.status, updated.body.data.fields[0].field]).toEqual([400, 'variables.2.name']);
   });
 
+  it('deletes an environment, project or process nothing refers to, and names what keeps a used one', async () => {
+    // a label no agent has: the task stays queued until it is cancelled
+    const used = await setup(['echo kept'], {}, ['none-such-label']);
+    const queued = await task(admin, used);
+    expect((await admin.put(`/api/release/task/${queued.id}/cancel`, {})).status).toBe(200);
+    const refusal = async (path: string, lang = 'en-US') => {
+      const res = await admin.del(`/api/release/${path}`, lang);
+      return [res.status, res.body.data?.fields?.[0]?.message];
+    };
+    expect(await refusal(`env/${used.envId}`)).toEqual([409, 'The environment has 1 task(s): it cannot be deleted']);
+    expect(await refusal(`env/${used.envId}`, 'zh-CN')).toEqual([409, '该环境有 1 个发布任务，不能删除']);
+    expect(await refusal(`project/${used.projectId}`)).toEqual([409, 'The project has 1 process(es): it cannot be deleted']);
+    expect(await refusal(`process/${used.processId}`)).toEqual([409, 'The process has 1 task(s): it cannot be deleted']);
+    // nothing of them went
+    expect((await admin.get(`/api/release/env/${used.envId}`)).status).toBe(200);
+    const projects = (await admin.get('/api/release/project')).body.data.list as { id: number }[];
+    expect(projects.some((p) => p.id === used.projectId)).toBe(true);
+    const processes = (await admin.get('/api/release/process')).body.data.list as { id: number }[];
+    expect(processes.some((p) => p.id === used.processId)).toBe(true);
+
+    // a grant keeps its project and environment
+    const spare = await setup(['echo spare']);
+    const [member] = await withTenant(ctx.database.db, tenantId, (tx) =>
+      tx
+        .select({ id: tenantUsers.id })
+        .from(tenantUsers)
+        .innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef))
+        .where(eq(accounts.accountId, 'user')),
+    );
+    const grant = await admin.post('/api/release/user-project', {
+      userId: (member as { id: number }).id,
+      projectId: spare.projectId,
+      envId: spare.envId,
+      level: 'VIEWER',
+    });
+    expect(grant.status).toBe(200);
+    expect(await refusal(`env/${spare.envId}`)).toEqual([409, 'The environment has 1 user-project permission(s): it cannot be deleted']);
+    expect((await admin.del(`/api/release/user-project/${grant.body.data.id}`)).status).toBe(200);
+
+    // unused: the process, then its project, then the environment; gone for good
+    expect((await admin.del(`/api/release/process/${spare.processId}`)).status).toBe(200);
+    expect((await admin.del(`/api/release/project/${spare.projectId}`)).status).toBe(200);
+    const gone = await admin.del(`/api/release/env/${spare.envId}`);
+    expect([gone.status, gone.body.data.id]).toEqual([200, spare.envId]);
+    expect((await admin.get(`/api/release/env/${spare.envId}`)).status).toBe(404);
+    expect((await admin.del(`/api/release/env/${spare.envId}`)).status).toBe(404);
+    const left = (await admin.get('/api/release/project')).body.data.list as { id: number }[];
+    expect(left.some((p) => p.id === spare.projectId)).toBe(false);
+    // a task cannot be made from what is gone
+    const late = await admin.post('/api/release/task', { ...spare, version: '1.0.0' });
+    expect([late.status, late.body.data.fields[0].field]).toEqual([400, 'envId']);
+  });
+
   it('freezes a published ability: edits are a 409, a new version is a new row', async () => {
     const key = unique('fz');
     const first = await admin.post('/api/release/ability', { key, name: 'A', runtime: 'shell', body: 'echo 1', timeoutSec: 10 });

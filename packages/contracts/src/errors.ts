@@ -125,6 +125,21 @@ export const conflictReasons: Record<string, { zh: string; en: string }> = {
   'release.abilityNotPublished': { zh: '流程中有未发布的能力版本', en: 'The process uses an ability version that is not published' },
   'release.transition': { zh: '当前状态不允许这样操作', en: 'This cannot be done from the current state' },
   'release.selfApproval': { zh: '不能审批自己创建的任务', en: 'You cannot approve your own task' },
+  'release.env.hasTasks': { zh: '该环境有 {count} 个发布任务，不能删除', en: 'The environment has {count} task(s): it cannot be deleted' },
+  'release.env.hasGrants': {
+    zh: '该环境有 {count} 条用户项目权限，不能删除',
+    en: 'The environment has {count} user-project permission(s): it cannot be deleted',
+  },
+  'release.project.hasProcesses': {
+    zh: '该项目有 {count} 个流程，不能删除',
+    en: 'The project has {count} process(es): it cannot be deleted',
+  },
+  'release.project.hasTasks': { zh: '该项目有 {count} 个发布任务，不能删除', en: 'The project has {count} task(s): it cannot be deleted' },
+  'release.project.hasGrants': {
+    zh: '该项目有 {count} 条用户项目权限，不能删除',
+    en: 'The project has {count} user-project permission(s): it cannot be deleted',
+  },
+  'release.process.hasTasks': { zh: '该流程有 {count} 个发布任务，不能删除', en: 'The process has {count} task(s): it cannot be deleted' },
   'release.approvedTwice': { zh: '您已审批过该任务', en: 'You have already approved this task' },
   'session.current': { zh: '这是当前会话，请使用退出登录', en: 'This is the session you are using: sign out instead' },
   'approval.decided': { zh: '该审批已结束，不能再处理', en: 'This approval has already been decided' },

@@ -27,9 +27,9 @@ export const permissionCatalogue = {
   'profile:approval': ['list', 'query', 'create', 'approve'],
   // release management: what a role may do to its catalogue; tasks are decided by project grants
   'release:ability': ['list', 'query', 'create', 'update', 'publish', 'deprecate'],
-  'release:env': ['list', 'query', 'create', 'update'],
-  'release:project': ['list', 'create', 'update'],
-  'release:process': ['list', 'create', 'update'],
+  'release:env': ['list', 'query', 'create', 'update', 'delete'],
+  'release:project': ['list', 'create', 'update', 'delete'],
+  'release:process': ['list', 'create', 'update', 'delete'],
   'release:client': ['list', 'query', 'update', 'enrol', 'approve', 'disable', 'revoke'],
   'release:userProject': ['list', 'create', 'delete'],
 } as const satisfies Record<string, readonly string[]>;

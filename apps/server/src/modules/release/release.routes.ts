@@ -18,7 +18,8 @@ import {
   taskCreateSchema,
   userProjectSchema,
 } from '@atrium/contracts/release';
-import { and, asc, desc, eq, inArray, isNull, max, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, max, or, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -227,6 +228,28 @@ export async function releaseRoutes(app: FastifyInstance) {
     );
   }
 
+  /**
+   * Deletes an environment, project or process that nothing refers to (409 naming what does). The row
+   * is locked first: a task, process or grant being made from it reads it `for key share`, so it has
+   * either committed and is counted here, or waits and then finds the row gone.
+   */
+  const removeUnused = async (
+    ctx: Ctx,
+    table: typeof releaseEnvs | typeof releaseProjects | typeof releaseProcesses,
+    id: number,
+    uses: [column: AnyPgColumn, reason: string][],
+  ) => {
+    const [row] = await ctx.tx.select({ id: table.id }).from(table).where(eq(table.id, id)).for('update');
+    if (!row) throw notFound();
+    for (const [column, reason] of uses) {
+      const [used] = await ctx.tx.select({ n: count() }).from(column.table).where(eq(column, id));
+      const n = used?.n ?? 0;
+      if (n > 0) throw refused('id', 'inUse', reason, { count: n });
+    }
+    const [deleted] = await ctx.tx.delete(table).where(eq(table.id, id)).returning();
+    return strip(deleted as Record<string, unknown> & { tenantId: number });
+  };
+
   // ---- environments ------------------------------------------------------------------------------
   route(app, { method: 'GET', url: '/release/env', permission: perm('env', 'list') }, async (ctx) => {
     const rows = await ctx.tx.select().from(releaseEnvs).orderBy(asc(releaseEnvs.key));
@@ -270,6 +293,16 @@ export async function releaseRoutes(app: FastifyInstance) {
     },
   );
 
+  route(
+    app,
+    { method: 'DELETE', url: '/release/env/:id', permission: perm('env', 'delete'), params: idParam, write: true },
+    async (ctx, { params }) =>
+      removeUnused(ctx, releaseEnvs, params.id, [
+        [releaseTasks.envId, 'release.env.hasTasks'],
+        [releaseUserProjects.envId, 'release.env.hasGrants'],
+      ]),
+  );
+
   // ---- projects ----------------------------------------------------------------------------------
   route(app, { method: 'GET', url: '/release/project', permission: perm('project', 'list') }, async (ctx) => {
     const rows = await ctx.tx.select().from(releaseProjects).orderBy(asc(releaseProjects.key));
@@ -308,6 +341,17 @@ export async function releaseRoutes(app: FastifyInstance) {
     },
   );
 
+  route(
+    app,
+    { method: 'DELETE', url: '/release/project/:id', permission: perm('project', 'delete'), params: idParam, write: true },
+    async (ctx, { params }) =>
+      removeUnused(ctx, releaseProjects, params.id, [
+        [releaseProcesses.projectId, 'release.project.hasProcesses'],
+        [releaseTasks.projectId, 'release.project.hasTasks'],
+        [releaseUserProjects.projectId, 'release.project.hasGrants'],
+      ]),
+  );
+
   // ---- processes ---------------------------------------------------------------------------------
   const checkSteps = async (ctx: Ctx, steps: { abilityId: number }[]) => {
     const ids = [...new Set(steps.map((s) => s.abilityId))];
@@ -324,7 +368,12 @@ export async function releaseRoutes(app: FastifyInstance) {
     app,
     { method: 'POST', url: '/release/process', permission: perm('process', 'create'), body: processCreateSchema, write: true },
     async (ctx, { body }) => {
-      const [project] = await ctx.tx.select({ id: releaseProjects.id }).from(releaseProjects).where(eq(releaseProjects.id, body.projectId));
+      // key share: the project is not deleted under the process being made (removeUnused)
+      const [project] = await ctx.tx
+        .select({ id: releaseProjects.id })
+        .from(releaseProjects)
+        .where(eq(releaseProjects.id, body.projectId))
+        .for('key share');
       if (!project) throw invalidField('projectId', 'exists', 'ref.missing');
       await checkSteps(ctx, body.steps);
       const steps = body.steps.map((s) => ({ ...s, timeoutSec: s.timeoutSec ?? null }));
@@ -359,6 +408,12 @@ export async function releaseRoutes(app: FastifyInstance) {
       if (!row) throw notFound();
       return strip(row);
     },
+  );
+
+  route(
+    app,
+    { method: 'DELETE', url: '/release/process/:id', permission: perm('process', 'delete'), params: idParam, write: true },
+    async (ctx, { params }) => removeUnused(ctx, releaseProcesses, params.id, [[releaseTasks.processId, 'release.process.hasTasks']]),
   );
 
   // ---- clients (agents) --------------------------------------------------------------------------
@@ -497,10 +552,15 @@ export async function releaseRoutes(app: FastifyInstance) {
       const envId = body.envId ?? null;
       const [user] = await ctx.tx.select({ id: tenantUsers.id }).from(tenantUsers).where(eq(tenantUsers.id, body.userId));
       if (!user) throw invalidField('userId', 'exists', 'ref.missing');
-      const [project] = await ctx.tx.select({ id: releaseProjects.id }).from(releaseProjects).where(eq(releaseProjects.id, body.projectId));
+      // key share on what the grant names: neither is deleted under it (removeUnused)
+      const [project] = await ctx.tx
+        .select({ id: releaseProjects.id })
+        .from(releaseProjects)
+        .where(eq(releaseProjects.id, body.projectId))
+        .for('key share');
       if (!project) throw invalidField('projectId', 'exists', 'ref.missing');
       if (envId) {
-        const [env] = await ctx.tx.select({ id: releaseEnvs.id }).from(releaseEnvs).where(eq(releaseEnvs.id, envId));
+        const [env] = await ctx.tx.select({ id: releaseEnvs.id }).from(releaseEnvs).where(eq(releaseEnvs.id, envId)).for('key share');
         if (!env) throw invalidField('envId', 'exists', 'ref.missing');
       }
       // only a MAINTAINER of the project grants on it, and never above their own level
@@ -628,15 +688,17 @@ export async function releaseRoutes(app: FastifyInstance) {
     },
   );
   route(app, { method: 'POST', url: '/release/task', body: taskCreateSchema, write: true }, async (ctx, { body }) => {
-    const [env] = await ctx.tx.select().from(releaseEnvs).where(eq(releaseEnvs.id, body.envId));
+    // key share on the environment, project and process: none is deleted under the task (removeUnused)
+    const [env] = await ctx.tx.select().from(releaseEnvs).where(eq(releaseEnvs.id, body.envId)).for('key share');
     if (!env) throw invalidField('envId', 'exists', 'ref.missing');
-    const [project] = await ctx.tx.select().from(releaseProjects).where(eq(releaseProjects.id, body.projectId));
+    const [project] = await ctx.tx.select().from(releaseProjects).where(eq(releaseProjects.id, body.projectId)).for('key share');
     if (!project) throw invalidField('projectId', 'exists', 'ref.missing');
     await requireLevel(ctx, project.id, env.id, 'OPERATOR');
     const [process] = await ctx.tx
       .select()
       .from(releaseProcesses)
-      .where(and(eq(releaseProcesses.id, body.processId), eq(releaseProcesses.projectId, project.id)));
+      .where(and(eq(releaseProcesses.id, body.processId), eq(releaseProcesses.projectId, project.id)))
+      .for('key share');
     if (!process) throw invalidField('processId', 'exists', 'ref.missing');
     const abilities = await ctx.tx
       .select()

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { EmptyList, type Env, KeyNameFields, useFormErrors, useList, type Variable } from './shared';
+import { DeleteAction, EmptyList, type Env, KeyNameFields, useFormErrors, useList, type Variable } from './shared';
 
 type Editing = {
   id?: number;
@@ -72,20 +72,24 @@ export function EnvPage() {
           },
           {
             title: t('release.actions'),
-            render: (_: unknown, e: Env) =>
-              can('release:env:update') && (
-                <Button
-                  size="mini"
-                  onClick={() =>
-                    setEditing({
-                      ...e,
-                      variables: e.variables.map((v) => ({ ...v, value: v.secret ? '' : v.value, kept: v.secret, uid: uids++ })),
-                    })
-                  }
-                >
-                  {t('release.edit')}
-                </Button>
-              ),
+            render: (_: unknown, e: Env) => (
+              <Space>
+                {can('release:env:update') && (
+                  <Button
+                    size="mini"
+                    onClick={() =>
+                      setEditing({
+                        ...e,
+                        variables: e.variables.map((v) => ({ ...v, value: v.secret ? '' : v.value, kept: v.secret, uid: uids++ })),
+                      })
+                    }
+                  >
+                    {t('release.edit')}
+                  </Button>
+                )}
+                {can('release:env:delete') && <DeleteAction path="env" id={e.id} name={e.name} />}
+              </Space>
+            ),
           },
         ]}
       />

@@ -5,7 +5,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { type Ability, EmptyList, type Process, type Project, paramsToText, textToParams, useFormErrors, useList } from './shared';
+import {
+  type Ability,
+  DeleteAction,
+  EmptyList,
+  type Process,
+  type Project,
+  paramsToText,
+  textToParams,
+  useFormErrors,
+  useList,
+} from './shared';
 
 type EditStep = { uid: number; abilityId?: number; params: string; labels: string[]; timeoutSec: number | null; retries: number };
 let uids = 0;
@@ -94,29 +104,33 @@ export function ProcessPage() {
           },
           {
             title: t('release.actions'),
-            render: (_: unknown, p: Process) =>
-              can('release:process:update') && (
-                <Button
-                  size="mini"
-                  onClick={() =>
-                    setEditing({
-                      id: p.id,
-                      name: p.name,
-                      projectId: p.projectId,
-                      steps: p.steps.map((s) => ({
-                        uid: uids++,
-                        abilityId: s.abilityId,
-                        params: paramsToText(s.params),
-                        labels: s.labels,
-                        timeoutSec: s.timeoutSec ?? null,
-                        retries: s.retries ?? 0,
-                      })),
-                    })
-                  }
-                >
-                  {t('release.edit')}
-                </Button>
-              ),
+            render: (_: unknown, p: Process) => (
+              <Space>
+                {can('release:process:update') && (
+                  <Button
+                    size="mini"
+                    onClick={() =>
+                      setEditing({
+                        id: p.id,
+                        name: p.name,
+                        projectId: p.projectId,
+                        steps: p.steps.map((s) => ({
+                          uid: uids++,
+                          abilityId: s.abilityId,
+                          params: paramsToText(s.params),
+                          labels: s.labels,
+                          timeoutSec: s.timeoutSec ?? null,
+                          retries: s.retries ?? 0,
+                        })),
+                      })
+                    }
+                  >
+                    {t('release.edit')}
+                  </Button>
+                )}
+                {can('release:process:delete') && <DeleteAction path="process" id={p.id} name={p.name} />}
+              </Space>
+            ),
           },
         ]}
       />

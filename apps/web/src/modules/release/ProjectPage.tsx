@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { EmptyList, KeyNameFields, type Project, useFormErrors, useList } from './shared';
+import { DeleteAction, EmptyList, KeyNameFields, type Project, useFormErrors, useList } from './shared';
 
 type Editing = { id?: number; key: string; name: string; artifactSource: string; keepReleases: number };
 
@@ -52,12 +52,16 @@ export function ProjectPage() {
           { title: t('release.keepReleases'), dataIndex: 'keepReleases' },
           {
             title: t('release.actions'),
-            render: (_: unknown, p: Project) =>
-              can('release:project:update') && (
-                <Button size="mini" onClick={() => setEditing({ ...p, artifactSource: p.artifactSource ?? '' })}>
-                  {t('release.edit')}
-                </Button>
-              ),
+            render: (_: unknown, p: Project) => (
+              <Space>
+                {can('release:project:update') && (
+                  <Button size="mini" onClick={() => setEditing({ ...p, artifactSource: p.artifactSource ?? '' })}>
+                    {t('release.edit')}
+                  </Button>
+                )}
+                {can('release:project:delete') && <DeleteAction path="project" id={p.id} name={p.name} />}
+              </Space>
+            ),
           },
         ]}
       />

@@ -1,5 +1,5 @@
-import { Empty, Form, Input, Message, Tag } from '@arco-design/web-react';
-import { useQuery } from '@tanstack/react-query';
+import { Button, Empty, Form, Input, Message, Popconfirm, Tag } from '@arco-design/web-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, http } from '../../api';
@@ -184,5 +184,33 @@ export function KeyNameFields<T extends { id?: number; key: string; name: string
         <Input value={value.name} onChange={(name) => onChange({ ...value, name })} aria-label={t('release.name')} />
       </Form.Item>
     </>
+  );
+}
+
+/**
+ * Delete for a row of a release list, behind a confirmation naming it. One that something still uses
+ * is refused by the server with what uses it ("The project has 2 process(es): it cannot be deleted"),
+ * shown by the http layer; the row stays.
+ */
+export function DeleteAction({ path, id, name }: { path: 'env' | 'project' | 'process'; id: number; name: string }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  return (
+    <Popconfirm
+      title={t('crud.deleteConfirmNamed', { name })}
+      onOk={() =>
+        attempt(
+          () => http.delete(`/api/release/${path}/${id}`),
+          () => {
+            Message.success(t('crud.deleted'));
+            void client.invalidateQueries({ queryKey: ['release', path] });
+          },
+        )
+      }
+    >
+      <Button size="mini" status="danger">
+        {t('crud.delete')}
+      </Button>
+    </Popconfirm>
   );
 }
