@@ -191,7 +191,7 @@ test('create a product with two specs, adjust its stock, sell it, cancel the sal
     .locator('.arco-popconfirm:visible')
     .getByRole('button', { name: /确定|OK/ })
     .click();
-  await expect(page.getByText('确认成功')).toBeVisible();
+  await expect(page.getByText(`订单 ${orderNo} 已确认`)).toBeVisible();
   await expect(dialog).toContainText('已确认');
   await expect(page.locator('.arco-popconfirm:visible')).toHaveCount(0);
   await dialog.getByTestId('sale-cancel').click();
@@ -199,7 +199,7 @@ test('create a product with two specs, adjust its stock, sell it, cancel the sal
     .locator('.arco-popconfirm:visible')
     .getByRole('button', { name: /确定|OK/ })
     .click();
-  await expect(page.getByText('取消订单成功')).toBeVisible();
+  await expect(page.getByText(`订单 ${orderNo} 已取消`)).toBeVisible();
   await expect(dialog).toContainText('已取消');
   await page.keyboard.press('Escape');
   await expect(order).toContainText('已取消');

@@ -47,7 +47,7 @@ export function GoodsPage() {
   const columns: ColumnDef<Goods>[] = [
     { key: 'title', title: 'mall.goods.title', phone: true },
     { key: 'productCode', title: 'mall.goods.productCode' },
-    { key: 'categoryName', title: 'mall.goods.category', render: (g) => g.categoryName ?? '-' },
+    { key: 'categoryName', title: 'mall.goods.category', render: (g) => g.categoryName ?? '—' },
     { key: 'price', title: 'mall.goods.price', render: (g) => yuan(g.price) },
     { key: 'stock', title: 'mall.goods.stock', render: (g) => <span data-testid={`goods-stock-${g.id}`}>{g.stock}</span> },
     {

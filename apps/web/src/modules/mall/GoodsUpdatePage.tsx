@@ -155,7 +155,7 @@ export function GoodsUpdatePage() {
             pagination={false}
             data={g.skus}
             columns={[
-              { title: t('mall.goods.sku'), dataIndex: 'specValues', render: (v: string[]) => v.join(' / ') || '-' },
+              { title: t('mall.goods.sku'), dataIndex: 'specValues', render: (v: string[]) => v.join(' / ') || '—' },
               { title: t('mall.goods.skuPrice'), dataIndex: 'skuPrice', render: (v: number) => (v / 100).toFixed(2) },
               {
                 title: t('mall.goods.mallPrice'),

@@ -180,6 +180,8 @@ function ApprovalDetail({ id }: { id: number }) {
         column={{ xs: 1, md: 2 }}
         colon=" "
         labelStyle={{ width: 96 }}
+        // a long value wraps inside its cell instead of running under the next label
+        valueStyle={{ overflowWrap: 'anywhere' }}
         data={[
           { label: t('approval.parameter'), value: <code>{a.parameter}</code> },
           { label: t('approval.stage'), value: <Tag color={stageColor[a.stage]}>{t(`approval.stage.${a.stage}`)}</Tag> },

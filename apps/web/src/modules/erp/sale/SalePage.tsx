@@ -47,7 +47,7 @@ export function SalePage() {
   const move = useMutation({
     mutationFn: ({ id, transition }: { id: number; transition: SaleTransition }) => http.put<Sale>(`/api/erp/sale/${id}/${transition}`, {}),
     onSuccess: (sale, { transition }) => {
-      Message.success(t('erp.sale.done', { action: t(`erp.sale.${transition}`) }));
+      Message.success(t(`erp.sale.done.${transition}`, { orderNo: sale.orderNo }));
       if (shown) setShown(sale);
       return client.invalidateQueries({ queryKey: resourceKeys(resource).all });
     },
