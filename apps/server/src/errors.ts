@@ -36,7 +36,17 @@ export class AppError extends Error {
 export const notFound = () => new AppError('notFound');
 export const forbidden = () => new AppError('forbidden');
 
-type IssueLike = { code: string; minimum?: unknown; maximum?: unknown; origin?: string; expected?: unknown; input?: unknown };
+type IssueLike = {
+  code: string;
+  minimum?: unknown;
+  maximum?: unknown;
+  inclusive?: boolean;
+  origin?: string;
+  expected?: unknown;
+  input?: unknown;
+};
+
+const numeric = new Set(['number', 'int', 'bigint']);
 
 /** What a value of the wrong type should have been, by the type the schema expected. */
 const wrongType: Record<string, string> = {
@@ -58,6 +68,19 @@ const wrongType: Record<string, string> = {
  */
 export function issueMessage(issue: IssueLike, input: unknown = issue.input): { message: string; params?: Record<string, number> } {
   const missing = input === undefined || input === null || input === '';
+  // a number's range, also when it came as text (a path id, a query value): "must be at least 1", not a length
+  if ((issue.code === 'too_small' || issue.code === 'too_big') && numeric.has(String(issue.origin)) && !missing) {
+    const small = issue.code === 'too_small';
+    const bound = Number(small ? issue.minimum : issue.maximum);
+    const key = small
+      ? issue.inclusive === false
+        ? 'value.moreThan'
+        : 'value.atLeast'
+      : issue.inclusive === false
+        ? 'value.lessThan'
+        : 'value.atMost';
+    return { message: key, params: { [small ? 'min' : 'max']: bound } };
+  }
   const text = issue.origin === 'string' || typeof input === 'string';
   if (issue.code === 'too_small' && text) {
     return missing || Number(issue.minimum) <= 1

@@ -44,7 +44,7 @@ function validationFields(
   },
   request: FastifyRequest,
 ): FieldError[] {
-  return error.validation.map((v) => {
+  const fields = error.validation.map((v) => {
     // the zod type provider hands over each issue as keyword (its code) and params (the rest of it)
     const issue = (v.params?.issue ?? { ...v.params, code: v.keyword }) as { path?: (string | number)[]; code?: string; input?: unknown };
     const parts = issue?.path?.length ? issue.path : v.instancePath.split('/').filter(Boolean);
@@ -56,6 +56,14 @@ function validationFields(
     const keyed =
       own ?? (issue?.code ? issueMessage(issue as Parameters<typeof issueMessage>[0], issue.input ?? sent) : { message: 'value.invalid' });
     return { field: path || (error.validationContext ?? 'body'), rule: v.keyword, ...keyed };
+  });
+  // two checks of one value can break alike (a huge id is past the maximum and not a safe integer): once
+  const seen = new Set<string>();
+  return fields.filter((f) => {
+    const key = `${f.field}\u0000${f.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
 }
 

@@ -22,11 +22,18 @@ export function nulPath(value: unknown, path: string[] = [], depth = 0): string 
  *   (logout, userInfoLogin, menu) are documented to take;
  * - a known path asked with a method it does not answer is 405 with `Allow`, not 404;
  * - a body in any type but JSON (and the routes' own, such as the user import's spreadsheet) is 415:
- *   Fastify's own `text/plain` parser would hand a string to a schema that wants an object.
+ *   Fastify's own `text/plain` parser would hand a string to a schema that wants an object; an empty
+ *   body of any type is no body.
  */
 export const inputPlugin = fp(
   async (app: FastifyInstance) => {
     app.removeContentTypeParser('text/plain');
+    // any other type: no body is no body (a client that labels every request, a DELETE included), and a
+    // body is refused with 415 before a schema or handler sees it
+    app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
+      if ((body as Buffer).length === 0) done(null, undefined);
+      else done(new AppError('unsupportedMediaType'), undefined);
+    });
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
       const text = typeof body === 'string' ? body : body.toString('utf8');
       if (text.trim() === '') return done(null, undefined);

@@ -413,6 +413,13 @@ describe.each(engines)('system management API on %s', (engine) => {
       expect(wrongZh.body.data.fields[0]).toMatchObject({ field: 'name', message: '应为文本' });
       const twice = await admin.get('/api/system/role?pageSize=1&pageSize=2');
       expect([twice.status, twice.body.data.fields[0].message]).toEqual([400, 'must be a number']);
+      // a number out of its range says the bound, also when it came as text in the path or the query
+      const ranged = await admin.get('/api/system/role?pageSize=0');
+      expect(ranged.body.data.fields).toEqual([{ field: 'pageSize', rule: 'too_small', message: 'must be at least 1' }]);
+      const zero = await admin.del('/api/system/role/0');
+      expect([zero.status, zero.body.data.fields]).toEqual([400, [{ field: 'id', rule: 'too_small', message: 'must be more than 0' }]]);
+      const huge = await admin.del('/api/release/env/99999999999999999999', 'zh-CN');
+      expect([huge.status, huge.body.data.fields]).toEqual([400, [{ field: 'id', rule: 'too_big', message: '不能大于 9007199254740991' }]]);
       const unknownMenu = await admin.post('/api/system/role', { name: 'Ghost', code: 'ghost', menuIds: [999999] });
       expect([unknownMenu.status, fieldsOf(unknownMenu.body)]).toEqual([400, ['menuIds']]);
       const held = await admin.del(`/api/system/role/${role.body.data.id}`);
