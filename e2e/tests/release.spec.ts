@@ -144,6 +144,13 @@ test('creates an ability, a process and a task, follows its live log, and cancel
   await page.locator('.arco-popconfirm .arco-btn-primary').click();
   await expect(second.getByText('CANCELED').first()).toBeVisible();
   await expect(second.getByTestId('release-log')).not.toContainText('finished');
+
+  // the list by status: the cancelled task shows, the one that succeeded does not
+  await page.keyboard.press('Escape');
+  await page.getByRole('combobox', { name: '状态' }).click();
+  await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: 'CANCELED' }).first().click();
+  await expect(row(page, `2.0.${suffix}`)).toHaveCount(1);
+  await expect(row(page, `1.0.${suffix}`)).toHaveCount(0);
 });
 
 test('keeps every version of an ability readable, and a process keeps the order dragged and the retries set', async ({ page }) => {

@@ -12,7 +12,7 @@ import { withTenant } from '../src/db/client';
 import { accounts, releaseLogChunks, tenantUsers } from '../src/db/schema';
 import { BrokerHook } from '../src/modules/realtime/hook';
 import { buildTestApp, engines } from './helper';
-import { type Caller, signIn } from './system/api';
+import { type Caller, fieldsOf, signIn } from './system/api';
 
 type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
 const agentCli = fileURLToPath(new URL('../../../packages/agent/src/cli.ts', import.meta.url));
@@ -561,6 +561,40 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     // a task cannot be made from what is gone
     const late = await admin.post('/api/release/task', { ...spare, version: '1.0.0' });
     expect([late.status, late.body.data.fields[0].field]).toEqual([400, 'envId']);
+  });
+
+  it('lists tasks a page at a time, by project, environment and status, to each caller what their grants cover', async () => {
+    const a = await setup(['echo a'], {}, ['none-such-label']);
+    const b = await setup(['echo b'], {}, ['none-such-label']);
+    const made = [await task(admin, a, '1'), await task(admin, a, '2'), await task(admin, a, '3'), await task(admin, b, '1')];
+    const list = async (api: Caller, query: string) => (await api.get(`/api/release/task?${query}`)).body.data;
+    const first = await list(admin, `projectId=${a.projectId}&pageSize=2`);
+    expect([first.total, first.list.map((t: { version: string }) => t.version)]).toEqual([3, ['3', '2']]);
+    const second = await list(admin, `projectId=${a.projectId}&pageSize=2&pageNum=2`);
+    expect([second.total, second.list.map((t: { version: string }) => t.version)]).toEqual([3, ['1']]);
+    expect((await list(admin, `envId=${b.envId}&status=QUEUED`)).total).toBe(1);
+    expect((await list(admin, `projectId=${a.projectId}&status=RUNNING`)).total).toBe(0);
+    // the ordinary user sees the tasks of the project and environment granted to them, and no others
+    const user = await signIn(ctx, 'user', 'User@123456');
+    const [member] = await withTenant(ctx.database.db, tenantId, (tx) =>
+      tx
+        .select({ id: tenantUsers.id })
+        .from(tenantUsers)
+        .innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef))
+        .where(eq(accounts.accountId, 'user')),
+    );
+    const userId = (member as { id: number }).id;
+    expect((await list(user, `projectId=${a.projectId}`)).total).toBe(0);
+    const grant = await admin.post('/api/release/user-project', { userId, projectId: a.projectId, envId: a.envId, level: 'VIEWER' });
+    expect(grant.status).toBe(200);
+    const granted = await list(user, `projectId=${a.projectId}`);
+    expect([granted.total, granted.list.map((t: { version: string }) => t.version)]).toEqual([3, ['3', '2', '1']]);
+    expect((await list(user, `projectId=${b.projectId}`)).total).toBe(0);
+    // bad filters are named
+    const bad = await admin.get('/api/release/task?status=NOPE&pageSize=1000');
+    expect([bad.status, fieldsOf(bad.body).sort()]).toEqual([400, ['pageSize', 'status']]);
+    for (const t of made) expect((await admin.put(`/api/release/task/${t.id}/cancel`, {})).status).toBe(200);
+    expect((await admin.del(`/api/release/user-project/${grant.body.data.id}`)).status).toBe(200);
   });
 
   it('freezes a published ability: edits are a 409, a new version is a new row', async () => {

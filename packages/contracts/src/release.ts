@@ -38,6 +38,15 @@ const envName = z
   .refine((v) => !/^(PATH|HOME|SHELL|USER|IFS|LD_.*|NODE_OPTIONS)$/.test(v), 'variable.reserved');
 const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
+/** The task list: newest first, a page at a time, by project, environment and status. */
+export const taskListQuerySchema = z.object({
+  pageNum: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  projectId: id.optional(),
+  envId: id.optional(),
+  status: z.enum(taskStatuses).optional(),
+});
+
 export const abilityCreateSchema = z.object({
   key,
   name,

@@ -16,9 +16,10 @@ import {
   projectUpdateSchema,
   type TaskStatus,
   taskCreateSchema,
+  taskListQuerySchema,
   userProjectSchema,
 } from '@atrium/contracts/release';
-import { and, asc, count, desc, eq, inArray, isNull, max, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, max, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -46,23 +47,24 @@ import { forbidden, notFound } from '../../errors';
 import { agentUsername } from '../realtime/rules';
 import { newSecret, ReleaseEngine, sha256 } from './engine';
 
-type Handler<B, P> = (ctx: Ctx, input: { body: B; params: P }) => Promise<unknown>;
-type RouteSpec<B extends z.ZodType | undefined, P extends z.ZodType | undefined> = {
+type Handler<B, P, Q> = (ctx: Ctx, input: { body: B; params: P; query: Q }) => Promise<unknown>;
+type RouteSpec<B extends z.ZodType | undefined, P extends z.ZodType | undefined, Q extends z.ZodType | undefined> = {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   /** the role-menu permission; task routes have none: the user-project grants decide */
   permission?: string;
   body?: B;
   params?: P;
+  query?: Q;
   write?: boolean;
 };
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** A release route: parsed input, the tenant transaction, the envelope, an operation-log entry for writes. */
-function route<B extends z.ZodType | undefined, P extends z.ZodType | undefined>(
+function route<B extends z.ZodType | undefined, P extends z.ZodType | undefined, Q extends z.ZodType | undefined = undefined>(
   app: FastifyInstance,
-  spec: RouteSpec<B, P>,
-  handler: Handler<Out<B>, Out<P>>,
+  spec: RouteSpec<B, P, Q>,
+  handler: Handler<Out<B>, Out<P>, Out<Q>>,
 ) {
   const name = spec.url.split('/')[2] ?? 'release';
   app.withTypeProvider<ZodTypeProvider>().route({
@@ -74,6 +76,7 @@ function route<B extends z.ZodType | undefined, P extends z.ZodType | undefined>
       security: [{ bearer: [] }],
       ...(spec.body ? { body: spec.body } : {}),
       ...(spec.params ? { params: spec.params } : {}),
+      ...(spec.query ? { querystring: spec.query } : {}),
     },
     config: {
       // without a permission string the handler checks the caller's user-project grant (loadTask, requireLevel)
@@ -81,7 +84,9 @@ function route<B extends z.ZodType | undefined, P extends z.ZodType | undefined>
       ...(spec.write ? { audit: { module: `release:${name}`, action: spec.method.toLowerCase() } } : {}),
     },
     handler: async (request: FastifyRequest) => {
-      const result = await inTenant(request, (ctx) => handler(ctx, { body: request.body as Out<B>, params: request.params as Out<P> }));
+      const result = await inTenant(request, (ctx) =>
+        handler(ctx, { body: request.body as Out<B>, params: request.params as Out<P>, query: request.query as Out<Q> }),
+      );
       if (spec.write) recordAudit(request, { after: result });
       return ok(result);
     },
@@ -626,27 +631,31 @@ export async function releaseRoutes(app: FastifyInstance) {
     return { ...rest, steps: steps.map(({ body: _b, ...step }) => step) };
   };
 
-  route(app, { method: 'GET', url: '/release/task' }, async (ctx) => {
-    let rows: (typeof releaseTasks.$inferSelect)[];
-    if (isTenantAdmin(ctx)) rows = await ctx.tx.select().from(releaseTasks).orderBy(desc(releaseTasks.id)).limit(200);
-    else {
-      const grants = ctx.caller.userId
-        ? await ctx.tx.select().from(releaseUserProjects).where(eq(releaseUserProjects.userId, ctx.caller.userId))
-        : [];
-      const projects = [...new Set(grants.map((g) => g.projectId))];
-      rows =
-        projects.length === 0
-          ? []
-          : (
-              await ctx.tx
-                .select()
-                .from(releaseTasks)
-                .where(inArray(releaseTasks.projectId, projects))
-                .orderBy(desc(releaseTasks.id))
-                .limit(200)
-            ).filter((task) => grants.some((g) => g.projectId === task.projectId && (g.envId === null || g.envId === task.envId)));
+  route(app, { method: 'GET', url: '/release/task', query: taskListQuerySchema }, async (ctx, { query }) => {
+    const conditions: SQL[] = [];
+    if (query.projectId) conditions.push(eq(releaseTasks.projectId, query.projectId));
+    if (query.envId) conditions.push(eq(releaseTasks.envId, query.envId));
+    if (query.status) conditions.push(eq(releaseTasks.status, query.status));
+    // anyone but a tenant administrator sees the tasks of what their grants cover (the project, or one environment)
+    if (!isTenantAdmin(ctx)) {
+      const g = releaseUserProjects;
+      conditions.push(
+        ctx.caller.userId
+          ? sql`exists (select 1 from ${g} where ${g.userId} = ${ctx.caller.userId} and ${g.projectId} = ${releaseTasks.projectId}
+                          and (${g.envId} is null or ${g.envId} = ${releaseTasks.envId}))`
+          : sql`false`,
+      );
     }
-    return { list: rows.map(toTask), total: rows.length };
+    const where = conditions.length ? and(...conditions) : undefined;
+    const rows = await ctx.tx
+      .select()
+      .from(releaseTasks)
+      .where(where)
+      .orderBy(desc(releaseTasks.id))
+      .limit(query.pageSize)
+      .offset((query.pageNum - 1) * query.pageSize);
+    const [counted] = await ctx.tx.select({ n: count() }).from(releaseTasks).where(where);
+    return { list: rows.map(toTask), total: counted?.n ?? 0, pageNum: query.pageNum, pageSize: query.pageSize };
   });
   route(app, { method: 'GET', url: '/release/task/:id', params: idParam }, async (ctx, { params }) => {
     const task = await loadTask(ctx, params.id, 'VIEWER');

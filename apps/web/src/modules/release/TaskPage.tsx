@@ -1,5 +1,6 @@
 import { Button, Card, Descriptions, Drawer, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag } from '@arco-design/web-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { taskStatuses } from '@atrium/contracts/release';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -12,6 +13,7 @@ import {
   type Client,
   EmptyList,
   type Env,
+  type Listed,
   type Process,
   type Project,
   StatusTag,
@@ -22,13 +24,22 @@ import {
 } from './shared';
 
 type Draft = { projectId?: number; envId?: number; processId?: number; version: string };
+type Filters = { projectId?: number; envId?: number; status?: string; pageNum: number };
+const PAGE_SIZE = 20;
 const FINISHED = ['SUCCEEDED', 'FAILED', 'PARTIAL', 'CANCELED', 'TIMED_OUT', 'LOST', 'REJECTED'];
 
 /** Tasks: start a release, approve it on a protected environment, follow its log live, cancel it. */
 export function TaskPage() {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const tasks = useList<Task>('task');
+  const [filters, setFilters] = useState<Filters>({ pageNum: 1 });
+  // newest first, a page at a time (the server keeps to the caller's grants)
+  const tasks = useQuery({
+    queryKey: ['release', 'task', 'list', filters],
+    queryFn: () => http.get<Listed<Task>>('/api/release/task', { params: { ...filters, pageSize: PAGE_SIZE } }),
+    placeholderData: keepPreviousData,
+  });
+  const filter = (patch: Partial<Filters>) => setFilters({ ...filters, ...patch, pageNum: 1 });
   const projects = useList<Project>('project');
   const envs = useList<Env>('env');
   const processes = useList<Process>('process');
@@ -58,17 +69,51 @@ export function TaskPage() {
   };
   return (
     <Card title={t('menu.release.task')}>
-      <Space style={{ marginBottom: 12 }}>
+      <Space wrap style={{ marginBottom: 12 }}>
         <Button type="primary" onClick={() => setDraft({ version: '' })}>
           {t('release.newTask')}
         </Button>
+        <Select
+          allowClear
+          aria-label={t('release.project')}
+          placeholder={t('release.allProjects')}
+          style={{ width: 180 }}
+          value={filters.projectId}
+          onChange={(projectId?: number) => filter({ projectId })}
+          options={(projects.data?.list ?? []).map((p) => ({ label: p.name, value: p.id }))}
+        />
+        <Select
+          allowClear
+          aria-label={t('release.env')}
+          placeholder={t('release.allEnvs')}
+          style={{ width: 160 }}
+          value={filters.envId}
+          onChange={(envId?: number) => filter({ envId })}
+          options={(envs.data?.list ?? []).map((e) => ({ label: e.name, value: e.id }))}
+        />
+        <Select
+          allowClear
+          aria-label={t('release.status')}
+          placeholder={t('release.allStatuses')}
+          style={{ width: 200 }}
+          value={filters.status}
+          onChange={(status?: string) => filter({ status })}
+          options={taskStatuses.map((status) => ({ label: <StatusTag value={status} />, value: status }))}
+        />
       </Space>
       <Table
         rowKey="id"
-        loading={tasks.isLoading}
+        loading={tasks.isFetching}
         noDataElement={<EmptyList error={tasks.error} />}
         data={tasks.data?.list ?? []}
-        pagination={false}
+        pagination={{
+          total: tasks.data?.total ?? 0,
+          current: filters.pageNum,
+          pageSize: PAGE_SIZE,
+          onChange: (pageNum: number) => setFilters({ ...filters, pageNum }),
+          showTotal: true,
+          size: 'small',
+        }}
         onRow={(task: Task) => ({ onClick: () => setSearch({ id: String(task.id) }) })}
         columns={[
           { title: 'ID', dataIndex: 'id' },
