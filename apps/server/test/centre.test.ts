@@ -118,6 +118,8 @@ describe.each(engines)('dashboard, approvals and the user centre on %s', (engine
       'approval:auditing',
     ]);
     const id = created.body.data.id as number;
+    const second = await acme.post('/api/profile/approval', { title: 'And another', parameter: 'sale.limit', newValue: '1' });
+    expect(second.status).toBe(200);
     // another tenant's approval is not there
     const admin = await signIn(ctx, 'admin', 'Admin@123456');
     expect((await admin.get(`/api/profile/approval/${id}`)).status).toBe(404);
@@ -142,6 +144,9 @@ describe.each(engines)('dashboard, approvals and the user centre on %s', (engine
       return caller(ctx, switched.json().data.token as string);
     };
     const reviewer = await enter('acme', admin.token);
+    // both wait for someone else: they are the reviewer's to-dos, not acme's
+    const waiting = async (caller: Caller) => (await caller.get('/api/user/workbench')).body.data.todos.approvals as number;
+    expect(await waiting(reviewer)).toBe((await waiting(acme)) + 2);
     const decided = await reviewer.put(`/api/profile/approval/${id}/decision`, { result: 'pass', remark: 'ok' });
     await enter('hq', reviewer.token);
     expect(decided.status).toBe(200);

@@ -257,8 +257,17 @@ function userCentreRoutes(app: FastifyInstance) {
         const { caller } = ctx;
         const unread = await unreadCounts(ctx.tx, { tenantId: caller.tenantId, accountRef: caller.accountRef });
         const mayDecide = hasPermission(caller.permissions, 'profile:approval:approve');
+        // what waits for the caller: not the changes they committed themselves (someone else decides those)
         const [waiting] = mayDecide
-          ? await ctx.tx.select({ n: count() }).from(paramApprovals).where(eq(paramApprovals.stage, 'approval'))
+          ? await ctx.tx
+              .select({ n: count() })
+              .from(paramApprovals)
+              .where(
+                and(
+                  eq(paramApprovals.stage, 'approval'),
+                  sql`lower(coalesce(${paramApprovals.createBy}, '')) <> lower(${caller.accountId})`,
+                ),
+              )
           : [];
         const tasks = (await ctx.tx.execute(sql`
           select t.id::int as id, p.name as project, e.name as env, t.version, t.status, t.create_time
