@@ -144,6 +144,18 @@ describe.each(engines)('dashboard, approvals and the user centre on %s', (engine
       return caller(ctx, switched.json().data.token as string);
     };
     const reviewer = await enter('acme', admin.token);
+    // the change reached the reviewer's message box as a to-do linking to it; the committer got none
+    const linked = async (caller: Caller) =>
+      ((await caller.get('/api/system/notification?pageSize=50')).body.data.list as { type: string; link: string; title: string }[]).find(
+        (n) => n.link === `/profile/basic?id=${id}`,
+      );
+    let note = await linked(reviewer);
+    for (let i = 0; !note && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      note = await linked(reviewer);
+    }
+    expect(note).toMatchObject({ type: 'todo', title: `${created.body.data.number} · Raise limit` });
+    expect(await linked(acme)).toBeUndefined();
     // both wait for someone else: they are the reviewer's to-dos, not acme's
     const waiting = async (caller: Caller) => (await caller.get('/api/user/workbench')).body.data.todos.approvals as number;
     expect(await waiting(reviewer)).toBe((await waiting(acme)) + 2);

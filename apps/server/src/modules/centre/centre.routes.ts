@@ -137,11 +137,34 @@ function approvalRoutes(app: FastifyInstance) {
     },
     async (ctx, { body }) => {
       const by = ctx.caller.accountId;
+      const number = await nextNumber(ctx);
       const [row] = await ctx.tx
         .insert(paramApprovals)
-        .values({ tenantId: ctx.caller.tenantId, number: await nextNumber(ctx), ...body, stage: 'approval', createBy: by, updateBy: by })
+        .values({ tenantId: ctx.caller.tenantId, number, ...body, stage: 'approval', createBy: by, updateBy: by })
         .returning({ id: paramApprovals.id });
       const id = (row as { id: number }).id;
+      // the people who may decide it hear of it in their message box (not the one who committed it)
+      const approvers = (await ctx.tx.execute(sql`
+        select distinct tu.account_ref::int as account_ref
+          from tenant_users tu
+          join user_roles ur on ur.tenant_id = tu.tenant_id and ur.user_id = tu.id
+          join roles r on r.tenant_id = ur.tenant_id and r.id = ur.role_id and r.status = '0'
+          join role_menus rm on rm.tenant_id = r.tenant_id and rm.role_id = r.id
+          join menus m on m.id = rm.menu_id and m.status = '0' and m.permission = 'profile:approval:approve'
+         where tu.status = '0' and tu.account_ref <> ${ctx.caller.accountRef}`)) as RawResult<{ account_ref: number }>;
+      ctx.afterCommit(() =>
+        app
+          .notify({
+            tenantId: ctx.caller.tenantId,
+            accountRefs: approvers.rows.map((a) => Number(a.account_ref)),
+            type: 'todo',
+            title: `${number} · ${body.title}`.slice(0, 200),
+            content: '待审批 · Waiting for approval',
+            link: `/profile/basic?id=${id}`,
+            sender: by,
+          })
+          .catch((err: unknown) => app.log.warn({ err }, 'approvers not notified')),
+      );
       await ctx.tx.insert(paramApprovalRecords).values([
         { tenantId: ctx.caller.tenantId, approvalId: id, stage: 'commit', result: 'pass', operator: by },
         { tenantId: ctx.caller.tenantId, approvalId: id, stage: 'approval', result: 'auditing', operator: null },

@@ -22,6 +22,7 @@ import type { Page } from '@atrium/contracts/envelope';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { http } from '../../api/http';
 import { useSession } from '../../app/session';
 import { useCan } from '../../components/permission';
@@ -51,7 +52,10 @@ export function BasicProfilePage() {
       http.get<Page<Summary>>('/api/profile/approval', { params: { title: title || undefined, stage, pageNum, pageSize: 10 } }),
     placeholderData: keepPreviousData,
   });
-  const current = selected ?? list.data?.list[0]?.id ?? null;
+  // a notification links to its approval (`?id=`); otherwise the newest shows
+  const [search] = useSearchParams();
+  const linked = Number(search.get('id')) || null;
+  const current = selected ?? linked ?? list.data?.list[0]?.id ?? null;
 
   return (
     <Row gutter={16} className="analysis-grid">
@@ -139,6 +143,7 @@ function ApprovalDetail({ id }: { id: number }) {
     },
   });
   const a = query.data;
+  if (query.error && !a) return <Card bordered={false}>{<Empty description={t('approval.notFound')} />}</Card>;
   if (!a) return <Card bordered={false}>{<Skeleton animation text={{ rows: 8 }} />}</Card>;
   const step = approvalStages.indexOf(a.stage) + 1;
   const rejected = a.records.some((r) => r.result === 'rejected');
