@@ -522,6 +522,15 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     expect(await refusal(`env/${used.envId}`)).toEqual([409, 'The environment has 1 task(s): it cannot be deleted']);
     expect(await refusal(`env/${used.envId}`, 'zh-CN')).toEqual([409, '该环境有 1 个发布任务，不能删除']);
     expect(await refusal(`project/${used.projectId}`)).toEqual([409, 'The project has 1 process(es): it cannot be deleted']);
+    // everything that keeps it, at once
+    const project = await admin.del(`/api/release/project/${used.projectId}`);
+    expect(project.body.message).toBe(
+      'The project has 1 process(es): it cannot be deleted; The project has 1 task(s): it cannot be deleted',
+    );
+    expect(project.body.data.fields.map((f: { message: string }) => f.message)).toEqual([
+      'The project has 1 process(es): it cannot be deleted',
+      'The project has 1 task(s): it cannot be deleted',
+    ]);
     expect(await refusal(`process/${used.processId}`)).toEqual([409, 'The process has 1 task(s): it cannot be deleted']);
     // nothing of them went
     expect((await admin.get(`/api/release/env/${used.envId}`)).status).toBe(200);

@@ -1,4 +1,4 @@
-import { ALL_PERMISSIONS } from '@atrium/contracts';
+import { ALL_PERMISSIONS, fieldMessage } from '@atrium/contracts';
 import {
   abilityCreateSchema,
   abilityUpdateSchema,
@@ -43,7 +43,7 @@ import {
   releaseUserProjects,
   tenantUsers,
 } from '../../db/schema';
-import { forbidden, notFound } from '../../errors';
+import { AppError, forbidden, notFound } from '../../errors';
 import { agentUsername } from '../realtime/rules';
 import { newSecret, ReleaseEngine, sha256 } from './engine';
 
@@ -246,10 +246,18 @@ export async function releaseRoutes(app: FastifyInstance) {
   ) => {
     const [row] = await ctx.tx.select({ id: table.id }).from(table).where(eq(table.id, id)).for('update');
     if (!row) throw notFound();
+    // every reason at once ("The project has 2 process(es)…; The project has 5 task(s)…"), not one per try
+    const blockers: { reason: string; count: number }[] = [];
     for (const [column, reason] of uses) {
       const [used] = await ctx.tx.select({ n: count() }).from(column.table).where(eq(column, id));
-      const n = used?.n ?? 0;
-      if (n > 0) throw refused('id', 'inUse', reason, { count: n });
+      if ((used?.n ?? 0) > 0) blockers.push({ reason, count: used?.n ?? 0 });
+    }
+    if (blockers.length) {
+      const lang = ctx.request.lang;
+      throw new AppError('conflict', {
+        message: blockers.map((b) => fieldMessage(b.reason, lang, { count: b.count })).join('; '),
+        fields: blockers.map((b) => ({ field: 'id', rule: 'inUse', message: b.reason, params: { count: b.count } })),
+      });
     }
     const [deleted] = await ctx.tx.delete(table).where(eq(table.id, id)).returning();
     return strip(deleted as Record<string, unknown> & { tenantId: number });
