@@ -146,6 +146,18 @@ test('staging: a pinned page stays pinned after a reload', async ({ page }) => {
   await api(page, 'PUT', '/api/user/pins', { pins: [] });
 });
 
+test('staging: a to-do count opens the notifications it counts', async ({ page }) => {
+  await signIn(page, acme.account, acme.password, '/staging');
+  const title = `E2E 待读 ${Date.now().toString(36)}`;
+  await api(page, 'POST', '/api/system/notice', { title, content: 'count me', scope: 'tenant' });
+  await page.reload();
+  await expect(page.getByTestId('todo-notices')).not.toContainText(/^\D*0$/);
+  await page.getByTestId('todo-notices').click();
+  await expect(page).toHaveURL(/\/user\/notification\?type=notice&read=unread$/);
+  await expect(page.locator('#main-content')).toContainText(title);
+  await expect(page.locator('#main-content')).not.toContainText('页面不存在');
+});
+
 for (const [locale, theme] of [
   ['en-US', 'dark'],
   ['zh-CN', 'dark'],

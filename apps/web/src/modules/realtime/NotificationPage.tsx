@@ -14,9 +14,9 @@ import {
 import type { Notification, NotificationType, NotificationPage as Page } from '@atrium/contracts/realtime';
 import { notificationTypes } from '@atrium/contracts/realtime';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { http } from '../../api';
 import './locale';
 import { formatDateTime } from '../../locale/datetime';
@@ -29,8 +29,19 @@ export function NotificationPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [type, setType] = useState<NotificationType | 'all'>('all');
-  const [read, setRead] = useState<ReadFilter>('all');
+  // a link may open the page filtered (`?type=notice&read=unread`: the staging page's counts)
+  const [search] = useSearchParams();
+  const linkedType = search.get('type');
+  const [type, setType] = useState<NotificationType | 'all'>(
+    linkedType === 'notice' || linkedType === 'message' || linkedType === 'todo' ? linkedType : 'all',
+  );
+  const [read, setRead] = useState<ReadFilter>(search.get('read') === 'unread' ? 'unread' : 'all');
+  // the page may be kept alive between visits: a new link's filters apply to it too
+  const linkedRead = search.get('read');
+  useEffect(() => {
+    if (linkedType === 'notice' || linkedType === 'message' || linkedType === 'todo') setType(linkedType);
+    if (linkedRead === 'unread') setRead('unread');
+  }, [linkedType, linkedRead]);
   const [paging, setPaging] = useState({ pageNum: 1, pageSize: 20 });
   const params = {
     ...paging,

@@ -67,9 +67,9 @@ export function StagingPage() {
   const todos = bench.data?.todos;
   const todoLinks = todos
     ? [
-        { key: 'notices', count: todos.unreadNotices, to: '/notification' },
-        { key: 'messages', count: todos.unreadMessages, to: '/notification' },
-        { key: 'todos', count: todos.unreadTodos, to: '/notification' },
+        { key: 'notices', count: todos.unreadNotices, to: '/user/notification?type=notice&read=unread' },
+        { key: 'messages', count: todos.unreadMessages, to: '/user/notification?type=message&read=unread' },
+        { key: 'todos', count: todos.unreadTodos, to: '/user/notification?type=todo&read=unread' },
         ...(todos.approvals === null ? [] : [{ key: 'approvals', count: todos.approvals, to: '/profile/basic' }]),
         { key: 'release', count: todos.releaseApprovals, to: '/release/task' },
       ]

@@ -150,7 +150,7 @@ export function WorkplacePage() {
               <ul className="plain-list">
                 {data.notices.map((n) => (
                   <li key={n.id}>
-                    <Link to="/notification" className={n.read ? 'muted' : undefined}>
+                    <Link to="/user/notification?type=notice" className={n.read ? 'muted' : undefined}>
                       {n.title}
                     </Link>
                     <Typography.Text type="secondary">{formatDateTime(n.createTime)}</Typography.Text>
