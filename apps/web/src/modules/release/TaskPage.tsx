@@ -70,9 +70,12 @@ export function TaskPage() {
   return (
     <Card title={t('menu.release.task')}>
       <Space wrap style={{ marginBottom: 12 }}>
-        <Button type="primary" onClick={() => setDraft({ version: '' })}>
-          {t('release.newTask')}
-        </Button>
+        {/* a release is started from a project the caller can see */}
+        {projects.data && (
+          <Button type="primary" onClick={() => setDraft({ version: '' })}>
+            {t('release.newTask')}
+          </Button>
+        )}
         <Select
           allowClear
           aria-label={t('release.project')}

@@ -65,14 +65,23 @@ export type Task = {
 };
 export type Grant = { id: number; userId: number; projectId: number; envId: number | null; level: string };
 
-/** One release list (all rows: these lists are short). */
+/**
+ * One release list (all rows: these lists are short). Quiet on failure: a page's own table says why
+ * (`EmptyList`), and a list a page only picks from (the projects on the task page) is just empty,
+ * instead of a toast for each list the role may not read.
+ */
 export function useList<T>(path: string, enabled = true) {
-  return useQuery({ queryKey: ['release', path], queryFn: () => http.get<Listed<T>>(`/api/release/${path}`), enabled });
+  return useQuery({
+    queryKey: ['release', path],
+    queryFn: () => http.get<Listed<T>>(`/api/release/${path}`, { silent: true }),
+    enabled,
+  });
 }
 
-/** What a release table shows when its list is empty: a list the role may not read says so. */
+/** What a release table shows when its list is empty: a list the role may not read says so, a failure says why. */
 export function EmptyList({ error }: { error: unknown }) {
-  return error instanceof ApiError && error.status === 403 ? <NoAccess /> : <Empty />;
+  if (error instanceof ApiError && error.status === 403) return <NoAccess />;
+  return error instanceof Error ? <Empty description={error.message} /> : <Empty />;
 }
 
 const colours: Record<string, string> = {
