@@ -9,6 +9,7 @@ import { resourceKeys } from '../../../crud/resource-api';
 import type { ColumnDef, FieldDef, TreeOption } from '../../../crud/types';
 import '../shared/locale-admin';
 import { statusOptions } from '../shared/options';
+import { actionLabel } from '../shared/permission-actions';
 
 type MenuRow = Menu & { children?: MenuRow[] };
 const types = ['dir', 'menu', 'button', 'link'].map((v) => ({ label: `system.menu.type.${v}`, value: v }));
@@ -37,7 +38,7 @@ export function MenuPage() {
       key: 'title',
       title: 'system.menu.title',
       width: 220,
-      render: (m) => (m.locale && m.type !== 'button' ? `${t(m.locale)} (${m.title})` : m.title),
+      render: (m) => (m.type === 'button' ? actionLabel(t, m.title) : m.locale ? `${t(m.locale)} (${m.title})` : m.title),
     },
     { key: 'type', title: 'system.menu.type', width: 90, render: (m) => <Tag>{t(`system.menu.type.${m.type}`)}</Tag> },
     { key: 'routeName', title: 'system.menu.routeName' },

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../api';
 import { resourceKeys } from '../../../crud/resource-api';
+import { actionLabel } from '../shared/permission-actions';
 
 type GrantNode = { id: number; title: string; locale: string | null; type: string; permission: string | null; children: GrantNode[] };
 type TreeData = { key: string; title: string; children?: TreeData[] };
@@ -30,7 +31,7 @@ export function MenuGrantTree({ value, onChange }: { value: unknown; onChange: (
     const convert = (nodes: GrantNode[]): TreeData[] =>
       nodes.map((n) => ({
         key: String(n.id),
-        title: `${n.locale && n.type !== 'button' ? t(n.locale) : n.title}${n.permission ? ` · ${n.permission}` : ''}`,
+        title: `${n.type === 'button' ? actionLabel(t, n.title) : n.locale ? t(n.locale) : n.title}${n.permission ? ` · ${n.permission}` : ''}`,
         ...(n.children.length ? { children: convert(n.children) } : {}),
       }));
     return convert(query.data ?? []);
