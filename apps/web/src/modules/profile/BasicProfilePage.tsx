@@ -206,7 +206,7 @@ function ApprovalDetail({ id }: { id: number }) {
         columns={[
           { title: t('approval.stage'), dataIndex: 'stage', render: (s: Approval['stage']) => t(`approval.stage.${s}`) },
           {
-            title: t('approval.records'),
+            title: t('approval.result'),
             dataIndex: 'result',
             render: (r: ApprovalRecord['result']) => <Tag color={resultColor[r]}>{t(`approval.result.${r}`)}</Tag>,
           },
