@@ -77,6 +77,9 @@ async function approvalOf(ctx: Ctx, id: number): Promise<Approval | null> {
 }
 
 /** AP + yyyymmdd + a per-tenant running number. */
+/** An approval someone other than `accountId` committed: the only kind they may decide (or have waiting for them). */
+const committedByOther = (accountId: string) => sql`lower(coalesce(${paramApprovals.createBy}, '')) <> lower(${accountId})`;
+
 async function nextNumber(ctx: Ctx): Promise<string> {
   const day = today('UTC').replaceAll('-', '');
   const [row] = await ctx.tx
@@ -194,13 +197,7 @@ function approvalRoutes(app: FastifyInstance) {
       const moved = await ctx.tx
         .update(paramApprovals)
         .set({ stage: 'finish', updateBy: by, updateTime: new Date() })
-        .where(
-          and(
-            eq(paramApprovals.id, params.id),
-            eq(paramApprovals.stage, 'approval'),
-            sql`lower(coalesce(${paramApprovals.createBy}, '')) <> lower(${by})`,
-          ),
-        )
+        .where(and(eq(paramApprovals.id, params.id), eq(paramApprovals.stage, 'approval'), committedByOther(by)))
         .returning({ id: paramApprovals.id });
       if (moved.length === 0) {
         const approval = await approvalOf(ctx, params.id);
@@ -285,12 +282,7 @@ function userCentreRoutes(app: FastifyInstance) {
           ? await ctx.tx
               .select({ n: count() })
               .from(paramApprovals)
-              .where(
-                and(
-                  eq(paramApprovals.stage, 'approval'),
-                  sql`lower(coalesce(${paramApprovals.createBy}, '')) <> lower(${caller.accountId})`,
-                ),
-              )
+              .where(and(eq(paramApprovals.stage, 'approval'), committedByOther(caller.accountId)))
           : [];
         const tasks = (await ctx.tx.execute(sql`
           select t.id::int as id, p.name as project, e.name as env, t.version, t.status, t.create_time

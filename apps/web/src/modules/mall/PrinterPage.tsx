@@ -35,7 +35,6 @@ export const jobColour: Record<string, string> = {
   UNKNOWN: 'orange',
 };
 const JOBS_KEY = ['mall', 'printJob'] as const;
-const time = (iso: string | null) => (iso ? formatDateTime(iso) : '—');
 
 /** Every printer event (state, job result) refreshes what the page shows: the list and open job lists. */
 export function usePrinterLive() {
@@ -81,7 +80,7 @@ export function PrinterPage() {
         </Tag>
       ),
     },
-    { key: 'lastSeen', title: 'mall.printer.lastSeen', render: (p) => time(p.lastSeen) },
+    { key: 'lastSeen', title: 'mall.printer.lastSeen', render: (p) => formatDateTime(p.lastSeen) },
     {
       key: 'triggers',
       title: 'mall.printer.triggers',
@@ -197,7 +196,7 @@ export function PrintJobList({ printerId }: { printerId: number }) {
         },
         { title: t('mall.printJob.attempts'), dataIndex: 'attempts', width: 90 },
         { title: t('mall.printJob.lastError'), dataIndex: 'lastError', render: (v: string | null) => v ?? '—' },
-        { title: t('mall.printJob.createTime'), dataIndex: 'createTime', render: (v: string) => time(v) },
+        { title: t('mall.printJob.createTime'), dataIndex: 'createTime', render: (v: string) => formatDateTime(v) },
         {
           title: t('crud.actions'),
           dataIndex: 'actions',

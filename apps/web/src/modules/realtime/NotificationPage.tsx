@@ -29,20 +29,21 @@ export function NotificationPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  // a link may open the page filtered (`?type=notice&read=unread`: the staging page's counts)
+  // a link may open the page filtered (`?type=notice&read=unread`: the staging page's counts); the page
+  // may be kept alive between visits, so a later link's filters apply to it too
   const [search] = useSearchParams();
-  const linkedType = search.get('type');
-  const [type, setType] = useState<NotificationType | 'all'>(
-    linkedType === 'notice' || linkedType === 'message' || linkedType === 'todo' ? linkedType : 'all',
-  );
-  const [read, setRead] = useState<ReadFilter>(search.get('read') === 'unread' ? 'unread' : 'all');
-  // the page may be kept alive between visits: a new link's filters apply to it too
-  const linkedRead = search.get('read');
-  useEffect(() => {
-    if (linkedType === 'notice' || linkedType === 'message' || linkedType === 'todo') setType(linkedType);
-    if (linkedRead === 'unread') setRead('unread');
-  }, [linkedType, linkedRead]);
+  const linked = search.get('type');
+  const linkedType = notificationTypes.find((known) => known === linked) ?? null;
+  const linkedUnread = search.get('read') === 'unread';
+  const [type, setType] = useState<NotificationType | 'all'>(linkedType ?? 'all');
+  const [read, setRead] = useState<ReadFilter>(linkedUnread ? 'unread' : 'all');
   const [paging, setPaging] = useState({ pageNum: 1, pageSize: 20 });
+  useEffect(() => {
+    if (!linkedType && !linkedUnread) return;
+    if (linkedType) setType(linkedType);
+    if (linkedUnread) setRead('unread');
+    setPaging((p) => ({ ...p, pageNum: 1 }));
+  }, [linkedType, linkedUnread]);
   const params = {
     ...paging,
     type: type === 'all' ? undefined : type,
