@@ -226,6 +226,10 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   'role.ownRole': { zh: '不能修改您自己拥有的角色', en: 'you cannot change a role you hold' },
   'role.grantsMore': { zh: '该角色授予的权限超过了您拥有的', en: 'this role grants more than you hold' },
   'dept.outsideScope': { zh: '该部门不在您的数据权限范围内', en: 'the department is outside your data scope' },
+  'role.deptRequired': {
+    zh: '自定义数据权限须至少选择一个部门',
+    en: 'custom data scope needs at least one department',
+  },
   'import.header': {
     zh: '第一行须为列标题（用户编号 / User number、姓名 / Name…）',
     en: 'the first row must hold the column headers (User number / 用户编号, Name / 姓名…)',

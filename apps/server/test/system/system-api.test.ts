@@ -418,6 +418,20 @@ describe.each(engines)('system management API on %s', (engine) => {
       expect(ranged.body.data.fields).toEqual([{ field: 'pageSize', rule: 'too_small', message: 'must be at least 1' }]);
       const zero = await admin.del('/api/system/role/0');
       expect([zero.status, zero.body.data.fields]).toEqual([400, [{ field: 'id', rule: 'too_small', message: 'must be more than 0' }]]);
+      // custom departments with none ticked is refused on create and on update, and nothing is written
+      const noDept = await admin.post('/api/system/role', { name: 'Nowhere', code: 'nowhere', dataScope: '2' });
+      expect([noDept.status, noDept.body.data.fields]).toEqual([
+        400,
+        [{ field: 'deptIds', rule: 'custom', message: 'custom data scope needs at least one department' }],
+      ]);
+      expect((await admin.get('/api/system/role?code=nowhere')).body.data.total).toBe(0);
+      const unscoped = await admin.put(
+        `/api/system/role/${role.body.data.id}`,
+        { name: 'Post keeper', code: 'post_keeper', dataScope: '2', deptIds: [] },
+        'zh-CN',
+      );
+      expect([unscoped.status, unscoped.body.data.fields[0].message]).toEqual([400, '自定义数据权限须至少选择一个部门']);
+      expect((await admin.get(`/api/system/role/${role.body.data.id}`)).body.data.deptIds).toEqual([dept.id]);
       const huge = await admin.del('/api/release/env/99999999999999999999', 'zh-CN');
       expect([huge.status, huge.body.data.fields]).toEqual([400, [{ field: 'id', rule: 'too_big', message: '不能大于 9007199254740991' }]]);
       const unknownMenu = await admin.post('/api/system/role', { name: 'Ghost', code: 'ghost', menuIds: [999999] });

@@ -22,17 +22,25 @@ export const roleSchema = z.object({
   ...auditFields,
 });
 
-export const createRoleSchema = z.object({
-  name: z.string().trim().min(1).max(20),
-  code: codeSchema(64),
-  dataScope: dataScopeSchema.default('1'),
-  isDefault: z.boolean().default(false),
-  orderNum: orderNumSchema.default(0),
-  status: statusSchema.default('0'),
-  remark: optionalText(500),
-  menuIds: idListSchema.default([]),
-  deptIds: idListSchema.default([]),
-});
+export const createRoleSchema = z
+  .object({
+    name: z.string().trim().min(1).max(20),
+    code: codeSchema(64),
+    dataScope: dataScopeSchema.default('1'),
+    isDefault: z.boolean().default(false),
+    orderNum: orderNumSchema.default(0),
+    status: statusSchema.default('0'),
+    remark: optionalText(500),
+    menuIds: idListSchema.default([]),
+    deptIds: idListSchema.default([]),
+  })
+  // custom departments with none ticked would let the role's holders see no one's data but their own;
+  // said beside the other fields' issues, not only once they are right
+  .refine((role) => role.dataScope !== '2' || role.deptIds.length > 0, {
+    path: ['deptIds'],
+    message: 'role.deptRequired',
+    when: ({ issues }) => !issues.some((i) => i.path?.[0] === 'dataScope' || i.path?.[0] === 'deptIds'),
+  });
 
 export const roleResource = defineResource({
   name: 'role',
