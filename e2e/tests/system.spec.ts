@@ -146,3 +146,32 @@ test('the user list pages, sorts and shows its empty state; the detail page open
   await expect(page).toHaveURL(/\/system\/user\/detail\/\d+/);
   await expect(page.getByText('用户类型')).toBeVisible();
 });
+
+test('a row action under 更多 closes the menu and keeps its dialog; a custom data scope asks for a department', async ({ page }) => {
+  await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password);
+  await page.goto('/system/user');
+  const more = page
+    .locator('tr.arco-table-tr')
+    .filter({ has: page.getByRole('button', { name: '更多' }) })
+    .first();
+  await more.getByRole('button', { name: '更多' }).click();
+  const menu = page.locator('.crud-more-actions:visible');
+  await expect(menu).toHaveCount(1);
+  await menu.getByRole('button', { name: '重置密码' }).click();
+  const dialog = page.locator('.arco-modal:visible');
+  await expect(dialog).toHaveCount(1);
+  // the menu no longer lies over the rows below, during the dialog or after it
+  await expect(menu).toHaveCount(0);
+  await dialog.getByRole('button', { name: '取消' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(menu).toHaveCount(0);
+
+  const form = await openCreate(page, '/system/role');
+  await form.getByPlaceholder('角色名称').fill(`E2E范围${stamp}`);
+  await form.getByPlaceholder('角色编码').fill(`e2e_scope_${stamp}`);
+  await form.locator('.arco-form-item').filter({ hasText: '数据范围' }).locator('.arco-select').click();
+  await page.getByRole('option', { name: '自定义部门', exact: true }).click();
+  await drawer(page).getByTestId('crud-save').click();
+  await expect(form).toContainText('自定义数据权限须至少选择一个部门');
+  await expect(form).toBeVisible();
+});

@@ -1,6 +1,6 @@
 import { Button, Card, Dropdown, Message, Popconfirm, Result, Space, Table, type TableColumnProps, Tooltip } from '@arco-design/web-react';
 import { IconDelete, IconDown, IconPlus } from '@arco-design/web-react/icon';
-import { Children, Fragment, isValidElement, type ReactElement, type ReactNode, useState } from 'react';
+import { Children, Fragment, isValidElement, type MouseEvent, type ReactElement, type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api';
 import { useCan } from '../components/permission';
@@ -333,13 +333,37 @@ function actionList(node: ReactNode): ReactNode[] {
  */
 function RowActions({ actions, allInMenu }: { actions: ReactNode; allInMenu?: boolean }) {
   const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const menu = useRef<HTMLDivElement>(null);
   const list = actionList(actions);
   const [first, ...rest] = allInMenu && list.length > 1 ? [null, ...list] : list;
+  // A chosen action closes the menu (its dialog stays: the content is kept mounted), unless it asked
+  // for a confirmation anchored to it; answering that confirmation closes the menu too. Clicks inside
+  // a dialog or a confirmation reach this handler through React's tree, though they are not in its DOM.
+  const chosen = (event: MouseEvent) => {
+    if ((event.target as Element).closest('.arco-popconfirm')) return setOpen(false);
+    setTimeout(() => {
+      if (!menu.current?.querySelector('.arco-popconfirm-open')) setOpen(false);
+    });
+  };
   return (
     <>
       {first}
       {rest.length > 0 && (
-        <Dropdown droplist={<div className="crud-more-actions">{rest}</div>} position="br" unmountOnExit={false}>
+        <Dropdown
+          droplist={
+            // biome-ignore lint/a11y/useKeyWithClickEvents: the buttons inside take the keys; this only closes the menu after them
+            // biome-ignore lint/a11y/noStaticElementInteractions: as above
+            <div ref={menu} className="crud-more-actions" onClick={chosen}>
+              {rest}
+            </div>
+          }
+          popupVisible={open}
+          onVisibleChange={setOpen}
+          position="br"
+          trigger="click"
+          unmountOnExit={false}
+        >
           <Button type="text" size="mini">
             {t('crud.more')}
             <IconDown />
