@@ -2,9 +2,9 @@ import { AppError } from '../errors';
 
 type Params = Record<string, string | number>;
 
-/** 409 naming the field whose value is already taken. */
-export function conflict(field: string): AppError {
-  return new AppError('conflict', { fields: [{ field, rule: 'unique', message: 'value.taken' }] });
+/** 409 naming the fields whose values are already taken, each as its own entry. */
+export function conflict(...fields: [string, ...string[]]): AppError {
+  return new AppError('conflict', { fields: fields.map((field) => ({ field, rule: 'unique', message: 'value.taken' })) });
 }
 
 /**

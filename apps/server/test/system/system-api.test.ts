@@ -219,17 +219,19 @@ describe.each(engines)('system management API on %s', (engine) => {
       expect((await admin.get(`/api/system/user/user?name=${encodeURIComponent('%')}`)).body.data.total).toBe(0);
       expect((await admin.get(`/api/system/user/user/${id}`)).body.data.accountId).toBe('li.wei');
 
-      for (const [field, body] of [
-        ['accountId', { accountId: 'LI.WEI', name: 'x' }],
-        ['phone', { accountId: 'other1', name: 'x', phone: '13900001111' }],
-        ['email', { accountId: 'other2', name: 'x', email: 'LI.WEI@example.com' }],
-        // several taken: the first in the order account number, phone, e-mail
-        ['accountId', { accountId: 'Li.Wei', name: 'x', phone: '13900001111', email: 'li.wei@example.com' }],
-        ['phone', { accountId: 'other3', name: 'x', phone: '13900001111', email: 'li.wei@example.com' }],
+      for (const [fields, body] of [
+        [['accountId'], { accountId: 'LI.WEI', name: 'x' }],
+        [['phone'], { accountId: 'other1', name: 'x', phone: '13900001111' }],
+        [['email'], { accountId: 'other2', name: 'x', email: 'LI.WEI@example.com' }],
+        // several taken: all of them in one answer, so the form shows each at once
+        [['accountId', 'phone', 'email'], { accountId: 'Li.Wei', name: 'x', phone: '13900001111', email: 'li.wei@example.com' }],
+        [['phone', 'email'], { accountId: 'other3', name: 'x', phone: '13900001111', email: 'li.wei@example.com' }],
       ] as const) {
         const r = await admin.post('/api/system/user/info', body);
-        expect([r.status, fieldsOf(r.body)]).toEqual([409, [field]]);
+        expect([r.status, fieldsOf(r.body)]).toEqual([409, fields]);
       }
+      // none of the refused accounts was made
+      expect((await admin.get('/api/system/user/user?accountId=other')).body.data.total).toBe(0);
       // two requests racing for one account number: one user, and a 409 naming the field (not a 500)
       const raced = await Promise.all(['甲', '乙'].map((name) => admin.post('/api/system/user/info', { accountId: 'race.one', name })));
       const won = raced.find((r) => r.status === 200);
@@ -238,6 +240,11 @@ describe.each(engines)('system management API on %s', (engine) => {
       expect(fieldsOf(lost!.body)).toEqual(['accountId']);
       const racers = (await admin.get('/api/system/user/user?accountId=race.one')).body.data;
       expect([racers.total, racers.list[0].id]).toEqual([1, won!.body.data.id]);
+      // an edit taking another account's phone and e-mail names both, and changes nothing
+      const racer = won!.body.data.id;
+      const clash = await admin.put(`/api/system/user/info/${racer}`, { name: '甲', phone: '13900001111', email: 'Li.Wei@example.com' });
+      expect([clash.status, fieldsOf(clash.body)]).toEqual([409, ['phone', 'email']]);
+      expect((await admin.get(`/api/system/user/user/${racer}`)).body.data).toMatchObject({ phone: null, email: null });
       const tooLong = await admin.post('/api/system/user/info', {
         accountId: 'ok1',
         name: 'n'.repeat(21),

@@ -267,24 +267,25 @@ export const userRepository = {
   },
 
   /** The field already taken by another account, if any: accountId, phone or email (case-insensitive); one statement. */
-  async takenField(ctx: Ctx, input: { accountId?: string; phone?: string | null; email?: string | null }, exceptAccount?: number) {
+  /** The fields among account number, phone and e-mail whose values another account holds, in that order. */
+  async takenFields(ctx: Ctx, input: { accountId?: string; phone?: string | null; email?: string | null }, exceptAccount?: number) {
     const checks: [string, SQL | undefined][] = [
       ['accountId', input.accountId ? eq(sql`lower(${accounts.accountId})`, input.accountId.toLowerCase()) : undefined],
       ['phone', input.phone ? eq(accounts.phone, input.phone) : undefined],
       ['email', input.email ? eq(sql`lower(${accounts.email})`, input.email.toLowerCase()) : undefined],
     ];
     const asked = checks.filter((c): c is [string, SQL] => c[1] !== undefined);
-    if (!asked.length) return null;
+    if (!asked.length) return [];
     const other = exceptAccount ? ne(accounts.id, exceptAccount) : undefined;
-    // each probe on its own index; the first field taken, in the order above
+    // each probe on its own index, all in one statement
     const probes = asked.map(
       ([field, condition], i) =>
         sql`(select ${i}::int as n, ${field}::text as field from ${accounts} where ${and(condition, other)} limit 1)`,
     );
-    const result = (await ctx.tx.execute(
-      sql`select field from (${sql.join(probes, sql` union all `)}) taken order by n limit 1`,
-    )) as RawResult<{ field: string }>;
-    return result.rows[0]?.field ?? null;
+    const result = (await ctx.tx.execute(sql`select field from (${sql.join(probes, sql` union all `)}) taken order by n`)) as RawResult<{
+      field: string;
+    }>;
+    return result.rows.map((r) => r.field);
   },
 
   async replaceLinks(ctx: Ctx, userId: number, links: { roleIds?: number[]; postIds?: number[] }) {

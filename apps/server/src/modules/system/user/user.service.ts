@@ -43,8 +43,8 @@ async function assertLinks(ctx: Ctx, input: { deptId?: number | null; postIds?: 
 const ACCOUNT_KEYS = { accounts_account_id_key: 'accountId', accounts_phone_key: 'phone', accounts_email_key: 'email' };
 
 async function assertFree(ctx: Ctx, input: { accountId?: string; phone?: string | null; email?: string | null }, exceptAccount?: number) {
-  const taken = await userRepository.takenField(ctx, input, exceptAccount);
-  if (taken) throw conflict(taken);
+  const [first, ...rest] = await userRepository.takenFields(ctx, input, exceptAccount);
+  if (first) throw conflict(first, ...rest);
 }
 
 /** The user a rule-guarded write may touch: visible, and a super admin only to a super admin. */
@@ -147,6 +147,9 @@ export const userService = {
         clientKey: randomBytes(16).toString('hex'),
         lastTenantId: tenantId,
       })
+      // a taken account number, phone or e-mail makes no account (and so nothing else below); the
+      // transaction stays usable to name every taken field at once
+      .onConflictDoNothing()
       .returning({ id: accounts.id });
     const t = sql`${tenantId}::bigint`;
     const u = tenantUsers;
@@ -180,11 +183,16 @@ export const userService = {
       )
       select id from new_user`;
     // a taken account number, phone or e-mail is the accounts' unique indexes' to find: one statement
-    // fewer than asking first, and of two requests racing for one number the second gets a 409, not a 500
+    // fewer than asking first, and of two requests racing for one number the second waits for the
+    // first and makes nothing. Only then are the taken fields looked up, all of them for one answer.
     const result = (await ctx.tx.execute(statement).catch((error: unknown) => rethrowUnique(error, ACCOUNT_KEYS))) as RawResult<{
       id: number | string;
     }>;
-    const created = await userRepository.get(ctx, Number(result.rows[0]!.id));
+    if (!result.rows[0]) {
+      const [first = 'accountId', ...rest] = await userRepository.takenFields(ctx, input);
+      throw conflict(first, ...rest);
+    }
+    const created = await userRepository.get(ctx, Number(result.rows[0].id));
     // a user the caller could not see afterwards (their data scope: themselves only, or departments the
     // new one is not in) is not made: the refusal rolls the statement back
     if (!created) throw denied('deptId', 'outsideScope', 'user.outsideScope');
