@@ -16,6 +16,7 @@ import {
   Tag,
   TreeSelect,
 } from '@arco-design/web-react';
+import { IconPlus } from '@arco-design/web-react/icon';
 import type { Page } from '@atrium/contracts/envelope';
 import {
   type Notice,
@@ -33,12 +34,24 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
+import { SearchForm } from '../../crud/SearchForm';
+import type { FieldDef } from '../../crud/types';
 import './locale';
 import { formatDateTime } from '../../locale/datetime';
 
 const KEY = ['system', 'notice'] as const;
 type Filters = { title?: string; type?: NotificationType };
 type TreeData = { key: string; title: string; children?: TreeData[] };
+
+const searchFields: FieldDef[] = [
+  { field: 'title', label: 'notification.title' },
+  {
+    field: 'type',
+    label: 'notification.type',
+    type: 'select',
+    options: notificationTypes.map((v) => ({ value: v, label: `notification.type.${v}` })),
+  },
+];
 
 const toTree = (nodes: DeptTreeNode[]): TreeData[] =>
   nodes.map((n) => ({ key: String(n.id), title: n.name, children: n.children?.length ? toTree(n.children) : undefined }));
@@ -52,7 +65,6 @@ export function NoticePage() {
   const [paging, setPaging] = useState({ pageNum: 1, pageSize: 20 });
   const [sending, setSending] = useState(false);
   const [shown, setShown] = useState<number>();
-  const [search] = Form.useForm<Filters>();
   const params = { ...paging, ...filters };
 
   const list = useQuery({
@@ -112,44 +124,20 @@ export function NoticePage() {
 
   return (
     <Card>
-      <Form<Filters>
-        form={search}
-        layout="inline"
-        style={{ marginBottom: 16 }}
-        onSubmit={(values) => {
-          setFilters({ title: values.title || undefined, type: values.type || undefined });
+      <SearchForm
+        fields={searchFields}
+        onSearch={(next) => {
+          setFilters({ title: next.title as string | undefined, type: next.type as NotificationType | undefined });
           setPaging((p) => ({ ...p, pageNum: 1 }));
         }}
-      >
-        <Form.Item label={t('notification.title')} field="title">
-          <Input allowClear maxLength={200} style={{ width: 220 }} />
-        </Form.Item>
-        <Form.Item label={t('notification.type')} field="type">
-          <Select
-            allowClear
-            style={{ width: 140 }}
-            options={notificationTypes.map((v) => ({ value: v, label: t(`notification.type.${v}`) }))}
-          />
-        </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit">
-            {t('crud.search')}
+      />
+      <div className="crud-toolbar" style={{ margin: '12px 0' }}>
+        {can('system:notice:create') ? (
+          <Button type="primary" icon={<IconPlus />} onClick={() => setSending(true)}>
+            {t('notice.send')}
           </Button>
-          <Button
-            onClick={() => {
-              search.resetFields();
-              setFilters({});
-            }}
-          >
-            {t('crud.reset')}
-          </Button>
-          {can('system:notice:create') ? (
-            <Button type="primary" status="success" onClick={() => setSending(true)}>
-              {t('notice.send')}
-            </Button>
-          ) : null}
-        </Space>
-      </Form>
+        ) : null}
+      </div>
       <Table<Notice>
         rowKey="id"
         columns={columns}
