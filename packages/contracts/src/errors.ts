@@ -115,6 +115,10 @@ export const conflictReasons: Record<string, { zh: string; en: string }> = {
   'goods.published': { zh: '该商品已发布到商城', en: 'This product is already published to the mall' },
   'printer.snTaken': { zh: '该厂商下已有此序列号的打印机', en: 'A printer of this vendor already has this serial number' },
   'printer.disabled': { zh: '打印机已停用', en: 'The printer is disabled' },
+  'sale.notPrintable': {
+    zh: '草稿或已取消的订单不能打印小票',
+    en: 'A draft or cancelled order has no receipt to print',
+  },
   'printJob.cancelState': { zh: '只有待发送或状态未知的打印任务可以取消', en: 'Only pending or unknown print jobs can be cancelled' },
   'sale.deleteState': { zh: '只有草稿或已取消的订单可以删除', en: 'Only draft or cancelled orders can be deleted' },
   'service.transition': { zh: '服务当前的状态不允许这样操作', en: 'The service cannot do this from its current state' },

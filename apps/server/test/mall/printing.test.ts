@@ -342,6 +342,21 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
     expect((await api.put(`/api/mall/print-job/${jobId}/cancel`, {})).body.data.status).toBe('CANCELLED');
   });
 
+  it('prints a receipt for a sold order only: a draft or a cancelled one is refused and queues nothing', async () => {
+    const p = await printer(api, { triggers: [] });
+    const sale = await order(api);
+    const draft = await api.post(`/api/erp/sale/${sale.id}/print`, { printerId: p.id });
+    expect([draft.status, draft.body.data.fields[0].rule]).toEqual([409, 'status']);
+    expect((await api.put(`/api/erp/sale/${sale.id}/cancel`, {})).status).toBe(200);
+    const cancelled = await api.post(`/api/erp/sale/${sale.id}/print`, { printerId: p.id }, 'zh-CN');
+    expect([cancelled.status, cancelled.body.message]).toEqual([409, '草稿或已取消的订单不能打印小票']);
+    expect((await api.get(`/api/mall/print-job?printerId=${p.id}`)).body.data.total).toBe(0);
+    const sold = await order(api);
+    expect((await api.put(`/api/erp/sale/${sold.id}/confirm`, {})).status).toBe(200);
+    expect((await api.post(`/api/erp/sale/${sold.id}/print`, { printerId: p.id })).status).toBe(200);
+    expect((await api.get(`/api/mall/print-job?printerId=${p.id}`)).body.data.total).toBe(1);
+  });
+
   it('cancels a pending job, not a printed one; another tenant cannot see or print to the printer', async () => {
     const p = await printer(api, { triggers: [] });
     // offline: the job waits

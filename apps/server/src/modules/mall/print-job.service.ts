@@ -82,9 +82,15 @@ async function shopName(ctx: Ctx): Promise<string> {
   return t?.name ?? '';
 }
 
+type SaleRow = NonNullable<Awaited<ReturnType<typeof saleService.get>>>;
+
 async function saleReceipt(ctx: Ctx, saleId: number): Promise<ReceiptData & { id: number }> {
   const sale = await saleService.get(ctx, saleId);
   if (!sale) throw notFound();
+  return receiptOf(ctx, sale);
+}
+
+async function receiptOf(ctx: Ctx, sale: SaleRow): Promise<ReceiptData & { id: number }> {
   return {
     id: sale.id,
     shop: await shopName(ctx),
@@ -139,10 +145,13 @@ export const printJobService = {
     return ids;
   },
 
-  /** A print someone asked for: always a new job. */
+  /** A print someone asked for: always a new job, for an order that was sold (not a draft, not cancelled). */
   async printSale(ctx: Ctx, saleId: number, printerId: number): Promise<number> {
+    const sale = await saleService.get(ctx, saleId);
+    if (!sale) throw notFound();
+    if (sale.status === 'draft' || sale.status === 'cancelled') throw refused('id', 'status', 'sale.notPrintable');
     const printer = await printerOf(ctx, printerId);
-    const data = await saleReceipt(ctx, saleId);
+    const data = await receiptOf(ctx, sale);
     return (await enqueue(ctx.tx, ctx.caller.tenantId, printer, {
       key: `sale:${saleId}:manual:${printer.id}:${randomUUID()}`,
       bizType: 'sale',

@@ -71,7 +71,7 @@ export function SalePage() {
       ));
   const [printing, setPrinting] = useState<number>();
   const printable = (sale: Sale) =>
-    sale.status !== 'draft' && can(resource.permission('print')) ? (
+    sale.status !== 'draft' && sale.status !== 'cancelled' && can(resource.permission('print')) ? (
       <Button type="text" size="mini" onClick={() => setPrinting(sale.id)} data-testid="sale-print">
         {t('mall.print')}
       </Button>
@@ -101,9 +101,11 @@ export function SalePage() {
         toolbar={(params) => <ExportButton resource={resource} params={params} />}
         rowActions={(sale) => (
           <>
-            <Button type="text" size="mini" onClick={async () => setShown(await resourceApi<Sale>(resource).get(sale.id))}>
-              {t('crud.detail')}
-            </Button>
+            {can(resource.permission('query')) && (
+              <Button type="text" size="mini" onClick={async () => setShown(await resourceApi<Sale>(resource).get(sale.id))}>
+                {t('crud.detail')}
+              </Button>
+            )}
             {transitions(sale)}
             {printable(sale)}
           </>
