@@ -115,6 +115,10 @@ export const conflictReasons: Record<string, { zh: string; en: string }> = {
   'goods.published': { zh: '该商品已发布到商城', en: 'This product is already published to the mall' },
   'printer.snTaken': { zh: '该厂商下已有此序列号的打印机', en: 'A printer of this vendor already has this serial number' },
   'printer.disabled': { zh: '打印机已停用', en: 'The printer is disabled' },
+  'warehouse.defaultDisabled': {
+    zh: '默认仓库不能停用，请先将其他仓库设为默认',
+    en: 'The default warehouse cannot be disabled: make another warehouse the default first',
+  },
   'sale.notPrintable': {
     zh: '草稿或已取消的订单不能打印小票',
     en: 'A draft or cancelled order has no receipt to print',
@@ -261,6 +265,7 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   },
   'range.order': { zh: '结束日期不能早于开始日期', en: 'the end date must not be before the start date' },
   'range.max366': { zh: '时间范围最长 366 天', en: 'the range covers at most 366 days' },
+  'warehouse.defaultEnabled': { zh: '默认仓库须为正常状态', en: 'the default warehouse must be enabled' },
   'rate.minAboveMax': { zh: '最小码率不能大于最大码率', en: 'the minimum bit rate must not exceed the maximum' },
   'rate.defaultOutside': { zh: '默认码率须在最小与最大码率之间', en: 'the default bit rate must lie between the minimum and the maximum' },
 };

@@ -34,6 +34,8 @@ export type RepositoryOptions<Item> = {
   computed?: Record<string, SQL>;
   /** checks and side effects before an insert or update (a cycle, the one default row) */
   beforeWrite?: (ctx: Ctx, input: Row, id?: number) => Promise<void>;
+  /** checks before a status change (the default row stays enabled) */
+  beforeStatus?: (ctx: Ctx, id: number, status: string) => Promise<void>;
   /** the row as the contract's item (default: without tenant_id, dates as ISO strings) */
   toItem?: (row: Row, ctx: Ctx) => Item | Promise<Item>;
 };
@@ -218,6 +220,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
     },
 
     async setStatus(ctx, rowId, status) {
+      await options.beforeStatus?.(ctx, rowId, status);
       const audit = 'updateBy' in columns ? { updateBy: ctx.caller.accountId, updateTime: new Date() } : {};
       const [row] = await ctx.tx
         .update(table)

@@ -193,6 +193,20 @@ describe.each(engines)('ERP on %s', (engine) => {
     const b = await api.post('/api/erp/warehouse', { name: 'B', code: unique('W'), isDefault: true });
     expect((await api.get(`/api/erp/warehouse/${a.body.data.id}`)).body.data.isDefault).toBe(false);
     expect((await api.get(`/api/erp/warehouse/${b.body.data.id}`)).body.data.isDefault).toBe(true);
+    // the default stays enabled: by the status switch (409) and by an edit (400), until another is the default
+    const off = await api.put(`/api/erp/warehouse/${b.body.data.id}/status`, { status: '1' });
+    expect([off.status, off.body.data.fields[0]]).toMatchObject([409, { field: 'status', rule: 'default' }]);
+    const edited = await api.put(`/api/erp/warehouse/${b.body.data.id}`, {
+      name: 'B',
+      code: b.body.data.code,
+      isDefault: true,
+      status: '1',
+    });
+    expect([edited.status, edited.body.data.fields[0].message]).toEqual([400, 'the default warehouse must be enabled']);
+    const made = await api.post('/api/erp/warehouse', { name: 'C', code: unique('W'), isDefault: true, status: '1' });
+    expect(made.status).toBe(400);
+    expect((await api.get(`/api/erp/warehouse/${b.body.data.id}`)).body.data).toMatchObject({ isDefault: true, status: '0' });
+    expect((await api.put(`/api/erp/warehouse/${a.body.data.id}/status`, { status: '1' })).status).toBe(200);
   });
 
   it('creates a product from name, code and one price; a non-integer price is a 400', async () => {

@@ -1,21 +1,34 @@
 import { categoryEntity, memberEntity, specEntity, supplierEntity, warehouseEntity } from '@atrium/contracts';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { invalidField } from '../../crud/conflict';
+import { invalidField, refused } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
 import { registerEntity } from '../../crud/entity';
 import { tableRepository } from '../../crud/repository';
 import { erpCategories, erpMembers, erpProducts, erpSales, erpSpecs, erpStock, erpSuppliers, erpWarehouses } from '../../db/schema';
 
-/** One default warehouse per tenant: making one the default takes the flag from the others. */
+/**
+ * One default warehouse per tenant: making one the default takes the flag from the others. The default
+ * is where a new order starts, so it stays enabled: another one becomes the default first.
+ */
 async function oneDefault(ctx: Ctx, input: Record<string, unknown>, id?: number) {
   if (!input.isDefault) return;
+  if (input.status === '1') throw invalidField('status', 'default', 'warehouse.defaultEnabled');
   await ctx.tx
     .update(erpWarehouses)
     .set({ isDefault: false })
     .where(
       and(eq(erpWarehouses.tenantId, ctx.caller.tenantId), eq(erpWarehouses.isDefault, true), id ? ne(erpWarehouses.id, id) : undefined),
     );
+}
+
+async function defaultStaysEnabled(ctx: Ctx, id: number, status: string) {
+  if (status !== '1') return;
+  const [row] = await ctx.tx
+    .select({ isDefault: erpWarehouses.isDefault })
+    .from(erpWarehouses)
+    .where(and(eq(erpWarehouses.tenantId, ctx.caller.tenantId), eq(erpWarehouses.id, id)));
+  if (row?.isDefault) throw refused('status', 'default', 'warehouse.defaultDisabled');
 }
 
 /** A category's parent must exist in the tenant and must not be the category itself or below it. */
@@ -49,6 +62,7 @@ export async function simpleErpRoutes(app: FastifyInstance) {
         { column: erpSales.warehouseId, tenant: erpSales.tenantId, reason: 'warehouse.hasSales' },
       ],
       beforeWrite: oneDefault,
+      beforeStatus: defaultStaysEnabled,
     }),
   );
   registerEntity(app, specEntity, tableRepository(specEntity.resource, erpSpecs, { unique: { name: 'erp_specs_name_key' } }));
