@@ -105,6 +105,12 @@ test('create a product with two specs, adjust its stock, sell it, cancel the sal
   await page.getByRole('button', { name: /新建/ }).click();
   await drawer(page).getByPlaceholder('仓库名称').fill(`E2E仓${stamp}`);
   await drawer(page).getByPlaceholder('仓库编码').fill(`W${stamp}`);
+  // a fraction where a whole number is asked for says so, not only that the value is invalid
+  const sort = drawer(page).locator('.arco-form-item').filter({ hasText: '排序' });
+  await sort.locator('input').fill('-1.5');
+  await drawer(page).getByTestId('crud-save').click();
+  await expect(sort.locator('.arco-form-message')).toHaveText('排序应为整数');
+  await sort.locator('input').fill('1');
   await drawer(page).getByTestId('crud-save').click();
   await expect(drawer(page)).toBeHidden();
 

@@ -64,6 +64,8 @@ const zh = {
   'validation.format': '{{field}}格式不正确',
   'validation.unique': '{{field}}已被使用',
   'validation.invalid': '{{field}}无效',
+  'validation.notInteger': '{{field}}应为整数',
+  'validation.notNumber': '{{field}}应为数字',
 };
 
 const en: Record<keyof typeof zh, string> = {
@@ -128,6 +130,8 @@ const en: Record<keyof typeof zh, string> = {
   'validation.format': '{{field}} is not in the right format',
   'validation.unique': '{{field}} is already in use',
   'validation.invalid': '{{field}} is invalid',
+  'validation.notInteger': '{{field}} must be a whole number',
+  'validation.notNumber': '{{field}} must be a number',
 };
 
 registerMessages({ 'zh-CN': zh, 'en-US': en });

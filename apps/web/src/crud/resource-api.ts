@@ -24,6 +24,8 @@ export type ZodIssueLike = {
   minimum?: unknown;
   input?: unknown;
   origin?: string;
+  /** what an `invalid_type` issue wanted (`int`, `number`, `string`…) */
+  expected?: unknown;
 };
 
 export type ListParams = Record<string, string | number | undefined>;

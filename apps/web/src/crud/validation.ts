@@ -44,6 +44,9 @@ export function issuesToErrors(
         : t(text ? 'validation.tooShort' : 'validation.tooSmall', { field: name, min: issue.minimum });
     } else if (issue.code === 'invalid_type' && missing) {
       errors[field] = t('validation.required', { field: name });
+    } else if (issue.code === 'invalid_type' && (issue.expected === 'int' || issue.expected === 'number')) {
+      // 1.5 where a count is asked for: say what is wanted, as the server does ('must be a whole number')
+      errors[field] = t(issue.expected === 'int' ? 'validation.notInteger' : 'validation.notNumber', { field: name });
     } else if (
       issue.code === 'invalid_format' ||
       issue.code === 'invalid_string' ||
