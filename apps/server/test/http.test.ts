@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,6 +116,21 @@ describe.each(engines)('HTTP contract on %s', (engine) => {
     expect(file.body).toBe('User-agent: *');
     const missingAsset = await app.inject('/assets/missing.js');
     expect(missingAsset.statusCode).toBe(404);
+    // a build written while the server runs: its new files are served, the new index.html with them
+    await mkdir(path.join(webDist, 'assets'), { recursive: true });
+    await writeFile(path.join(webDist, 'assets', 'index-new.js'), 'console.log("new build")');
+    await writeFile(path.join(webDist, 'index.html'), '<!doctype html><script src="/assets/index-new.js"></script>atrium-app');
+    const rebuilt = await app.inject('/assets/index-new.js');
+    expect([rebuilt.statusCode, rebuilt.body, rebuilt.headers['cache-control']]).toEqual([
+      200,
+      'console.log("new build")',
+      'public, max-age=31536000, immutable',
+    ]);
+    expect((await app.inject('/system/user')).body).toContain('/assets/index-new.js');
+    // a path out of the folder is a page like any other, never a file from elsewhere
+    for (const url of ['/assets/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/assets/%2e%2e%2f%2e%2e%2fetc/passwd']) {
+      expect((await app.inject(url)).body, url).not.toContain('root:');
+    }
   });
 
   it('publishes the OpenAPI document and its UI', async () => {

@@ -22,7 +22,9 @@ export const webPlugin = fp(
     if (hasWeb) {
       await app.register(fastifyStatic, {
         root: options.dist,
-        wildcard: false,
+        // looked up on disk per request, not listed once at start: a build written under a running
+        // server serves its new index.html's new assets instead of a blank page until a restart
+        wildcard: true,
         index: false,
         // the build writes .br and .gz siblings (apps/web/vite.config.ts): sent by Accept-Encoding, with Vary
         preCompressed: true,
@@ -32,6 +34,8 @@ export const webPlugin = fp(
           else reply.header('cache-control', 'no-cache');
         },
       });
+      // the one folder that is a page: the app's root (the lookup would refuse a folder with 403)
+      app.get('/', { config: { public: true } }, (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
     } else {
       app.log.warn({ dist: options.dist }, 'web app is not built; only the API is served');
     }
