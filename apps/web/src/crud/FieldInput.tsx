@@ -11,7 +11,7 @@ export function FieldInput({ def, value, onChange = () => {}, search }: Props) {
   const options = def.options?.map((o) => ({ label: t(o.label), value: o.value }));
   switch (def.type ?? 'text') {
     case 'custom':
-      return <>{def.render?.({ value, onChange })}</>;
+      return <>{def.render?.({ value, onChange, placeholder })}</>;
     case 'textarea':
       return <Input.TextArea value={value as string} onChange={onChange} placeholder={placeholder} autoSize={{ minRows: 2, maxRows: 6 }} />;
     case 'password':

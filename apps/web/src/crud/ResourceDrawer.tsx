@@ -58,6 +58,13 @@ export function ResourceDrawer({ resource, fields, entity, editing, onClose, pre
   const showErrors = (errors: FieldErrors) =>
     form.setFields(Object.fromEntries(Object.entries(errors).map(([field, message]) => [field, { error: { message } }])));
 
+  // a field the contract cannot do without is marked as required (the label's asterisk): its schema
+  // refuses a missing value
+  const schema = (creating ? resource.create : resource.update) as {
+    shape?: Record<string, { safeParse(v: unknown): { success: boolean } }>;
+  };
+  const required = (field: string) => schema.shape?.[field]?.safeParse(undefined).success === false;
+
   const check = () => {
     const shown = fields.filter((f) => !(f.createOnly && !creating) && (f.visible?.(form.getFieldsValue()) ?? true));
     const entered = clean(form.getFieldsValue(shown.map((f) => f.field)));
@@ -122,7 +129,7 @@ export function ResourceDrawer({ resource, fields, entity, editing, onClose, pre
                 .filter((f) => !(f.createOnly && !creating) && (f.visible?.(values) ?? true))
                 .map((def) => (
                   <Grid.Col key={def.field} span={def.wide || def.type === 'textarea' || def.type === 'custom' ? 24 : 12}>
-                    <Form.Item label={t(def.label)} field={def.field}>
+                    <Form.Item label={t(def.label)} field={def.field} required={required(def.field)}>
                       <FieldInput def={def.notUnderSelf && def.treeData ? { ...def, treeData: notUnder(def.treeData, values.id) } : def} />
                     </Form.Item>
                   </Grid.Col>

@@ -27,7 +27,8 @@ export type FieldDef = {
   createOnly?: boolean;
   /** whether to show it given the form's current values (e.g. custom departments for data scope '2') */
   visible?: (values: Record<string, unknown>) => boolean;
-  render?: (props: { value: unknown; onChange: (value: unknown) => void }) => ReactNode;
+  /** a custom input: the form's value, its setter and the placeholder the other inputs show (the label) */
+  render?: (props: { value: unknown; onChange: (value: unknown) => void; placeholder?: string }) => ReactNode;
   /** full width in the drawer */
   wide?: boolean;
   /** a tree of the same records (parent department): the edited record and its descendants are disabled */

@@ -43,12 +43,15 @@ export function columnsOf<Item>(fields: readonly FieldMeta[], t: TFunction, hasS
 export function fieldDefOf(f: FieldMeta, search = false): FieldDef {
   const base = { field: f.field, label: f.label, wide: f.wide };
   const custom = (render: FieldDef['render']): FieldDef => ({ ...base, type: 'custom', render });
-  if (f.source) return custom(({ value, onChange }) => <SourceSelect source={f.source as string} value={value} onChange={onChange} />);
+  if (f.source)
+    return custom(({ value, onChange, placeholder }) => (
+      <SourceSelect source={f.source as string} value={value} onChange={onChange} placeholder={placeholder} />
+    ));
   switch (f.widget) {
     case 'money':
-      return custom(({ value, onChange }) => <MoneyInput value={value} onChange={onChange} />);
+      return custom(({ value, onChange, placeholder }) => <MoneyInput value={value} onChange={onChange} placeholder={placeholder} />);
     case 'tags':
-      return custom(({ value, onChange }) => <TagsInput value={value} onChange={onChange} />);
+      return custom(({ value, onChange, placeholder }) => <TagsInput value={value} onChange={onChange} placeholder={placeholder} />);
     case 'date':
       return custom(({ value, onChange }) => <DateInput value={value} onChange={onChange} />);
     case 'datetime':
