@@ -161,3 +161,12 @@ test('cloud vendor accounts: the key is required once, then never shown again', 
   await expect(feie.getByText('Not set up')).toBeVisible();
   await context.close();
 });
+
+test('a role without the mall lists sees why on the page itself, without an error toast', async ({ page }) => {
+  await signIn(page, demoAccounts.user.account, demoAccounts.user.password);
+  for (const path of ['/mall/goods', '/erp/printer']) {
+    await page.goto(path);
+    await expect(page.getByText('您没有查看此列表的权限')).toBeVisible();
+    await expect(page.locator('.arco-message')).toHaveCount(0);
+  }
+});

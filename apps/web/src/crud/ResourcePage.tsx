@@ -1,4 +1,16 @@
-import { Button, Card, Dropdown, Message, Popconfirm, Result, Space, Table, type TableColumnProps, Tooltip } from '@arco-design/web-react';
+import {
+  Alert,
+  Button,
+  Card,
+  Dropdown,
+  Message,
+  Popconfirm,
+  Result,
+  Space,
+  Table,
+  type TableColumnProps,
+  Tooltip,
+} from '@arco-design/web-react';
 import { IconDelete, IconDown, IconPlus } from '@arco-design/web-react/icon';
 import { Children, Fragment, isValidElement, type MouseEvent, type ReactElement, type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -205,16 +217,22 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
     return shown;
   })();
 
+  const error = query.isError ? (query as { error?: unknown }).error : undefined;
+  const errorMessage = error instanceof Error ? error.message : undefined;
   if (query.isError && !query.data) {
     // a list the role may not read says so: retrying would not help
-    const error = (query as { error?: unknown }).error;
     const denied = error instanceof ApiError && error.status === 403;
     return (
       <Card>
         {denied ? (
           <NoAccess />
         ) : (
-          <Result status="error" title={t('crud.loadFailed')} extra={<Button onClick={() => query.refetch()}>{t('crud.retry')}</Button>} />
+          <Result
+            status="error"
+            title={t('crud.loadFailed')}
+            subTitle={errorMessage}
+            extra={<Button onClick={() => query.refetch()}>{t('crud.retry')}</Button>}
+          />
         )}
       </Card>
     );
@@ -263,6 +281,19 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
           onRefresh={() => query.refetch()}
         />
       </div>
+      {query.isError && (
+        // a later page or a refresh that failed: the rows on screen are the last ones that loaded
+        <Alert
+          type="error"
+          style={{ marginBottom: 12 }}
+          content={errorMessage ? `${t('crud.loadFailed')}: ${errorMessage}` : t('crud.loadFailed')}
+          action={
+            <Button size="mini" type="text" onClick={() => query.refetch()}>
+              {t('crud.retry')}
+            </Button>
+          }
+        />
+      )}
       <Table<Item>
         rowKey="id"
         size={density}

@@ -35,7 +35,8 @@ const withId = (path: string, id: number | string) => `/api${path.replace(':id',
 export function resourceApi<Item>(resource: WebResource) {
   const p = resource.paths;
   return {
-    list: (params: ListParams) => http.get<Page<Item>>(`/api${p.list}`, { params }),
+    // the list page shows its own failure in place (no access, or the message with a retry)
+    list: (params: ListParams) => http.get<Page<Item>>(`/api${p.list}`, { params, silent: true }),
     get: (id: number | string) => http.get<Item>(withId(p.query, id), { silent: true }),
     create: (body: unknown) => http.post<Item>(`/api${p.create}`, body, { silent: true }),
     update: (id: number, body: unknown) => http.put<Item>(withId(p.update, id), body, { silent: true }),
