@@ -1,4 +1,4 @@
-import { Button, Message, Modal, Popconfirm, Tag } from '@arco-design/web-react';
+import { Button, Descriptions, Message, Modal, Popconfirm, Tag } from '@arco-design/web-react';
 import { type Sale, type SaleTransition, saleEntity, saleTransitions } from '@atrium/contracts/erp/sale';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,6 +10,7 @@ import { ExportButton } from '../../../crud/ExportButton';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import { resourceApi, resourceKeys } from '../../../crud/resource-api';
 import type { FieldDef } from '../../../crud/types';
+import { formatDateTime } from '../../../locale/datetime';
 import { PrintDialog } from '../../mall/PrintButton';
 import '../locale';
 import { columnsOf, searchOf } from '../shared/fields';
@@ -128,7 +129,22 @@ export function SalePage() {
         {shown && (
           <>
             <div className="sale-head">
-              <Tag color={statusColour[shown.status]}>{t(`erp.sale.status.${shown.status}`)}</Tag>
+              <div className="sale-facts">
+                <Tag color={statusColour[shown.status]}>{t(`erp.sale.status.${shown.status}`)}</Tag>
+                <Descriptions
+                  column={2}
+                  size="small"
+                  data={[
+                    { label: t('erp.sale.warehouse'), value: shown.warehouseName },
+                    { label: t('erp.sale.member'), value: shown.memberName ?? '—' },
+                    { label: t('crud.createTime'), value: formatDateTime(shown.createTime) },
+                    { label: t('crud.createBy'), value: shown.createBy ?? '—' },
+                    ...(shown.confirmTime ? [{ label: t('erp.sale.confirmTime'), value: formatDateTime(shown.confirmTime) }] : []),
+                    ...(shown.cancelTime ? [{ label: t('erp.sale.cancelTime'), value: formatDateTime(shown.cancelTime) }] : []),
+                    { label: t('crud.remark'), value: shown.remark || '—', span: 2 },
+                  ]}
+                />
+              </div>
               {/* the order number to scan at the counter or the warehouse */}
               <div data-testid="sale-qr">
                 <QrCode value={shown.orderNo} size={120} margin={8} level="M" label={shown.orderNo} />
