@@ -113,6 +113,8 @@ describe.each(engines)('template forms on %s', (engine) => {
       [{ minEncodingRate: 1600, defaultEncodingRate: 1600 }, 'minEncodingRate'],
       [{ videoMode: 'auto' }, 'videoMode'],
       [{ acquisitionChannels: 3 }, 'acquisitionChannels'],
+      [{ audioEncodingRate: 128 }, 'audioEncodingRate'],
+      [{ audioEncodingRate: 1801 }, 'audioEncodingRate'],
       [{ description: 'x'.repeat(201) }, 'description'],
     ];
     for (const [change, field] of cases) {

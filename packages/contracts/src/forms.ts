@@ -105,7 +105,8 @@ export const groupFormObjectSchema = z.object({
   videoProfile: z.enum(videoProfiles),
   audioMode: z.enum(audioModes),
   acquisitionChannels: z.union([z.literal(1), z.literal(2)]),
-  audioEncodingRate: z.number().int().min(8).max(320),
+  // spec §5: bit rates 150 to 1800 (kbps), the audio encoding's among them
+  audioEncodingRate: bitRate,
   audioChannels: z.union([z.literal(1), z.literal(2)]),
   audioProfile: z.enum(audioProfiles),
   description: z.string().trim().max(200).default(''),
@@ -133,7 +134,7 @@ export const groupFormDefaults: GroupForm = {
   videoProfile: 'high',
   audioMode: 'custom',
   acquisitionChannels: 2,
-  audioEncodingRate: 128,
+  audioEncodingRate: 192,
   audioChannels: 2,
   audioProfile: 'LC',
   description: '',

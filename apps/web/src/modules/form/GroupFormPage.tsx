@@ -100,7 +100,7 @@ export function GroupFormPage() {
           <Grid.Row gutter={24}>
             {item('audioMode', <Select options={options(audioModes, (v) => t(`groupForm.videoMode.${v}`))} />)}
             {item('acquisitionChannels', <Select options={channels} />)}
-            {item('audioEncodingRate', number(8, 320, t('groupForm.kbps')))}
+            {item('audioEncodingRate', number(150, 1800, t('groupForm.kbps')))}
             {item('audioChannels', <Select options={channels} />)}
             {item('audioProfile', <Select options={options(audioProfiles)} />)}
           </Grid.Row>
