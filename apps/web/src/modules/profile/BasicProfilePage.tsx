@@ -182,11 +182,13 @@ function ApprovalDetail({ id }: { id: number }) {
         ))}
       </Steps>
       <Descriptions
-        column={{ xs: 1, md: 2 }}
+        // two pairs a row from md up (a breakpoint left out falls back to three, too tight in this panel)
+        column={{ xs: 1, sm: 1, md: 2, lg: 2, xl: 2, xxl: 2 }}
         colon=" "
         labelStyle={{ width: 96 }}
-        // a long value wraps inside its cell instead of running under the next label
-        valueStyle={{ overflowWrap: 'anywhere' }}
+        // a long value wraps inside its cell instead of running under the next label, at a word's end
+        // where it can
+        valueStyle={{ overflowWrap: 'break-word', wordBreak: 'break-word' }}
         data={[
           { label: t('approval.parameter'), value: <code>{a.parameter}</code> },
           { label: t('approval.stage'), value: <Tag color={stageColor[a.stage]}>{t(`approval.stage.${a.stage}`)}</Tag> },
