@@ -266,8 +266,7 @@ export const userRepository = {
     return row?.n ?? 0;
   },
 
-  /** The field already taken by another account, if any: accountId, phone or email (case-insensitive); one statement. */
-  /** The fields among account number, phone and e-mail whose values another account holds, in that order. */
+  /** The fields among account number, phone and e-mail (case-insensitive) whose values another account holds, in that order; one statement. */
   async takenFields(ctx: Ctx, input: { accountId?: string; phone?: string | null; email?: string | null }, exceptAccount?: number) {
     const checks: [string, SQL | undefined][] = [
       ['accountId', input.accountId ? eq(sql`lower(${accounts.accountId})`, input.accountId.toLowerCase()) : undefined],
