@@ -62,3 +62,52 @@ describe('kept list totals', () => {
     expect(await cache.get(1, 'system:loginlog|all|{}', async () => 42)).toBe(42);
   });
 });
+
+describe('remembered rows of deep pages', () => {
+  it('finds the nearest row at or before a position, until a write, another generation or TOTALS_TTL_MS', () => {
+    let now = 0;
+    const cache = new TotalsCache(() => now);
+    const list = 'system:user|all|{}|createTime:desc';
+    const read = cache.generation(1);
+    cache.remember(1, list, read, [
+      [200, 31],
+      [219, 12],
+    ]);
+    expect(cache.nearest(1, list, 199)).toBeNull();
+    expect(cache.nearest(1, list, 200)).toEqual({ position: 200, id: 31 });
+    expect(cache.nearest(1, list, 218)).toEqual({ position: 200, id: 31 });
+    expect(cache.nearest(1, list, 5_000)).toEqual({ position: 219, id: 12 });
+    // another tenant, another list (its sort), see nothing
+    expect(cache.nearest(2, list, 219)).toBeNull();
+    expect(cache.nearest(1, 'system:user|all|{}|createTime:asc', 219)).toBeNull();
+
+    // a read that began before a write keeps nothing; one after it does
+    cache.drop(1, 'erp:member');
+    expect(cache.nearest(1, list, 219)).toEqual({ position: 219, id: 12 });
+    cache.remember(1, list, read, [[400, 7]]);
+    expect(cache.nearest(1, list, 400)).toEqual({ position: 219, id: 12 });
+    cache.drop(1, 'system:user');
+    expect(cache.nearest(1, list, 400)).toBeNull();
+    cache.remember(1, list, cache.generation(1), [[400, 7]]);
+    expect(cache.nearest(1, list, 400)).toEqual({ position: 400, id: 7 });
+
+    // marks age with their list: every row it saw goes TOTALS_TTL_MS after the first
+    now += TOTALS_TTL_MS - 1;
+    cache.remember(1, list, cache.generation(1), [[600, 9]]);
+    expect(cache.nearest(1, list, 600)).toEqual({ position: 600, id: 9 });
+    now += 1;
+    expect(cache.nearest(1, list, 600)).toBeNull();
+    cache.drop(1);
+    expect(cache.marks.has(1)).toBe(false);
+  });
+
+  it('keeps a bounded number of rows per list, the latest seen', () => {
+    const cache = new TotalsCache(() => 0);
+    const list = 'erp:member|all|{}|points:asc';
+    for (let n = 0; n < 1_000; n++) cache.remember(1, list, 0, [[100 + n, n]]);
+    expect(cache.marks.get(1)?.get(list)?.ids.size).toBeLessThanOrEqual(64);
+    expect(cache.nearest(1, list, 1_099)).toEqual({ position: 1_099, id: 999 });
+    cache.forget(1, list);
+    expect(cache.nearest(1, list, 1_099)).toBeNull();
+  });
+});

@@ -76,8 +76,11 @@ export function orderOf<C extends string>(sort: SortOrder<C>, columns: Record<C,
   return [dir(columns[sort.column]), dir(tiebreaker)];
 }
 
-/** A list query that may page by keyset: the id of the row to start after, or to end before. */
-export type KeysetQuery<C extends string> = { sort: SortOrder<C>; after?: number; before?: number };
+/**
+ * A list query that may page by keyset: the id of the row to start after, or to end before; `from`, a
+ * row the page starts at (a remembered row near a deep page number, `pageMarks`).
+ */
+export type KeysetQuery<C extends string> = { sort: SortOrder<C>; after?: number; before?: number; from?: number };
 
 /**
  * Keyset paging: the page after (or before) the row `after` (`before`) in the list's order, as a
@@ -96,18 +99,21 @@ export function keysetPage<C extends string>(
   columns: Record<C, AnyPgColumn>,
   tiebreaker: AnyPgColumn,
   boundaryValue: (id: unknown) => SQL,
-  id: unknown = q.after ?? q.before,
+  id: unknown = q.after ?? q.before ?? q.from,
 ): { where: SQL | undefined; order: SQL[]; backwards: boolean } {
   if (q.after !== undefined && q.before !== undefined) throw invalidField('before', 'keyset', 'page.cursorBoth');
   const backwards = q.before !== undefined;
-  if (q.after === undefined && !backwards) return { where: undefined, order: orderOf(q.sort, columns, tiebreaker), backwards };
+  const from = q.from !== undefined && q.after === undefined && !backwards;
+  if (q.after === undefined && !backwards && !from) return { where: undefined, order: orderOf(q.sort, columns, tiebreaker), backwards };
   const column = columns[q.sort.column];
+  // (`pageMarks` offers no `from` on such a column)
   if (!column.notNull) throw invalidField(backwards ? 'before' : 'after', 'keyset', 'page.cursorSort');
   const ascending = (q.sort.direction === 'asc') !== backwards;
   const dir = ascending ? asc : desc;
   const bound = column === tiebreaker ? sql`${id}` : sql`(${boundaryValue(id)})`;
+  const op = (ascending ? '>' : '<') + (from ? '=' : '');
   return {
-    where: sql`(${column}, ${tiebreaker}) ${sql.raw(ascending ? '>' : '<')} (${bound}, ${id})`,
+    where: sql`(${column}, ${tiebreaker}) ${sql.raw(op)} (${bound}, ${id})`,
     order: [dir(column), dir(tiebreaker)],
     backwards,
   };

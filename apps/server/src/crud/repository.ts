@@ -9,7 +9,7 @@ import { allOf } from './data-scope';
 import { containsPattern, containsPlaceholder, isoDates, keysetPage, pageOffset, startsWithParts } from './query';
 import type { ResourceHandlers } from './register-resource';
 import { statementCache } from './statements';
-import { listTotal } from './totals';
+import { listTotal, pageMarks } from './totals';
 
 type Row = Record<string, unknown>;
 /**
@@ -139,43 +139,64 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
       });
       const where = allOf(eq(tenantId, p('tenantId')), ...filters.map(([, f]) => f.where));
       const cursor = q.after !== undefined ? 'after' : q.before !== undefined ? 'before' : null;
-      // after/before: the page next to a row, by keyset (the contract offers them when the resource says so)
-      const keyset = keysetPage(
-        q,
-        sortColumns,
-        id,
-        (rowId) => sql`select ${sortColumns[q.sort.column]} from ${table} where ${and(eq(tenantId, p('tenantId')), eq(id, rowId))}`,
-        p('cursor'),
-      );
       const page = pageOffset(q);
-      const offset = page.offset > 0 && !cursor;
-      const values: Row = { tenantId: ctx.caller.tenantId, offset: page.offset, cursor: q.after ?? q.before };
-      for (const [, f] of filters) Object.assign(values, f.values);
-      const key = JSON.stringify(['page', filters.map(([k, f]) => [k, f.form]), q.sort, q.pageSize, offset, cursor]);
-      const [rows, total] = await oneAtATime([
-        () =>
-          statements<Row>(
-            ctx.tx,
-            key,
-            (tx) =>
-              tx
-                .select(selection)
-                .from(table)
-                .where(allOf(where, keyset.where))
-                .orderBy(...keyset.order)
-                .limit(page.limit)
-                .offset(offset ? (p('offset') as unknown as number) : 0),
-            values,
-          ),
-        () => listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(table).where(where).execute(values))[0]?.n ?? 0),
-      ]);
-      if (keyset.backwards) rows.reverse();
+      // a deep page by number starts from a row seen near it (pageMarks), skipping the rows in between
+      const marks = cursor ? null : pageMarks(ctx, q.sort, page.offset, sortColumns[q.sort.column] as AnyPgColumn);
+      const read = async (start: { id: number; skip: number } | null) => {
+        const skip = cursor ? 0 : start ? start.skip : page.offset;
+        // after/before: the page next to a row, by keyset (the contract offers them when the resource says so)
+        const keyset = keysetPage(
+          start ? { sort: q.sort, from: start.id } : q,
+          sortColumns,
+          id,
+          (rowId) => sql`select ${sortColumns[q.sort.column]} from ${table} where ${and(eq(tenantId, p('tenantId')), eq(id, rowId))}`,
+          p('cursor'),
+        );
+        const values: Row = { tenantId: ctx.caller.tenantId, offset: skip, cursor: q.after ?? q.before ?? start?.id };
+        for (const [, f] of filters) Object.assign(values, f.values);
+        const key = JSON.stringify([
+          'page',
+          filters.map(([k, f]) => [k, f.form]),
+          q.sort,
+          q.pageSize,
+          skip > 0,
+          cursor ?? (start && 'from'),
+        ]);
+        const [rows, total] = await oneAtATime([
+          () =>
+            statements<Row>(
+              ctx.tx,
+              key,
+              (tx) =>
+                tx
+                  .select(selection)
+                  .from(table)
+                  .where(allOf(where, keyset.where))
+                  .orderBy(...keyset.order)
+                  .limit(page.limit)
+                  .offset(skip > 0 ? (p('offset') as unknown as number) : 0),
+              values,
+            ),
+          () => listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(table).where(where).execute(values))[0]?.n ?? 0),
+        ]);
+        if (keyset.backwards) rows.reverse();
+        return { rows, total };
+      };
+      const start = marks?.from ?? null;
+      let { rows, total } = await read(start);
+      if (start && rows.length === 0) {
+        // the remembered row is gone: the page by OFFSET
+        marks?.forget();
+        ({ rows, total } = await read(null));
+      }
+      marks?.saw(rows.map((r) => r.id as number));
+      const cursorId = q.after ?? q.before;
       if (cursor && rows.length === 0) {
         const [known] = await ctx.tx
           .select({ id })
           .from(table)
-          .where(one(ctx, values.cursor as number));
-        if (!known) throw invalidField(cursor, 'ref', 'ref.missingId', { id: values.cursor as number });
+          .where(one(ctx, cursorId as number));
+        if (!known) throw invalidField(cursor, 'ref', 'ref.missingId', { id: cursorId as number });
       }
       // plain rows map without a promise each; a toItem that reads runs one row at a time (one connection)
       const list: Item[] = [];

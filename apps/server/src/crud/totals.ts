@@ -5,6 +5,12 @@ import type { Caller, Ctx } from './context';
 /** How long a kept total is trusted when no write in its tenant has been seen. */
 export const TOTALS_TTL_MS = 10_000;
 const PER_TENANT_LIMIT = 2_000;
+/** Page offsets from which a list remembers where its pages start (below it OFFSET costs next to nothing). */
+export const MARKS_FROM = 100;
+const MARKS_PER_LIST = 64;
+
+/** Rows seen at known positions of one list in one order: position → row id, since `at`. */
+type Marks = { at: number; ids: Map<number, number> };
 
 /**
  * Exact list totals, kept per tenant, resource, data scope and filter. Counting 100,000 rows costs
@@ -18,6 +24,8 @@ export class TotalsCache {
   private readonly tenants = new Map<number, Map<string, { total: number; at: number }>>();
   private readonly generations = new Map<number, number>();
   private readonly inFlight = new Map<string, Promise<number>>();
+  /** Per tenant and list (its totals key and sort): rows at known positions, for deep pages. */
+  readonly marks = new Map<number, Map<string, Marks>>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -51,14 +59,54 @@ export class TotalsCache {
     return total;
   }
 
+  /** Counts the tenant's writes seen: a read that started in another generation keeps nothing. */
+  generation(tenantId: number): number {
+    return this.generations.get(tenantId) ?? 0;
+  }
+
+  /** The remembered row nearest at or before `position` of a list, while its marks are fresh. */
+  nearest(tenantId: number, key: string, position: number): { position: number; id: number } | null {
+    const kept = this.marks.get(tenantId)?.get(key);
+    if (!kept || this.now() - kept.at >= TOTALS_TTL_MS) return null;
+    let best = -1;
+    for (const at of kept.ids.keys()) if (at <= position && at > best) best = at;
+    return best < 0 ? null : { position: best, id: kept.ids.get(best) as number };
+  }
+
+  /** Rows a read (started in `generation`) saw at these positions of a list. */
+  remember(tenantId: number, key: string, generation: number, seen: Array<[position: number, id: number]>): void {
+    if (this.generation(tenantId) !== generation || seen.length === 0) return;
+    const lists = this.marks.get(tenantId) ?? new Map<string, Marks>();
+    this.marks.set(tenantId, lists);
+    let kept = lists.get(key);
+    if (!kept || this.now() - kept.at >= TOTALS_TTL_MS) {
+      if (!kept && lists.size >= PER_TENANT_LIMIT) lists.delete(lists.keys().next().value as string);
+      kept = { at: this.now(), ids: new Map() };
+      lists.set(key, kept);
+    }
+    for (const [position, id] of seen) {
+      kept.ids.delete(position);
+      if (kept.ids.size >= MARKS_PER_LIST) kept.ids.delete(kept.ids.keys().next().value as number);
+      kept.ids.set(position, id);
+    }
+  }
+
+  /** A list's marks led nowhere (their row is gone): its deep pages read by OFFSET until seen again. */
+  forget(tenantId: number, key: string): void {
+    this.marks.get(tenantId)?.delete(key);
+  }
+
   /**
-   * Something in the tenant changed: its totals are counted afresh — all of them, or only those of
-   * `resource` (a count running meanwhile is not kept either way).
+   * Something in the tenant changed: its totals are counted afresh and its lists' remembered rows are
+   * dropped — all of them, or only those of `resource` (a count or read running meanwhile keeps nothing
+   * either way).
    */
   drop(tenantId: number, resource?: string): void {
-    const kept = this.tenants.get(tenantId);
-    if (resource === undefined) this.tenants.delete(tenantId);
-    else if (kept) for (const key of [...kept.keys()]) if (key.startsWith(`${resource}|`)) kept.delete(key);
+    for (const kept of [this.tenants, this.marks]) {
+      const lists = kept.get(tenantId);
+      if (resource === undefined) kept.delete(tenantId);
+      else if (lists) for (const key of [...lists.keys()]) if (key.startsWith(`${resource}|`)) lists.delete(key);
+    }
     this.generations.set(tenantId, (this.generations.get(tenantId) ?? 0) + 1);
   }
 }
@@ -108,6 +156,38 @@ export function keptTotal(ctx: Ctx, filters: string, count: () => Promise<number
   const scope = scopeKey(ctx.caller);
   if (!ctx.totals || scope === null) return null;
   return ctx.totals.cache.get(ctx.caller.tenantId, `${ctx.totals.resource}|${scope}|${filters}`, count);
+}
+
+/**
+ * Deep pages by number start from a row seen there before. OFFSET reads and drops every row before
+ * the page (40,000 index entries for page 2,000); a list remembers the first and last row of each page
+ * it served from MARKS_FROM on, and a later page reads by keyset from the nearest such row at or
+ * before it, skipping only the rows in between. The marks go with the list's kept totals (per tenant,
+ * data scope, filters, and here the sort): a write in the tenant drops them, and they are never older
+ * than TOTALS_TTL_MS. Null where the list keeps no totals for this caller, before MARKS_FROM, or on a
+ * sort column that may be NULL (no keyset there).
+ */
+export function pageMarks(ctx: Ctx, sort: { column: string; direction: string }, offset: number, sortColumn: { notNull: boolean }) {
+  const scope = scopeKey(ctx.caller);
+  if (!ctx.totals || scope === null || offset < MARKS_FROM || !sortColumn.notNull) return null;
+  const { cache, resource, filters } = ctx.totals;
+  const tenantId = ctx.caller.tenantId;
+  const key = `${resource}|${scope}|${filters}|${sort.column}:${sort.direction}`;
+  const generation = cache.generation(tenantId);
+  const from = cache.nearest(tenantId, key, offset);
+  return {
+    /** The row to start from and how many rows after it to skip, or null: read by OFFSET. */
+    from: from && { id: from.id, skip: offset - from.position },
+    /** The page as read, in list order. */
+    saw(ids: number[]) {
+      if (ids.length > 0)
+        cache.remember(tenantId, key, generation, [
+          [offset, ids[0] as number],
+          [offset + ids.length - 1, ids.at(-1) as number],
+        ]);
+    },
+    forget: () => cache.forget(tenantId, key),
+  };
 }
 
 declare module 'fastify' {

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MARKS_FROM } from '../../src/crud/totals';
 import { type RawResult, withTenant } from '../../src/db/client';
 import { tenants } from '../../src/db/schema';
 import { buildTestApp, engines } from '../helper';
@@ -241,6 +242,80 @@ describe.each(engines)('user list on %s: every filter shape against the model', 
       expect(disabled.map((u: User) => u.id)).toContain(moved);
     } finally {
       await inHq(sql`update tenant_users set status = '0' where id = ${moved}`);
+    }
+  });
+
+  it('reads a deep page from a row seen there before, as OFFSET reads it, and forgets the row on a write', async () => {
+    const [hq] = await ctx.database.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.code, 'hq'));
+    const hqId = hq?.id ?? 0;
+    const inHq = (query: ReturnType<typeof sql>) => withTenant(ctx.database.db, hqId, (tx) => tx.execute(query));
+    const size = 7;
+    const deep = Math.ceil(MARKS_FROM / size) + 2;
+    const pageOf = async (path: string, pageNum: number, query = '') =>
+      (await admin.get(`${path}?pageSize=${size}&pageNum=${pageNum}${query}`)).body.data.list.map((r: { id: number }) => r.id);
+    const slice = (rows: { id: number }[], pageNum: number) => rows.slice((pageNum - 1) * size, pageNum * size).map((r) => r.id);
+    const marked = () => [...(ctx.app.totals.marks.get(hqId)?.values() ?? [])].reduce((n, m) => n + m.ids.size, 0);
+    // pages in an order that reads each from a row seen before: the same page, the next, one further on, one before
+    const walk = [deep, deep, deep + 1, deep + 3, deep - 1, deep + 2];
+    const byIdDesc = [...all].sort((a, b) => b.id - a.id);
+    const cases = [
+      ['', all],
+      ['&status=0', all.filter((u) => u.status === '0')],
+      ['&sort=id:desc', byIdDesc],
+      [`&name=${encodeURIComponent(all[0]?.name.slice(0, 1) ?? '')}`, all.filter((u) => u.name.startsWith(all[0]?.name.slice(0, 1) ?? ''))],
+    ] as const;
+    ctx.app.totals.drop(hqId);
+    for (const [query, rows] of cases) {
+      for (const pageNum of walk)
+        expect(await pageOf('/api/system/user/user', pageNum, query), `${query} page ${pageNum}`).toEqual(slice(rows, pageNum));
+    }
+    expect(marked()).toBeGreaterThan(0);
+
+    // what served them: moved in the database, where the marks cannot see it, the oldest user becomes
+    // the newest; the remembered page still starts at the row seen there, one row later than OFFSET's
+    const oldest = all.at(-1) as User;
+    const moved = [oldest, ...all.slice(0, -1)];
+    const [kept] = rowsOf<{ t: string }>(await inHq(sql`select create_time::text as t from tenant_users where id = ${oldest.id}`));
+    try {
+      await inHq(sql`update tenant_users set create_time = now() + interval '1 day' where id = ${oldest.id}`);
+      expect(await pageOf('/api/system/user/user', deep)).toEqual(slice(all, deep));
+      // a write through the API drops them: the page is OFFSET's again
+      const role = (await admin.post('/api/system/role', { name: 'Marks', code: 'marks', dataScope: '1', menuIds: [] })).body.data;
+      expect((await admin.del(`/api/system/role/${role.id}`)).status).toBe(200);
+      expect(marked()).toBe(0);
+      expect(await pageOf('/api/system/user/user', deep)).toEqual(slice(moved, deep));
+      expect(await pageOf('/api/system/user/user', deep + 1)).toEqual(slice(moved, deep + 1));
+    } finally {
+      await inHq(sql`update tenant_users set create_time = ${kept?.t}::timestamptz where id = ${oldest.id}`);
+      ctx.app.totals.drop(hqId);
+    }
+
+    // a remembered row that is gone: the page is read by OFFSET, and the list remembers afresh
+    expect(await pageOf('/api/system/user/user', deep)).toEqual(slice(all, deep));
+    for (const list of ctx.app.totals.marks.get(hqId)?.values() ?? []) for (const at of list.ids.keys()) list.ids.set(at, 2_147_483_000);
+    expect(await pageOf('/api/system/user/user', deep)).toEqual(slice(all, deep));
+    expect(await pageOf('/api/system/user/user', deep + 1)).toEqual(slice(all, deep + 1));
+    expect([...(ctx.app.totals.marks.get(hqId)?.values() ?? [])].flatMap((m) => [...m.ids.values()])).not.toContain(2_147_483_000);
+
+    // the generic lists (members here) read their deep pages the same way
+    await inHq(sql`insert into erp_members (tenant_id, name, mobile, points, create_time)
+      select ${hqId}, 'Marks ' || n, '1990000' || lpad(n::text, 4, '0'), n % 7, now() - n * interval '1 minute' from generate_series(1, 150) n`);
+    try {
+      ctx.app.totals.drop(hqId);
+      for (const sort of ['createTime:desc', 'points:asc', 'name:desc']) {
+        const members: { id: number }[] = [];
+        for (let pageNum = 1; ; pageNum++) {
+          const page = (await admin.get(`/api/erp/member?pageSize=100&pageNum=${pageNum}&sort=${sort}`)).body.data;
+          members.push(...page.list);
+          if (members.length >= page.total) break;
+        }
+        ctx.app.totals.drop(hqId);
+        for (const pageNum of walk)
+          expect(await pageOf('/api/erp/member', pageNum, `&sort=${sort}`), `${sort} page ${pageNum}`).toEqual(slice(members, pageNum));
+      }
+    } finally {
+      await inHq(sql`delete from erp_members where name like 'Marks %'`);
+      ctx.app.totals.drop(hqId);
     }
   });
 

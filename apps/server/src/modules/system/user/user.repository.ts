@@ -6,7 +6,7 @@ import type { Caller, Ctx } from '../../../crud/context';
 import { allOf, dataScopeFilter, deptAndBelow, inIds } from '../../../crud/data-scope';
 import { keysetPage, orderOf, pageOffset, prefixPattern, startsWithPlaceholder } from '../../../crud/query';
 import { pageByIds, scopedCaller, statementCache, walkPays } from '../../../crud/statements';
-import { keptTotal, listTotal } from '../../../crud/totals';
+import { keptTotal, listTotal, pageMarks } from '../../../crud/totals';
 import type { RawResult } from '../../../db/client';
 import { accounts, depts, memberships, tenantUsers, userPosts, userRoles } from '../../../db/schema';
 import type { UserType } from '../../../plugins/access';
@@ -104,7 +104,7 @@ const textColumns = {
 };
 
 export const userRepository = {
-  async list(ctx: Ctx, q: UserQuery) {
+  async list(ctx: Ctx, q: UserQuery): Promise<{ list: UserRecord[]; total: number }> {
     const tenantId = ctx.caller.tenantId;
     const scope = scopedCaller(ctx.caller);
     const texts = textFilters.filter((f) => q[f]);
@@ -133,6 +133,10 @@ export const userRepository = {
       return { own, all: allOf(own, onAccount) };
     };
     const cursor = q.after !== undefined ? 'after' : q.before !== undefined ? 'before' : null;
+    // a deep page by number starts from a row seen near it (pageMarks), skipping the rows in between
+    const marks = cursor ? null : pageMarks(ctx, q.sort, page.offset, sortColumns[q.sort.column]);
+    const start = marks?.from ?? null;
+    const skip = cursor ? 0 : start ? start.skip : page.offset;
     const values: Record<string, unknown> = {
       ...scope.values,
       tenantId,
@@ -140,8 +144,8 @@ export const userRepository = {
       deptId: q.deptId,
       from: q.createTimeFrom,
       to: q.createTimeTo,
-      offset: page.offset,
-      cursor: q.after ?? q.before,
+      offset: skip,
+      cursor: q.after ?? q.before ?? start?.id,
     };
     for (const f of texts) values[f] = prefixPattern(q[f] as string, { caseless: f !== 'phone' });
     const counted = async (where: SQL | undefined, joined: boolean) => {
@@ -162,12 +166,12 @@ export const userRepository = {
     if (texts.length > 0 && !has.from && !has.to && q.sort.column !== 'accountId') {
       total = await listTotal(ctx, countTotal);
       const tenantTotal = keptTotal(ctx, '{}', () => counted(allOf(eq(tenantUsers.tenantId, p('tenantId')), userScope(ctx.caller)), false));
-      const reach = q.pageSize + (cursor ? 0 : page.offset);
+      const reach = q.pageSize + skip;
       walk = tenantTotal !== null && walkPays({ matches: total, rows: await tenantTotal, reach });
     }
     // after/before a row: its page by keyset, read in reverse for `before` (the outer order restores it)
     const keyset = keysetPage(
-      q,
+      start ? { sort: q.sort, from: start.id } : q,
       sortColumns,
       tenantUsers.id,
       (id) =>
@@ -175,7 +179,7 @@ export const userRepository = {
              where ${tenantUsers.tenantId} = ${tenantOf(walk)} and ${tenantUsers.id} = ${id}`,
       p('cursor'),
     );
-    const key = JSON.stringify([scope.key, texts, has, q.sort, q.pageSize, page.offset > 0 && !cursor, cursor, walk]);
+    const key = JSON.stringify([scope.key, texts, has, q.sort, q.pageSize, skip > 0, cursor ?? (start && 'from'), walk]);
     const pageIdsOf = (tx: Ctx['tx']) => {
       const where = whereOf(scope.caller, walk);
       return (
@@ -189,7 +193,7 @@ export const userRepository = {
       )
         .orderBy(...keyset.order)
         .limit(page.limit)
-        .offset(page.offset > 0 && !cursor ? (p('offset') as unknown as number) : 0);
+        .offset(skip > 0 ? (p('offset') as unknown as number) : 0);
     };
     const order = () => orderOf(q.sort, sortColumns, tenantUsers.id);
     let rows: Row[];
@@ -212,6 +216,12 @@ export const userRepository = {
         values,
       );
     }
+    if (start && rows.length === 0) {
+      // the remembered row is gone: read the page by OFFSET
+      marks?.forget();
+      return userRepository.list(ctx, q);
+    }
+    marks?.saw(rows.map((r) => r.id));
     total ??= await listTotal(ctx, countTotal);
     if (cursor && rows.length === 0 && !(await userRepository.exists(ctx, (q.after ?? q.before) as number))) {
       throw invalidField(cursor, 'ref', 'ref.missingId', { id: (q.after ?? q.before) as number });
