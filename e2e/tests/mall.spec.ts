@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect as baseExpect, type Page, test } from '@playwright/test';
 import { demoAccounts, signIn } from './support/auth';
+import { expectNoToast } from './support/toasts';
 
 // the machine these run on is shared and often loaded: wait longer than the default, assert the same
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -167,6 +168,6 @@ test('a role without the mall lists sees why on the page itself, without an erro
   for (const path of ['/mall/goods', '/erp/printer']) {
     await page.goto(path);
     await expect(page.getByText('您没有查看此列表的权限')).toBeVisible();
-    await expect(page.locator('.arco-message')).toHaveCount(0);
+    await expectNoToast(page);
   }
 });

@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { demoAccounts, signIn } from './support/auth';
+import { expectNoToast } from './support/toasts';
 
 const PASSWORD = 'Qw7!harbour-lantern';
 const stamp = Date.now().toString(36).slice(-5);
@@ -174,4 +175,22 @@ test('a row action under 更多 closes the menu and keeps its dialog; a custom d
   await drawer(page).getByTestId('crud-save').click();
   await expect(form).toContainText('自定义数据权限须至少选择一个部门');
   await expect(form).toBeVisible();
+});
+
+test('a department or menu tree whose load fails says so in place, without a toast, and loads on retry', async ({ page }) => {
+  await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password);
+  for (const [path, url, first] of [
+    ['/system/dept', /\/api\/system\/dept\/tree/, '总部'],
+    ['/system/menu', /\/api\/system\/menu\/tree/, '系统管理'],
+  ] as const) {
+    // the connection drops: the server never answers
+    await page.route(url, (route) => route.abort());
+    await page.goto(path);
+    await expect(page.getByText('数据加载失败')).toBeVisible();
+    await expectNoToast(page);
+    await page.unroute(url);
+    await page.getByRole('button', { name: '重试' }).click();
+    await expect(row(page, first).first()).toBeVisible();
+    await expect(page.getByText('数据加载失败')).toHaveCount(0);
+  }
 });

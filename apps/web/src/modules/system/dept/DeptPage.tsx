@@ -26,14 +26,15 @@ const search: FieldDef[] = [
 ];
 
 function useRows(params: Record<string, string | number | undefined>) {
-  const tree = useDeptTree(params);
+  const tree = useDeptTree(params, { silent: true });
   return { ...tree, data: tree.data ? prune(tree.data) : undefined };
 }
 
 /** Departments as a tree table; disabling one disables its children, enabling one enables its parents. */
 export function DeptPage() {
   const { t } = useTranslation();
-  const parents = useDeptTree();
+  // the page's own tree: a failed load shows in place of the rows, without a toast
+  const parents = useDeptTree({}, { silent: true });
   const form: FieldDef[] = [
     { field: 'parentId', label: 'system.dept.parent', type: 'treeSelect', treeData: parents.options, wide: true, notUnderSelf: true },
     { field: 'name', label: 'system.dept.name' },

@@ -21,7 +21,11 @@ const toOptions = (nodes: MenuTreeNode[]): TreeOption[] =>
     .map((n) => ({ key: String(n.id), title: n.title, ...(n.children.length ? { children: toOptions(n.children) } : {}) }));
 
 function useMenuTree() {
-  return useQuery({ queryKey: resourceKeys(menuResource).extra('tree'), queryFn: () => http.get<MenuTreeNode[]>('/api/system/menu/tree') });
+  // silent: the page shows a failed load in place of its rows, without a toast besides
+  return useQuery({
+    queryKey: resourceKeys(menuResource).extra('tree'),
+    queryFn: () => http.get<MenuTreeNode[]>('/api/system/menu/tree', { silent: true }),
+  });
 }
 function useRows() {
   const tree = useMenuTree();

@@ -13,10 +13,11 @@ const toTree = (nodes: DeptTreeNode[]): TreeOption[] =>
   nodes.map((n) => ({ key: String(n.id), title: n.name, ...(n.children.length ? { children: toTree(n.children) } : {}) }));
 
 /** The tenant's department tree, raw and as tree-select options. */
-export function useDeptTree(params: Record<string, string | number | undefined> = {}) {
+export function useDeptTree(params: Record<string, string | number | undefined> = {}, { silent = false } = {}) {
   const query = useQuery({
     queryKey: [...resourceKeys({ domain: 'system', name: 'dept' }).extra('tree'), params],
-    queryFn: () => http.get<DeptTreeNode[]>('/api/system/dept/tree', { params }),
+    // silent where the page shows a failed load in place of its rows (no toast besides)
+    queryFn: () => http.get<DeptTreeNode[]>('/api/system/dept/tree', { params, silent }),
   });
   return { ...query, options: toTree(query.data ?? []) };
 }
