@@ -5,7 +5,7 @@ import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { contains, containsPattern, containsPlaceholder, keysetPage, orderOf, pageOffset } from '../../../crud/query';
 import { statementCache } from '../../../crud/statements';
-import { listTotal } from '../../../crud/totals';
+import { listTotal, pageMarks } from '../../../crud/totals';
 import { oneAtATime } from '../../../db/client';
 import { accounts, loginLogs, operLogs, sessions, tenantUsers } from '../../../db/schema';
 import { IDLE_MS } from '../../auth/session.service';
@@ -42,15 +42,35 @@ export const operLogRepository = {
     );
     const page = pageOffset(q);
     const cursor = q.after !== undefined ? 'after' : q.before !== undefined ? 'before' : null;
-    // after/before an entry: the page next to it by keyset, for deep pages of a large log
-    const keyset = keysetPage(
-      q,
-      operLogSort,
-      operLogs.id,
-      (id) =>
-        sql`select ${operLogSort[q.sort.column]} from ${operLogs} where ${operLogs.tenantId} = ${p('tenantId')} and ${operLogs.id} = ${id}`,
-      p('cursor'),
-    );
+    // a deep page by number starts from an entry seen near it (pageMarks), skipping the ones in between
+    const marks = cursor ? null : pageMarks(ctx, q.sort, page.offset, operLogSort[q.sort.column]);
+    const read = async (start: { id: number; skip: number } | null) => {
+      const skip = cursor ? 0 : start ? start.skip : page.offset;
+      // after/before an entry: the page next to it by keyset, for deep pages of a large log
+      const keyset = keysetPage(
+        start ? { sort: q.sort, from: start.id } : q,
+        operLogSort,
+        operLogs.id,
+        (id) =>
+          sql`select ${operLogSort[q.sort.column]} from ${operLogs} where ${operLogs.tenantId} = ${p('tenantId')} and ${operLogs.id} = ${id}`,
+        p('cursor'),
+      );
+      const rows = await operLogStatements<OperLogRead>(
+        ctx.tx,
+        JSON.stringify(['page', has, q.sort, q.pageSize, skip > 0, cursor ?? (start && 'from')]),
+        (tx) =>
+          tx
+            .select(operLogColumns)
+            .from(operLogs)
+            .where(allOf(where, keyset.where))
+            .orderBy(...keyset.order)
+            .limit(page.limit)
+            .offset(skip > 0 ? (p('offset') as unknown as number) : 0),
+        { ...values, offset: skip, cursor: q.after ?? q.before ?? start?.id },
+      );
+      if (keyset.backwards) rows.reverse();
+      return rows;
+    };
     const values = {
       tenantId: ctx.caller.tenantId,
       operator: q.operator ? containsPattern(q.operator) : undefined,
@@ -59,24 +79,16 @@ export const operLogRepository = {
       result: q.result,
       from: q.createTimeFrom,
       to: q.createTimeTo,
-      offset: page.offset,
       cursor: q.after ?? q.before,
     };
-    const offset = page.offset > 0 && !cursor;
-    const rows = await operLogStatements<OperLogRead>(
-      ctx.tx,
-      JSON.stringify(['page', has, q.sort, q.pageSize, offset, cursor]),
-      (tx) =>
-        tx
-          .select(operLogColumns)
-          .from(operLogs)
-          .where(allOf(where, keyset.where))
-          .orderBy(...keyset.order)
-          .limit(page.limit)
-          .offset(offset ? (p('offset') as unknown as number) : 0),
-      values,
-    );
-    if (keyset.backwards) rows.reverse();
+    const start = marks?.from ?? null;
+    let rows = await read(start);
+    if (start && rows.length === 0) {
+      // the remembered entry is gone: the page by OFFSET
+      marks?.forget();
+      rows = await read(null);
+    }
+    marks?.saw(rows.map((r) => r.id));
     if (cursor && rows.length === 0 && !(await operLogRepository.get(ctx, values.cursor as number))) {
       throw invalidField(cursor, 'ref', 'ref.missingId', { id: values.cursor as number });
     }
