@@ -45,10 +45,11 @@ export function MenuPage() {
       render: (m) => (m.type === 'button' ? actionLabel(t, m.title) : m.locale ? `${t(m.locale)} (${m.title})` : m.title),
     },
     { key: 'type', title: 'system.menu.type', width: 90, render: (m) => <Tag>{t(`system.menu.type.${m.type}`)}</Tag> },
-    { key: 'routeName', title: 'system.menu.routeName' },
-    { key: 'path', title: 'system.menu.path' },
-    { key: 'permission', title: 'system.menu.permission' },
+    // the order beside the name it sorts, before the long paths and permissions (which may need a scroll)
     { key: 'orderNum', title: 'crud.orderNum', width: 80 },
+    { key: 'routeName', title: 'system.menu.routeName' },
+    { key: 'path', title: 'system.menu.path', long: true },
+    { key: 'permission', title: 'system.menu.permission' },
     { key: 'icon', title: 'system.menu.icon', hidden: true },
   ];
   const form: FieldDef[] = [
