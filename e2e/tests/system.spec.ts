@@ -194,3 +194,15 @@ test('a department or menu tree whose load fails says so in place, without a toa
     await expect(page.getByText('数据加载失败')).toHaveCount(0);
   }
 });
+
+test('the menus table shows each menu’s order beside its type in English, not under the pinned actions', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('arco-lang', 'en-US'));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password, '/system/menu');
+  const header = (name: string) => page.locator('th').filter({ hasText: new RegExp(`^${name}$`) });
+  const order = await header('Order').boundingBox();
+  const actions = await header('Actions').boundingBox();
+  expect(order && actions).toBeTruthy();
+  expect(order!.x + order!.width).toBeLessThan(actions!.x);
+  expect(order!.x).toBeGreaterThan((await header('Type').boundingBox())!.x);
+});
