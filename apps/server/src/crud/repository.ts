@@ -9,7 +9,7 @@ import { allOf } from './data-scope';
 import { containsPattern, containsPlaceholder, isoDates, keysetPage, pageOffset, startsWithParts } from './query';
 import type { ResourceHandlers } from './register-resource';
 import { statementCache } from './statements';
-import { listTotal, pageMarks } from './totals';
+import { listTotal, pageMarks, readMarked } from './totals';
 
 type Row = Record<string, unknown>;
 /**
@@ -182,14 +182,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
         if (keyset.backwards) rows.reverse();
         return { rows, total };
       };
-      const start = marks?.from ?? null;
-      let { rows, total } = await read(start);
-      if (start && rows.length === 0) {
-        // the remembered row is gone: the page by OFFSET
-        marks?.forget();
-        ({ rows, total } = await read(null));
-      }
-      marks?.saw(rows.map((r) => r.id as number));
+      const { rows, total } = await readMarked(marks, read, (page) => page.rows.map((r) => r.id as number));
       const cursorId = q.after ?? q.before;
       if (cursor && rows.length === 0) {
         const [known] = await ctx.tx

@@ -190,6 +190,26 @@ export function pageMarks(ctx: Ctx, sort: { column: string; direction: string },
   };
 }
 
+/**
+ * Reads a page by number through its list's marks: `read(start)` from the remembered row (or by
+ * OFFSET for null); a remembered row that is gone (nothing read from it) is forgotten and the page read
+ * by OFFSET. The rows read are remembered.
+ */
+export async function readMarked<R>(
+  marks: ReturnType<typeof pageMarks>,
+  read: (start: { id: number; skip: number } | null) => Promise<R>,
+  ids: (result: R) => number[],
+): Promise<R> {
+  const start = marks?.from ?? null;
+  let result = await read(start);
+  if (start && ids(result).length === 0) {
+    marks?.forget();
+    result = await read(null);
+  }
+  marks?.saw(ids(result));
+  return result;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     totals: TotalsCache;

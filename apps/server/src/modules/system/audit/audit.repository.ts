@@ -5,7 +5,7 @@ import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { contains, containsPattern, containsPlaceholder, keysetPage, orderOf, pageOffset } from '../../../crud/query';
 import { statementCache } from '../../../crud/statements';
-import { listTotal, pageMarks } from '../../../crud/totals';
+import { listTotal, pageMarks, readMarked } from '../../../crud/totals';
 import { oneAtATime } from '../../../db/client';
 import { accounts, loginLogs, operLogs, sessions, tenantUsers } from '../../../db/schema';
 import { IDLE_MS } from '../../auth/session.service';
@@ -81,14 +81,7 @@ export const operLogRepository = {
       to: q.createTimeTo,
       cursor: q.after ?? q.before,
     };
-    const start = marks?.from ?? null;
-    let rows = await read(start);
-    if (start && rows.length === 0) {
-      // the remembered entry is gone: the page by OFFSET
-      marks?.forget();
-      rows = await read(null);
-    }
-    marks?.saw(rows.map((r) => r.id));
+    const rows = await readMarked(marks, read, (page) => page.map((r) => r.id));
     if (cursor && rows.length === 0 && !(await operLogRepository.get(ctx, values.cursor as number))) {
       throw invalidField(cursor, 'ref', 'ref.missingId', { id: values.cursor as number });
     }
