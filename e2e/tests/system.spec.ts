@@ -206,3 +206,30 @@ test('the menus table shows each menu’s order beside its type in English, not 
   expect(order!.x + order!.width).toBeLessThan(actions!.x);
   expect(order!.x).toBeGreaterThan((await header('Type').boundingBox())!.x);
 });
+
+test('a search the server would refuse is named under its field and not sent; the list and its form stay', async ({ page }) => {
+  await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password, '/system/role');
+  const search = page.locator('.crud-search');
+  await expect(row(page, '普通用户').first()).toBeVisible();
+  let asked = 0;
+  page.on('request', (request) => {
+    if (/\/api\/system\/role\?/.test(request.url())) asked++;
+  });
+  await search.getByPlaceholder('角色名称').fill('Regional sales manager (East)');
+  await search.getByRole('button', { name: '查询' }).click();
+  await expect(search.getByText('角色名称最多 20 个字符')).toBeVisible();
+  await expect(row(page, '普通用户').first()).toBeVisible();
+  expect(asked).toBe(0);
+  // corrected, it searches; reset clears the message too
+  await search.getByPlaceholder('角色名称').fill('普通');
+  await search.getByRole('button', { name: '查询' }).click();
+  await expect(search.getByText('角色名称最多 20 个字符')).toHaveCount(0);
+  await expect.poll(() => asked).toBe(1);
+
+  // a first load that fails keeps the search form and toolbar above the failure
+  await page.route(/\/api\/system\/post\?/, (route) => route.abort());
+  await page.goto('/system/post');
+  await expect(page.getByText('数据加载失败')).toBeVisible();
+  await expect(page.locator('.crud-search')).toBeVisible();
+  await expect(page.getByRole('button', { name: /新建/ })).toBeVisible();
+});

@@ -219,21 +219,13 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
 
   const error = query.isError ? (query as { error?: unknown }).error : undefined;
   const errorMessage = error instanceof Error ? error.message : undefined;
-  if (query.isError && !query.data) {
-    // a list the role may not read says so: retrying would not help
-    const denied = error instanceof ApiError && error.status === 403;
+  // nothing loaded yet: the failure shows in place of the table, under the search form (a search the
+  // server refused can be changed there); a list the role may not read says so, without a form
+  const failedFirst = query.isError && !query.data;
+  if (failedFirst && error instanceof ApiError && error.status === 403) {
     return (
       <Card>
-        {denied ? (
-          <NoAccess />
-        ) : (
-          <Result
-            status="error"
-            title={t('crud.loadFailed')}
-            subTitle={errorMessage}
-            extra={<Button onClick={() => query.refetch()}>{t('crud.retry')}</Button>}
-          />
-        )}
+        <NoAccess />
       </Card>
     );
   }
@@ -246,6 +238,7 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
     <Card className="crud-page">
       <SearchForm
         fields={search}
+        schema={resource.filters}
         onSearch={(next) => {
           setFilters(next);
           setPaging((p) => ({ ...p, pageNum: 1 }));
@@ -281,7 +274,15 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
           onRefresh={() => query.refetch()}
         />
       </div>
-      {query.isError && (
+      {failedFirst && (
+        <Result
+          status="error"
+          title={t('crud.loadFailed')}
+          subTitle={errorMessage}
+          extra={<Button onClick={() => query.refetch()}>{t('crud.retry')}</Button>}
+        />
+      )}
+      {query.isError && !failedFirst && (
         // a later page or a refresh that failed: the rows on screen are the last ones that loaded
         <Alert
           type="error"
@@ -294,45 +295,49 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
           }
         />
       )}
-      <Table<Item>
-        rowKey="id"
-        size={density}
-        {...(parents
-          ? {
-              expandedRowKeys: parents,
-              onExpand: (row: Item, open: boolean) => setFolded((f) => (open ? f.filter((id) => id !== row.id) : [...f, row.id])),
-            }
-          : {})}
-        loading={query.isLoading}
-        columns={tableColumns}
-        data={rows}
-        className="crud-table"
-        scroll={{ x: 'max-content' }}
-        noDataElement={<Result status={null} title={t('crud.empty')} />}
-        rowSelection={
-          // a phone has no room for the selection column: rows are deleted one at a time there
-          canWrite.delete && !tree && !phone
-            ? { type: 'checkbox', selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }
-            : undefined
-        }
-        pagination={
-          tree
-            ? false
-            : {
-                current: paging.pageNum,
-                pageSize: paging.pageSize,
-                total: paged.data?.total ?? 0,
-                sizeCanChange: true,
-                showTotal: (total: number) => t('crud.total', { total }),
+      {!failedFirst && (
+        <Table<Item>
+          rowKey="id"
+          size={density}
+          {...(parents
+            ? {
+                expandedRowKeys: parents,
+                onExpand: (row: Item, open: boolean) => setFolded((f) => (open ? f.filter((id) => id !== row.id) : [...f, row.id])),
               }
-        }
-        onChange={(pagination, sorter) => {
-          if (tree) return;
-          setPaging({ pageNum: pagination.current ?? 1, pageSize: pagination.pageSize ?? PAGE_SIZE });
-          const s = Array.isArray(sorter) ? sorter[0] : sorter;
-          setSort(s?.field && s.direction ? `${String(s.field)}:${s.direction === 'ascend' ? 'asc' : 'desc'}` : undefined);
-        }}
-      />
+            : {})}
+          loading={query.isLoading}
+          columns={tableColumns}
+          data={rows}
+          className="crud-table"
+          scroll={{ x: 'max-content' }}
+          noDataElement={<Result status={null} title={t('crud.empty')} />}
+          rowSelection={
+            // a phone has no room for the selection column: rows are deleted one at a time there
+            canWrite.delete && !tree && !phone
+              ? { type: 'checkbox', selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }
+              : undefined
+          }
+          pagination={
+            tree
+              ? false
+              : {
+                  current: paging.pageNum,
+                  pageSize: paging.pageSize,
+                  total: paged.data?.total ?? 0,
+                  sizeCanChange: true,
+                  showTotal: (total: number) => t('crud.total', { total }),
+                }
+          }
+          onChange={(pagination, sorter) => {
+            if (tree) return;
+            const s = Array.isArray(sorter) ? sorter[0] : sorter;
+            const nextSort = s?.field && s.direction ? `${String(s.field)}:${s.direction === 'ascend' ? 'asc' : 'desc'}` : undefined;
+            // another order starts again at page 1, as another filter does
+            setPaging({ pageNum: nextSort === sort ? (pagination.current ?? 1) : 1, pageSize: pagination.pageSize ?? PAGE_SIZE });
+            setSort(nextSort);
+          }}
+        />
+      )}
       {form && (
         <ResourceDrawer
           resource={resource}

@@ -14,6 +14,8 @@ export type WebResource = {
   has(action: ResourceAction): boolean;
   create: { safeParse(value: unknown): SafeParse };
   update: { safeParse(value: unknown): SafeParse };
+  /** the list's filters, checked by the search form before it asks */
+  filters?: { safeParse(value: unknown): SafeParse };
 };
 type SafeParse = { success: true; data: unknown } | { success: false; error: { issues: ZodIssueLike[] } };
 export type ZodIssueLike = {
