@@ -136,12 +136,12 @@ export async function authRoutes(app: FastifyInstance) {
   r.put(
     '/user/info',
     {
-      // accounts are global: a 409 tells that an e-mail exists somewhere, so probing it is rate-limited
       config: { rateLimit: { max: 20, timeWindow: 10 * MINUTE } },
       schema: {
         tags: ['auth'],
-        summary: "Saves the signed-in user's own basic settings (e-mail, nickname, country/region, area, address, profile)",
-        description: 'Errors: 400 naming the field, 409 e-mail already used by another account.',
+        summary: "Saves the signed-in user's own basic settings (nickname, country/region, area, address, profile)",
+        description:
+          'The e-mail is sent back as stored: it changes only with the current password (PUT /api/user/contact). Errors: 400 naming the field (an e-mail other than the stored one names `email`).',
         security: bearer,
         body: userSettingsInputSchema,
         response: { 200: envelopeOf(userProfileSchema), 400: e, 409: e, 429: e, ...authErrors },

@@ -95,17 +95,16 @@ export async function userProfile(app: FastifyInstance, auth: AuthContext): Prom
 }
 
 /**
- * Saves the signed-in user's own basic settings (the user-setting page). Accounts are global, so an
- * e-mail taken by any account is a 409 naming `email`; the cached user info is dropped so the next
- * `userInfoLogin` reads the new values.
+ * Saves the signed-in user's own basic settings (the user-setting page); the cached user info is
+ * dropped so the next `userInfoLogin` reads the new values.
  */
 export async function saveOwnSettings(app: FastifyInstance, auth: AuthContext, input: UserSettingsInput): Promise<UserProfile> {
-  const [taken] = await app.database.db
-    .select({ id: accounts.id })
-    .from(accounts)
-    .where(and(sql`lower(${accounts.email}) = lower(${input.email})`, ne(accounts.id, auth.accountRef)))
-    .limit(1);
-  if (taken) throw conflict('email');
+  // the e-mail signs in and recovers the password: it changes only with the current password (PUT
+  // /user/contact), never from a session alone; here it is the stored one, sent back as it is
+  const [own] = await app.database.db.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, auth.accountRef));
+  if ((own?.email ?? '').toLowerCase() !== input.email.toLowerCase()) {
+    throw invalidField('email', 'contact', 'is changed under security settings, with the current password');
+  }
   await app.database.db
     .update(accounts)
     .set({

@@ -105,8 +105,9 @@ function BasicSettings() {
         recheck(changed);
       }}
     >
-      <Form.Item label={label('email')} field="email" required>
-        <Input maxLength={100} />
+      {/* the e-mail signs in and recovers the password: it changes under Security, with the current password */}
+      <Form.Item label={label('email')} field="email" required extra={t('userSetting.emailHint')}>
+        <Input maxLength={100} disabled />
       </Form.Item>
       <Form.Item label={label('nickname')} field="nickname" required>
         <Input maxLength={30} showWordLimit />
