@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { demoAccounts, signIn } from './support/auth';
+import { demoAccounts, signIn, storedToken } from './support/auth';
 import { expectNoToast } from './support/toasts';
 
 const PASSWORD = 'Qw7!harbour-lantern';
@@ -232,4 +232,28 @@ test('a search the server would refuse is named under its field and not sent; th
   await expect(page.getByText('数据加载失败')).toBeVisible();
   await expect(page.locator('.crud-search')).toBeVisible();
   await expect(page.getByRole('button', { name: /新建/ })).toBeVisible();
+});
+
+test('a batch delete that is partly refused deletes the rest, says so, and keeps only the refused row selected', async ({ page }) => {
+  await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password, '/system/user');
+  const token = await storedToken(page);
+  const account = `e2e.del.${stamp}`;
+  const created = await page.request.post('/api/system/user/info', {
+    data: { accountId: account, name: 'E2E删除', password: PASSWORD },
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(created.status()).toBe(200);
+  await page.reload();
+  // the new user and the signed-in admin, who may not delete themselves
+  for (const who of [account, demoAccounts.admin.account]) {
+    await row(page, who).first().locator('.arco-checkbox').click();
+  }
+  const batch = page.getByRole('button', { name: /批量删除/ });
+  await expect(batch).toContainText('(2)');
+  await batch.click();
+  await page.locator('.arco-popconfirm').getByRole('button', { name: '确定' }).click();
+  await expect(page.getByText('已删除 1 条，1 条未能删除')).toBeVisible();
+  await expect(row(page, account)).toHaveCount(0);
+  await expect(batch).toContainText('(1)');
+  await expect(row(page, demoAccounts.admin.account).first().locator('.arco-checkbox-checked')).toBeVisible();
 });

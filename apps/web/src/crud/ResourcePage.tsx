@@ -106,14 +106,12 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
     canWrite.update || canWrite.delete || (rowActions !== undefined && (rowActionPermissions?.some((p) => can(p)) ?? true));
 
   const removeRows = async (ids: number[]) => {
-    try {
-      await remove.mutateAsync(ids);
-    } catch {
-      // the HTTP client showed the server's reason (e.g. the department still has users)
-      return;
-    }
-    setSelected([]);
-    Message.success(t('crud.deleted'));
+    // the HTTP client showed each refusal's reason (e.g. the department still has users)
+    const { deleted, failed } = await remove.mutateAsync(ids);
+    // what could not go stays selected, to see why or try again
+    setSelected((current) => current.filter((id) => !deleted.includes(id)));
+    if (!failed.length) Message.success(t('crud.deleted'));
+    else if (deleted.length) Message.warning(t('crud.deletedSome', { deleted: deleted.length, failed: failed.length }));
   };
 
   // a phone shows the columns that identify a row, the status and the actions (not pinned: no room)

@@ -34,6 +34,17 @@ export function useResourceMutations<Item>(resource: WebResource) {
       onSuccess,
     }),
     setStatus: useMutation({ mutationFn: ({ id, status }: { id: number; status: '0' | '1' }) => api.setStatus(id, status), onSuccess }),
-    remove: useMutation({ mutationFn: (ids: number[]) => Promise.all(ids.map((id) => api.remove(id))), onSuccess }),
+    // each row on its own: one that is refused (in use, yourself) does not keep the others; the list is
+    // read again whatever happened, and the caller learns which rows went
+    remove: useMutation({
+      mutationFn: async (ids: number[]) => {
+        const results = await Promise.allSettled(ids.map((id) => api.remove(id)));
+        return {
+          deleted: ids.filter((_, i) => results[i]?.status === 'fulfilled'),
+          failed: ids.filter((_, i) => results[i]?.status === 'rejected'),
+        };
+      },
+      onSettled: onSuccess,
+    }),
   };
 }
