@@ -386,7 +386,16 @@ describe.each(engines)('sign-in and sessions on %s', (engine) => {
     expect(byCode.body.data).toMatchObject({ total: 1, pageSize: 1, list: [{ code: 'hq' }] });
     const wildcard = await a.call('GET', '/api/system/user/tenant?name=%25', { token: admin });
     expect(wildcard.body.data.total).toBe(0);
-    const user = await a.call('GET', '/api/system/user/tenant', { token: await a.token('user', 'User@123456') });
+    // the switch dialog's one box: a keyword in the name or the code
+    const codes = async (query: string, token = admin) =>
+      (await a.call('GET', `/api/system/user/tenant?${query}`, { token })).body.data.list.map((t: { code: string }) => t.code);
+    expect(await codes('keyword=TRADING')).toEqual(['acme']);
+    expect(await codes('keyword=hq')).toEqual(['hq']);
+    expect(await codes('keyword=zzz')).toEqual([]);
+    expect(await codes('keyword=_')).toEqual([]);
+    const userToken = await a.token('user', 'User@123456');
+    expect(await codes('keyword=acme', userToken)).toEqual([]);
+    const user = await a.call('GET', '/api/system/user/tenant', { token: userToken });
     expect(user.body.data.list.map((t: { code: string }) => t.code)).toEqual(['hq']);
     const bad = await a.call('GET', '/api/system/user/tenant?pageSize=0', { token: admin });
     expect(bad.status).toBe(400);

@@ -136,6 +136,8 @@ export const tenantListQuerySchema = z.object({
   pageSize: z.coerce.number().int().min(1).max(200).default(20),
   name: z.string().trim().max(100).optional(),
   code: z.string().trim().max(32).optional(),
+  /** the switch dialog's one box: in the name or the code */
+  keyword: z.string().trim().max(100).optional(),
 });
 
 export const registerResultSchema = z.object({ token: z.string(), tenantId: z.number().int(), tenantCode: z.string() });

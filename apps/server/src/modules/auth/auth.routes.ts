@@ -207,7 +207,7 @@ export async function authRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Tenants the account may enter (super admin: all), paged, searchable by name and code',
+        summary: 'Tenants the account may enter (super admin: all), paged, searchable by name, code, or either (keyword)',
         security: bearer,
         querystring: tenantListQuerySchema,
         response: { 200: envelopeOf(pageOf(tenantOptionSchema)), 400: e, ...authErrors },

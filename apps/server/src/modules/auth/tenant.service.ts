@@ -12,11 +12,15 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 export async function listTenants(
   app: FastifyInstance,
   auth: AuthContext,
-  query: { pageNum: number; pageSize: number; name?: string; code?: string },
+  query: { pageNum: number; pageSize: number; name?: string; code?: string; keyword?: string },
 ): Promise<{ list: TenantOption[]; total: number }> {
   const where: SQL[] = [];
   if (query.name) where.push(ilike(tenants.name, `%${escapeLike(query.name)}%`));
   if (query.code) where.push(ilike(tenants.code, `%${escapeLike(query.code)}%`));
+  if (query.keyword) {
+    const pattern = `%${escapeLike(query.keyword)}%`;
+    where.push(or(ilike(tenants.name, pattern), ilike(tenants.code, pattern)) as SQL);
+  }
   if (!auth.superAdmin) where.push(eq(memberships.accountId, auth.accountRef));
   const filter = where.length ? and(...where) : undefined;
   const columns = { id: tenants.id, code: tenants.code, name: tenants.name, status: tenants.status, expireTime: tenants.expireTime };
