@@ -163,6 +163,17 @@ test('a row action under 更多 closes the menu and keeps its dialog; a custom d
   await expect(dialog).toHaveCount(1);
   // the menu no longer lies over the rows below, during the dialog or after it
   await expect(menu).toHaveCount(0);
+  // the dialog states the policy, and a weak password gets the rule it breaks
+  await expect(dialog).toContainText('至少 10 位，包含字母、数字和特殊字符');
+  const password = dialog.locator('input[type=password]');
+  for (const [typed, says] of [
+    ['abc', '密码至少 10 位'],
+    ['abcdefghij12', '密码需同时包含字母、数字和特殊字符'],
+  ] as const) {
+    await password.fill(typed);
+    await dialog.getByRole('button', { name: '确定' }).click();
+    await expect(dialog.locator('.arco-form-message')).toHaveText(says);
+  }
   await dialog.getByRole('button', { name: '取消' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(menu).toHaveCount(0);

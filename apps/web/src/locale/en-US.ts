@@ -142,6 +142,8 @@ export const enUS: Record<MessageKey, string> = {
   'form.required': '{{field}} is required',
   'password.tooShort': 'The password needs at least 10 characters',
   'password.weak': 'Use letters, digits and special characters',
+  'password.tooLong': 'The password can be at most 128 characters',
+  'password.rule': 'At least 10 characters with letters, digits and special characters',
   'navbar.logo': 'Atrium home',
   'navbar.language': 'Change language',
   'navbar.language.changed': 'Language switched to English',

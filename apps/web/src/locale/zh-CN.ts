@@ -141,6 +141,8 @@ export const zhCN = {
   'form.required': '{{field}}不能为空',
   'password.tooShort': '密码至少 10 位',
   'password.weak': '密码需同时包含字母、数字和特殊字符',
+  'password.tooLong': '密码最多 128 位',
+  'password.rule': '至少 10 位，包含字母、数字和特殊字符',
   'navbar.logo': 'Atrium 首页',
   'navbar.language': '切换语言',
   'navbar.language.changed': '语言已切换为简体中文',

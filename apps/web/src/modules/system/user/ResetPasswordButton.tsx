@@ -14,12 +14,18 @@ export function ResetPasswordButton({ id, name }: { id: number; name: string }) 
     const password = (form.getFieldValue('password') as string | undefined) ?? '';
     const parsed = passwordSchema.safeParse(password);
     if (!parsed.success) {
-      const errors = issuesToErrors(
-        parsed.error.issues.map((i) => ({ ...i, path: ['password'] })),
-        () => t('system.user.newPassword'),
-        t,
-      );
-      form.setFields({ password: { error: { message: errors.password } } });
+      // the policy's own words ('at least 10 characters', 'letters, digits and a special character')
+      const issue = parsed.error.issues[0];
+      const message =
+        password && issue?.message.startsWith('password.')
+          ? t(issue.message)
+          : issuesToErrors(
+              parsed.error.issues.map((i) => ({ ...i, path: ['password'] })),
+              () => t('system.user.newPassword'),
+              t,
+              { password },
+            ).password;
+      form.setFields({ password: { error: { message } } });
       return;
     }
     await http.put(`/api/system/user/resetPwd/${id}`, { password });
@@ -33,7 +39,7 @@ export function ResetPasswordButton({ id, name }: { id: number; name: string }) 
       </Button>
       <Modal title={t('system.user.resetPwd.title', { name })} visible={open} onOk={submit} onCancel={() => setOpen(false)} unmountOnExit>
         <Form form={form} layout="vertical">
-          <Form.Item label={t('system.user.newPassword')} field="password">
+          <Form.Item label={t('system.user.newPassword')} field="password" extra={t('password.rule')}>
             <Input.Password autoComplete="new-password" />
           </Form.Item>
         </Form>
