@@ -100,9 +100,13 @@ describe.each(engines)('register and find password on %s', (engine) => {
       tenantName: 'NewCo Ltd',
       tenantCode: 'newco',
     });
-    expect(info.body.data.permissions).toEqual(expect.arrayContaining(['system:user:create', 'system:role:grant', 'system:tenant:list']));
+    expect(info.body.data.permissions).toEqual(expect.arrayContaining(['system:user:create', 'system:role:grant']));
+    // the tenants page is the platform's: its role holds the menu, which grants nothing here
+    expect(info.body.data.permissions.filter((p: string) => p.startsWith('system:tenant:'))).toEqual([]);
     const menu = await call(ctx, 'POST', '/api/system/user/menu', { token: registered.body.data.token });
     expect(JSON.stringify(menu.body.data)).toContain('"Monitor"');
+    expect(JSON.stringify(menu.body.data)).not.toContain('"systemTenant"');
+    expect((await call(ctx, 'GET', '/api/system/tenant', { token: registered.body.data.token })).status).toBe(403);
     // the new tenant is its own: the account sees only it, and signs in with what it registered
     const tenants = await call(ctx, 'GET', '/api/system/user/tenant', { token: registered.body.data.token });
     expect(tenants.body.data.list.map((t: { code: string }) => t.code)).toEqual(['newco']);

@@ -360,6 +360,9 @@ describe.each(engines)('sign-in and sessions on %s', (engine) => {
     const acmeMenu = (await a.call('POST', '/api/system/user/menu', { token: await a.token('acme', 'Acme@123456') })).body.data;
     expect(names(adminMenu)).toEqual(expect.arrayContaining(['Monitor', 'Step', 'DataAnalysis', '403', 'systemUser', 'arcoWebsite']));
     expect(names(acmeMenu)).toEqual(expect.arrayContaining(['Monitor', 'systemRole']));
+    // tenants are the platform's page: the super admin's, not a tenant administrator's
+    expect(names(adminMenu)).toContain('systemTenant');
+    expect(names(acmeMenu)).not.toContain('systemTenant');
     const userNames = names(userMenu);
     expect(userNames).toEqual(expect.arrayContaining(['Staging', 'Workplace', 'SearchTable', '404', '500', 'Info', 'systemUser', 'erp']));
     for (const hidden of ['Monitor', 'form', 'Step', 'visualization', 'profile', 'result', '403']) expect(userNames).not.toContain(hidden);

@@ -34,6 +34,17 @@ export const permissionCatalogue = {
   'release:userProject': ['list', 'create', 'delete'],
 } as const satisfies Record<string, readonly string[]>;
 
+/**
+ * Entities only the platform's super admin reaches (their contracts say `superAdminOnly`; the routes
+ * refuse everyone else). A tenant's role may still hold their permissions (its `admin` role holds every
+ * menu), but they grant nothing there: the menu and the permission list leave them out.
+ */
+export const platformEntities = ['system:tenant'] as const satisfies readonly (keyof typeof permissionCatalogue)[];
+
+/** Whether a permission (or a menu's) belongs to a platform-only entity. */
+export const isPlatformPermission = (permission: string | null | undefined): boolean =>
+  !!permission && platformEntities.some((entity) => permission.startsWith(`${entity}:`));
+
 type Catalogue = typeof permissionCatalogue;
 export type Permission = { [K in keyof Catalogue]: `${K}:${Catalogue[K][number]}` }[keyof Catalogue];
 

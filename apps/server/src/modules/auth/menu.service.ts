@@ -1,4 +1,5 @@
 import type { MenuRoute, RouteMeta } from '@atrium/contracts';
+import { isPlatformPermission } from '@atrium/contracts';
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { RawResult } from '../../db/client';
@@ -53,7 +54,9 @@ export async function menuTree(app: FastifyInstance, auth: AuthContext): Promise
     });
     granted = new Set(ids);
   }
-  const visible = (row: MenuRow) => granted === null || (granted.has(row.id) && roleAllows(row.roles, auth.role));
+  // a platform-only page (tenants) is the super admin's, whatever a tenant's role was granted
+  const visible = (row: MenuRow) =>
+    granted === null || (granted.has(row.id) && roleAllows(row.roles, auth.role) && !isPlatformPermission(row.permission));
   const children = new Map<number | null, MenuRow[]>();
   for (const row of rows) children.set(row.parentId, [...(children.get(row.parentId) ?? []), row]);
   const build = (parentId: number | null): MenuRoute[] =>

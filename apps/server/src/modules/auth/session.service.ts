@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ALL_PERMISSIONS } from '@atrium/contracts';
+import { ALL_PERMISSIONS, isPlatformPermission } from '@atrium/contracts';
 import { and, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Clock } from '../../clock';
@@ -353,7 +353,8 @@ export class SessionService {
         userType: member.user_type,
         roles: roles.map((r) => r.code),
         role: roles[0]?.code ?? '',
-        permissions: new Set(parseJson<string[]>(member.permissions)),
+        // a platform-only entity's permissions grant nothing in a tenant (its routes want the super admin)
+        permissions: new Set(parseJson<string[]>(member.permissions).filter((p) => !isPlatformPermission(p))),
         dataScope: SCOPE_RANK.find((s) => scopes.has(s)) ?? '5',
         deptId: member.dept_id,
       },
