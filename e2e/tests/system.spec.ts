@@ -268,3 +268,27 @@ test('a batch delete that is partly refused deletes the rest, says so, and keeps
   await expect(batch).toContainText('(1)');
   await expect(row(page, demoAccounts.admin.account).first().locator('.arco-checkbox-checked')).toBeVisible();
 });
+
+test('a tenant’s expiry is set and cleared in its form', async ({ page }) => {
+  await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password, '/system/tenant');
+  const acme = row(page, 'acme').first();
+  await acme.getByRole('button', { name: '编辑' }).click();
+  const picker = drawer(page).locator('.arco-picker');
+  await picker.click();
+  // the 15th of next month, at the time the picker offers
+  await page.locator('.arco-picker-container .arco-icon-right').first().click();
+  await page.locator('.arco-picker-container .arco-picker-cell-in-view').filter({ hasText: /^15$/ }).click();
+  await page.locator('.arco-picker-container').getByRole('button', { name: '确定' }).click();
+  await save(page);
+  const next = new Date();
+  next.setDate(1);
+  next.setMonth(next.getMonth() + 1);
+  const day = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-15`;
+  await expect(acme).toContainText(day);
+  // cleared again: the tenant never expires
+  await acme.getByRole('button', { name: '编辑' }).click();
+  await picker.hover();
+  await picker.locator('.arco-picker-clear-icon').click();
+  await save(page);
+  await expect(acme).not.toContainText(day);
+});

@@ -1,3 +1,4 @@
+import { DatePicker } from '@arco-design/web-react';
 import { type Tenant, tenantResource } from '@atrium/contracts/system/tenant';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
@@ -22,6 +23,21 @@ const form: FieldDef[] = [
   { field: 'code', label: 'system.tenant.code', createOnly: true },
   { field: 'name', label: 'system.tenant.name' },
   { field: 'contact', label: 'system.tenant.contact' },
+  {
+    field: 'expireTime',
+    label: 'system.tenant.expireTime',
+    type: 'custom',
+    // a moment in the user's time, sent as an instant; cleared, the tenant never expires
+    render: ({ value, onChange, placeholder }) => (
+      <DatePicker
+        showTime
+        value={typeof value === 'string' && value ? new Date(value) : undefined}
+        onChange={(text) => onChange(text ? new Date(text).toISOString() : null)}
+        placeholder={placeholder}
+        style={{ width: '100%' }}
+      />
+    ),
+  },
   { field: 'status', label: 'crud.status', type: 'radio', options: statusOptions },
   { field: 'adminAccountId', label: 'system.tenant.adminAccountId', createOnly: true },
   { field: 'adminPassword', label: 'system.tenant.adminPassword', type: 'password', createOnly: true },
