@@ -292,3 +292,17 @@ test('a tenant’s expiry is set and cleared in its form', async ({ page }) => {
   await save(page);
   await expect(acme).not.toContainText(day);
 });
+
+test('a tenant administrator sees the super admin’s row locked, with the reason, instead of actions that fail', async ({ page }) => {
+  await signIn(page, demoAccounts.acme.account, demoAccounts.acme.password, '/system/user');
+  const superAdmin = page.locator('tr.arco-table-tr').filter({ hasText: '超级管理员' }).first();
+  await expect(superAdmin).toBeVisible();
+  await expect(superAdmin.getByRole('button', { name: '编辑' })).toBeDisabled();
+  await expect(superAdmin.getByRole('button', { name: '删除' })).toBeDisabled();
+  await expect(superAdmin.locator('.arco-switch')).toBeDisabled();
+  await superAdmin.getByRole('button', { name: '编辑' }).hover({ force: true });
+  await expect(page.getByText('超级管理员只能由超级管理员修改').first()).toBeVisible();
+  // an ordinary member's row keeps its actions
+  const member = page.locator('tr.arco-table-tr').filter({ hasText: '普通用户' }).first();
+  await expect(member.getByRole('button', { name: '编辑' })).toBeEnabled();
+});

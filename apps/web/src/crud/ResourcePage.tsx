@@ -46,7 +46,7 @@ export type ResourcePageProps<Item extends Row> = {
    * Why a row may not be edited or deleted right now (an order past its draft), in the user's words:
    * the button stays, disabled, with the reason on hover, instead of failing after the form is filled
    */
-  rowLocks?: (item: Item) => { edit?: string; delete?: string };
+  rowLocks?: (item: Item) => { edit?: string; delete?: string; status?: string };
   /** what a row says before it is deleted (defaults to `nameOf`): "确定删除“…”吗？" */
   deleteWarning?: (item: Item) => string | undefined;
   /** extra toolbar buttons (export, import, batch actions on the selected rows…) */
@@ -146,21 +146,31 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
       shown.push({
         key: 'status',
         title: t('crud.status'),
-        render: (_: unknown, item: Item) => (
-          <StatusSwitch
-            status={item.status ?? '0'}
-            name={label(item)}
-            disabled={!canWrite.status}
-            onChange={async (status) => {
-              // a refusal was shown by the HTTP client; the switch stays as it was
-              const done = await setStatus.mutateAsync({ id: item.id, status }).then(
-                () => true,
-                () => false,
-              );
-              if (done) Message.success(t(status === '0' ? 'crud.enabled' : 'crud.disabled', { name: label(item) }));
-            }}
-          />
-        ),
+        render: (_: unknown, item: Item) => {
+          const locked = rowLocks?.(item).status;
+          const control = (
+            <StatusSwitch
+              status={item.status ?? '0'}
+              name={label(item)}
+              disabled={!canWrite.status || locked !== undefined}
+              onChange={async (status) => {
+                // a refusal was shown by the HTTP client; the switch stays as it was
+                const done = await setStatus.mutateAsync({ id: item.id, status }).then(
+                  () => true,
+                  () => false,
+                );
+                if (done) Message.success(t(status === '0' ? 'crud.enabled' : 'crud.disabled', { name: label(item) }));
+              }}
+            />
+          );
+          return locked && canWrite.status ? (
+            <Tooltip content={locked}>
+              <span>{control}</span>
+            </Tooltip>
+          ) : (
+            control
+          );
+        },
       });
     }
     if (!showActions) return shown;

@@ -2,6 +2,7 @@ import { Button } from '@arco-design/web-react';
 import { type User, userResource } from '@atrium/contracts/system/user';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useSession } from '../../../app/session';
 import { useCan } from '../../../components/permission';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
@@ -18,6 +19,7 @@ export function UserPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const can = useCan();
+  const superAdmin = useSession((s) => s.userInfo?.userType === '00');
   const depts = useDeptTree();
   const posts = useOptions('post', '/api/system/post');
   const roles = useOptions('role', '/api/system/role');
@@ -72,6 +74,12 @@ export function UserPage() {
       onCreated={(sent) => {
         if (sent.generated) showInitialPassword(String(sent.accountId), String(sent.password));
       }}
+      // a super admin is changed by a super admin only (the server refuses anyone else)
+      rowLocks={(u) =>
+        u.userType === '00' && !superAdmin
+          ? { edit: t('system.user.superAdminOnly'), delete: t('system.user.superAdminOnly'), status: t('system.user.superAdminOnly') }
+          : {}
+      }
       rowActionPermissions={['system:user:query', 'system:user:resetPwd']}
       rowActions={(u) => (
         <>
@@ -80,7 +88,9 @@ export function UserPage() {
               {t('crud.detail')}
             </Button>
           )}
-          {can('system:user:resetPwd') && <ResetPasswordButton id={u.id} name={u.name || u.accountId} />}
+          {can('system:user:resetPwd') && (u.userType !== '00' || superAdmin) && (
+            <ResetPasswordButton id={u.id} name={u.name || u.accountId} />
+          )}
         </>
       )}
     />
