@@ -255,6 +255,14 @@ describe.each(engines)('system management API on %s', (engine) => {
       expect(fieldsOf(tooLong.body).sort()).toEqual(['idNumber', 'name', 'nickname']);
       const badEmail = await admin.post('/api/system/user/info', { accountId: 'ok2', name: 'x', email: 'not-an-email', sex: '3' });
       expect(fieldsOf(badEmail.body).sort()).toEqual(['email', 'sex']);
+      // an avatar is an image address: a script or another site's protocol-relative path is refused by name
+      for (const avatar of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', '//evil.example/a.png', 'data:text/html,<b>x</b>']) {
+        const refused = await admin.put(`/api/system/user/info/${id}`, { name: '李伟', avatar });
+        expect([refused.status, fieldsOf(refused.body)], avatar).toEqual([400, ['avatar']]);
+      }
+      for (const avatar of ['https://cdn.example/a.png', '/avatars/a.png', '']) {
+        expect((await admin.put(`/api/system/user/info/${id}`, { name: '李伟', avatar })).status, avatar).toBe(200);
+      }
 
       // the same roles and posts sent back with an edit: kept as they were
       const roleIds = created.body.data.roleIds;

@@ -43,7 +43,14 @@ const profileFields = {
     .nullish(),
   address: optionalText(500),
   remark: optionalText(500),
-  avatar: optionalText(500),
+  // an image address: http(s) or a path on this site, never a script (`javascript:`) or data to render
+  avatar: z
+    .string()
+    .trim()
+    .max(500)
+    .regex(/^(https?:\/\/|\/(?!\/))\S*$/i, 'an http(s) address or a path on this site')
+    .or(z.literal(''))
+    .nullish(),
 };
 
 export const createUserSchema = z.object({
