@@ -251,6 +251,10 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   'import.saveFailed': { zh: '该行未能保存', en: 'the row could not be saved' },
   'password.wrong': { zh: '当前密码不正确', en: 'the current password is wrong' },
   'password.same': { zh: '新密码不能与当前密码相同', en: 'the new password must differ from the current one' },
+  'email.viaContact': {
+    zh: '请在“安全设置”中凭当前密码修改',
+    en: 'is changed under Security, with the current password',
+  },
   'words.max200': { zh: '最多 200 字', en: 'at most 200 words' },
   'chars.nameOnly': { zh: '只能包含汉字、字母或数字', en: 'only Chinese characters, letters or digits' },
   'link.http': { zh: '须以 http:// 或 https:// 开头', en: 'must start with http:// or https://' },

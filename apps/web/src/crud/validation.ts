@@ -75,7 +75,14 @@ export function serverErrors(error: unknown, label: (field: string) => string, t
   const errors: FieldErrors = {};
   for (const f of fields) {
     const name = label(f.field);
-    errors[f.field] = f.rule === 'unique' ? t('validation.unique', { field: name }) : `${name}: ${f.message}`;
+    // a sentence that names its field already ('当前密码不正确') stands alone, not after the label again
+    const says = f.message.toLowerCase().includes(name.toLowerCase());
+    errors[f.field] =
+      f.rule === 'unique'
+        ? t('validation.unique', { field: name })
+        : says
+          ? f.message.charAt(0).toUpperCase() + f.message.slice(1)
+          : `${name}: ${f.message}`;
   }
   return errors;
 }

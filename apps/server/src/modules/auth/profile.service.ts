@@ -103,7 +103,7 @@ export async function saveOwnSettings(app: FastifyInstance, auth: AuthContext, i
   // /user/contact), never from a session alone; here it is the stored one, sent back as it is
   const [own] = await app.database.db.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, auth.accountRef));
   if ((own?.email ?? '').toLowerCase() !== input.email.toLowerCase()) {
-    throw invalidField('email', 'contact', 'is changed under security settings, with the current password');
+    throw invalidField('email', 'contact', 'email.viaContact');
   }
   await app.database.db
     .update(accounts)
