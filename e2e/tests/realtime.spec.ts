@@ -48,7 +48,7 @@ test.describe('realtime notifications', () => {
       adminPage.on('request', (request) => {
         if (request.method() === 'POST' && request.url().endsWith('/api/system/notice')) sentAt = Date.now();
       });
-      await modal.getByRole('button', { name: /确\s*定|OK/ }).click();
+      await modal.getByRole('button', { name: /^发\s*送$/ }).click();
       await expect(adminPage.getByText('通知已发送')).toBeVisible();
       await expect(adminPage.locator('.arco-table').getByText(title)).toBeVisible();
 

@@ -132,6 +132,10 @@ test('as admin: build a department tree, a post, a role with a menu grant and a 
     .getByRole('button', { name: /确\s*定/ })
     .click();
   await expect(row(page, names.parent).locator('.arco-switch')).toHaveAttribute('aria-checked', 'true');
+  // a parent cannot be deleted while it has a sub-department: its delete says why instead of confirming
+  const parentDelete = row(page, names.parent).getByRole('button', { name: '删除' });
+  await expect(parentDelete).toBeDisabled();
+  await expect(row(page, names.child).getByRole('button', { name: '删除' })).toBeEnabled();
 });
 
 test('the user list pages, sorts and shows its empty state; the detail page opens from a row', async ({ page }) => {

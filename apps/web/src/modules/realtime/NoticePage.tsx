@@ -234,6 +234,7 @@ function SendNoticeModal({ onClose }: { onClose: () => void }) {
       title={t('notice.send')}
       onCancel={onClose}
       onOk={submit}
+      okText={t('notice.sendButton')}
       confirmLoading={send.isPending}
       style={{ width: 600 }}
       unmountOnExit

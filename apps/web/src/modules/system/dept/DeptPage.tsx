@@ -53,10 +53,10 @@ export function DeptPage() {
       tree={{ useRows }}
       createDefaults={{ status: '0', orderNum: 0 }}
       toForm={({ children: _c, ...d }) => d}
-      // say before deleting what would stop it: sub-departments, or members
-      deleteWarning={(d) =>
-        d.children?.length ? t('system.dept.deleteHasChildren', { count: d.children.length }) : t('system.dept.deleteUsersHint')
-      }
+      // a department with sub-departments cannot go (the server refuses): its delete says why instead of
+      // offering a confirmation that fails; the others are warned that members stop it too
+      rowLocks={(d) => (d.children?.length ? { delete: t('system.dept.deleteHasChildren', { count: d.children.length }) } : {})}
+      deleteWarning={() => t('system.dept.deleteUsersHint')}
     />
   );
 }
