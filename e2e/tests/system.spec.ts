@@ -63,7 +63,19 @@ test('as admin: build a department tree, a post, a role with a menu grant and a 
   await form.getByPlaceholder('部门名称').fill('名'.repeat(101));
   await form.getByTestId('crud-save').click();
   await expect(form.getByText('部门名称最多 100 个字符')).toBeVisible();
+  // what was typed is not thrown away unasked: Escape asks, keep editing keeps it, discard closes
+  await page.keyboard.press('Escape');
+  const discard = page.locator('.arco-modal:visible').filter({ hasText: '放弃未保存的修改？' });
+  await discard.getByRole('button', { name: '继续编辑' }).click();
+  await expect(form.getByPlaceholder('部门名称')).toHaveValue('名'.repeat(101));
   await form.getByRole('button', { name: '取消' }).click();
+  await discard.getByRole('button', { name: /放\s*弃/ }).click();
+  await expect(form).toBeHidden();
+  // an untouched drawer closes at once
+  form = await openCreate(page, '/system/dept');
+  await form.getByRole('button', { name: '取消' }).click();
+  await expect(form).toBeHidden();
+  await expect(discard).toHaveCount(0);
 
   // a post
   form = await openCreate(page, '/system/post');

@@ -1,4 +1,4 @@
-import { Button, Drawer, Form, Grid, Message, Space } from '@arco-design/web-react';
+import { Button, Drawer, Form, Grid, Message, Modal, Space } from '@arco-design/web-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FieldInput } from './FieldInput';
@@ -105,16 +105,40 @@ export function ResourceDrawer({ resource, fields, entity, editing, onClose, pre
     }
   };
 
+  // closing (Escape, the mask, ×, Cancel) with changes made asks first: typing is not thrown away unasked
+  const blank = (v: unknown) => (v === '' || v === undefined || v === null || (Array.isArray(v) && v.length === 0) ? null : v);
+  const changed = () => {
+    if (!editing) return false;
+    const now = form.getFieldsValue();
+    // the fields on screen: an edit has no create-only ones (the account number), a hidden one is not asked
+    const shown = fields.filter((f) => !(f.createOnly && !creating) && (f.visible?.(now) ?? true));
+    return shown.some((f) => JSON.stringify(blank(now[f.field])) !== JSON.stringify(blank(editing.values[f.field])));
+  };
+  const leave = () => {
+    if (!changed()) {
+      onClose();
+      return;
+    }
+    Modal.confirm({
+      title: t('crud.discardTitle'),
+      content: t('crud.discardContent'),
+      okText: t('crud.discard'),
+      cancelText: t('crud.keepEditing'),
+      okButtonProps: { status: 'danger' },
+      onOk: onClose,
+    });
+  };
+
   return (
     <Drawer
       width={560}
       visible={editing !== undefined}
       title={entity ? t(creating ? 'crud.createOf' : 'crud.editOf', { entity }) : t(creating ? 'crud.create' : 'crud.edit')}
-      onCancel={onClose}
+      onCancel={leave}
       unmountOnExit
       footer={
         <Space>
-          <Button onClick={onClose}>{t('crud.cancel')}</Button>
+          <Button onClick={leave}>{t('crud.cancel')}</Button>
           <Button type="primary" loading={save.isPending} onClick={submit} data-testid="crud-save">
             {t('crud.save')}
           </Button>
