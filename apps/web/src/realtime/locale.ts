@@ -1,4 +1,4 @@
-import { registerMessages } from '../crud/messages';
+import { registerMessages } from '../locale/registry';
 
 registerMessages({
   'zh-CN': {

@@ -1,4 +1,4 @@
-import { registerMessages } from '../../crud/messages';
+import { registerMessages } from '../../locale/registry';
 
 /** Strings of the workplace's figures, in both languages. */
 const zh: Record<string, string> = {

@@ -36,6 +36,7 @@ import { http } from '../../api';
 import { useCan } from '../../components/permission';
 import { SearchForm } from '../../crud/SearchForm';
 import type { FieldDef } from '../../crud/types';
+import '../../crud/messages';
 import './locale';
 import { formatDateTime } from '../../locale/datetime';
 

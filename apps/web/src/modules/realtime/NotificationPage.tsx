@@ -18,6 +18,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { http } from '../../api';
+import '../../crud/messages';
 import './locale';
 import { formatDateTime } from '../../locale/datetime';
 

@@ -1,4 +1,4 @@
-import { registerMessages } from '../../crud/messages';
+import { registerMessages } from '../../locale/registry';
 
 const zh = {
   'notification.all': '全部',
