@@ -129,6 +129,8 @@ test('as admin: build a department tree, a post, a role with a menu grant and a 
   await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password);
   await page.goto('/system/dept');
   await row(page, names.parent).locator('.arco-switch').click();
+  // the confirmation says the sub-departments follow
+  await expect(page.locator('.arco-popconfirm:visible')).toContainText('它的所有下级部门也将停用');
   await page
     .locator('.arco-popconfirm:visible')
     .getByRole('button', { name: /确\s*定/ })

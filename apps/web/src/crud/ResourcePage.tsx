@@ -47,6 +47,8 @@ export type ResourcePageProps<Item extends Row> = {
    * the button stays, disabled, with the reason on hover, instead of failing after the form is filled
    */
   rowLocks?: (item: Item) => { edit?: string; delete?: string; status?: string };
+  /** what else flipping a row's status does, said in its confirmation ('0' is the status it would get) */
+  statusWarning?: (item: Item, next: '0' | '1') => string | undefined;
   /** what a row says before it is deleted (defaults to `nameOf`): "确定删除“…”吗？" */
   deleteWarning?: (item: Item) => string | undefined;
   /** extra toolbar buttons (export, import, batch actions on the selected rows…) */
@@ -153,6 +155,7 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
               status={item.status ?? '0'}
               name={label(item)}
               disabled={!canWrite.status || locked !== undefined}
+              warning={props.statusWarning?.(item, item.status === '0' ? '1' : '0')}
               onChange={async (status) => {
                 // a refusal was shown by the HTTP client; the switch stays as it was
                 const done = await setStatus.mutateAsync({ id: item.id, status }).then(

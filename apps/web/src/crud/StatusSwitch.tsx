@@ -6,11 +6,14 @@ export function StatusSwitch({
   status,
   name,
   disabled,
+  warning,
   onChange,
 }: {
   status: string;
   name: string;
   disabled?: boolean;
+  /** what else the change does, said in the confirmation (a department's sub-departments follow it) */
+  warning?: string;
   onChange: (status: '0' | '1') => Promise<unknown>;
 }) {
   const { t } = useTranslation();
@@ -18,6 +21,7 @@ export function StatusSwitch({
   return (
     <Popconfirm
       title={t(enabled ? 'crud.disableConfirm' : 'crud.enableConfirm', { name })}
+      content={warning}
       disabled={disabled}
       onOk={() => onChange(enabled ? '1' : '0')}
     >

@@ -57,6 +57,16 @@ export function DeptPage() {
       // offering a confirmation that fails; the others are warned that members stop it too
       rowLocks={(d) => (d.children?.length ? { delete: t('system.dept.deleteHasChildren', { count: d.children.length }) } : {})}
       deleteWarning={() => t('system.dept.deleteUsersHint')}
+      // the server carries a status down the tree (disabling) or up it (enabling): the confirmation says so
+      statusWarning={(d, next) =>
+        next === '1'
+          ? d.children?.length
+            ? t('system.dept.disableCascade')
+            : undefined
+          : d.parentId
+            ? t('system.dept.enableCascade')
+            : undefined
+      }
     />
   );
 }

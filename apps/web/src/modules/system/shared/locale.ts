@@ -3,6 +3,8 @@ import { registerMessages } from '../../../crud/messages';
 const zh = {
   'system.dept.deleteHasChildren': '该部门下有 {{count}} 个子部门，须先删除或移走它们才能删除。',
   'system.dept.deleteUsersHint': '部门下还有用户时不能删除。',
+  'system.dept.disableCascade': '它的所有下级部门也将停用。',
+  'system.dept.enableCascade': '停用中的上级部门也将启用。',
   'system.user.password.auto': '初始密码（留空则自动生成）',
   'system.user.password.createdTitle': '已创建用户 {{account}}',
   'system.user.password.createdHint': '初始密码只显示这一次，请复制后交给该用户；登录后可在个人中心修改。',
@@ -65,6 +67,8 @@ const zh = {
 const en: Record<keyof typeof zh, string> = {
   'system.dept.deleteHasChildren': 'It has {{count}} sub-departments, which must be deleted or moved first.',
   'system.dept.deleteUsersHint': 'A department with users cannot be deleted.',
+  'system.dept.disableCascade': 'All of its sub-departments are disabled too.',
+  'system.dept.enableCascade': 'Its disabled parent departments are enabled too.',
   'system.user.password.auto': 'Initial password (leave empty to generate one)',
   'system.user.password.createdTitle': 'User {{account}} created',
   'system.user.password.createdHint':
