@@ -75,7 +75,7 @@ const parentIds = (rows: Row[]): number[] => rows.flatMap((r) => (r.children?.le
  */
 export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
   const { resource, columns, search = [], form, toForm, nameOf, rowActions, rowActionPermissions, deleteWarning, toolbar, tree } = props;
-  const { rowLocks } = props;
+  const { rowLocks, statusWarning } = props;
   const { createDefaults = {}, prepareCreate, onCreated } = props;
   const { t, i18n } = useTranslation();
   const entityKey = `${resource.i18n}.entity`;
@@ -155,7 +155,7 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
               status={item.status ?? '0'}
               name={label(item)}
               disabled={!canWrite.status || locked !== undefined}
-              warning={props.statusWarning?.(item, item.status === '0' ? '1' : '0')}
+              warning={statusWarning?.(item, item.status === '0' ? '1' : '0')}
               onChange={async (status) => {
                 // a refusal was shown by the HTTP client; the switch stays as it was
                 const done = await setStatus.mutateAsync({ id: item.id, status }).then(

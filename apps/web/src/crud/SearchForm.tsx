@@ -43,7 +43,8 @@ export function SearchForm({
     // checked as the server sees it: every value a query-string text
     const result = schema?.safeParse(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])));
     // a date range's From/To are its field's
-    const fieldOf = (key: string) => fields.find((d) => d.field === key || (d.type === 'dateRange' && key.startsWith(d.field)))?.field;
+    const fieldOf = (key: string) =>
+      fields.find((d) => d.field === key || (d.type === 'dateRange' && (key === `${d.field}From` || key === `${d.field}To`)))?.field;
     const issues = (result?.success === false ? result.error.issues : []).flatMap((issue) => {
       const field = fieldOf(String(issue.path[0] ?? ''));
       return field ? [{ ...issue, path: [field, ...issue.path.slice(1)] }] : [];

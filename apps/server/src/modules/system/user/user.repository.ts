@@ -6,7 +6,7 @@ import type { Caller, Ctx } from '../../../crud/context';
 import { allOf, dataScopeFilter, deptAndBelow, inIds } from '../../../crud/data-scope';
 import { keysetPage, orderOf, pageOffset, prefixPattern, startsWithPlaceholder } from '../../../crud/query';
 import { pageByIds, scopedCaller, statementCache, walkPays } from '../../../crud/statements';
-import { keptTotal, listTotal, pageMarks } from '../../../crud/totals';
+import { keptTotal, listTotal, pageMarks, readMarked } from '../../../crud/totals';
 import type { RawResult } from '../../../db/client';
 import { accounts, depts, memberships, tenantUsers, userPosts, userRoles } from '../../../db/schema';
 import type { UserType } from '../../../plugins/access';
@@ -135,8 +135,6 @@ export const userRepository = {
     const cursor = q.after !== undefined ? 'after' : q.before !== undefined ? 'before' : null;
     // a deep page by number starts from a row seen near it (pageMarks), skipping the rows in between
     const marks = cursor ? null : pageMarks(ctx, q.sort, page.offset, sortColumns[q.sort.column]);
-    const start = marks?.from ?? null;
-    const skip = cursor ? 0 : start ? start.skip : page.offset;
     const values: Record<string, unknown> = {
       ...scope.values,
       tenantId,
@@ -144,8 +142,6 @@ export const userRepository = {
       deptId: q.deptId,
       from: q.createTimeFrom,
       to: q.createTimeTo,
-      offset: skip,
-      cursor: q.after ?? q.before ?? start?.id,
     };
     for (const f of texts) values[f] = prefixPattern(q[f] as string, { caseless: f !== 'phone' });
     const counted = async (where: SQL | undefined, joined: boolean) => {
@@ -158,71 +154,76 @@ export const userRepository = {
       const where = whereOf(ctx.caller);
       return counted(needsAccount ? where.all : where.own, needsAccount);
     };
-    // A text prefix in the memberships' order: its kept count decides between walking the memberships
-    // in that order (a common prefix: one statement, one plan kept for every prefix) and the prefix's
-    // index (a rare one, or a deep page: pageByIds). The count is the page's total anyway.
-    let total: number | undefined;
-    let walk = false;
-    if (texts.length > 0 && !has.from && !has.to && q.sort.column !== 'accountId') {
-      total = await listTotal(ctx, countTotal);
-      const tenantTotal = keptTotal(ctx, '{}', () => counted(allOf(eq(tenantUsers.tenantId, p('tenantId')), userScope(ctx.caller)), false));
-      const reach = q.pageSize + skip;
-      walk = tenantTotal !== null && walkPays({ matches: total, rows: await tenantTotal, reach });
-    }
-    // after/before a row: its page by keyset, read in reverse for `before` (the outer order restores it)
-    const keyset = keysetPage(
-      start ? { sort: q.sort, from: start.id } : q,
-      sortColumns,
-      tenantUsers.id,
-      (id) =>
-        sql`select ${sortColumns[q.sort.column]} from ${tenantUsers} inner join ${accounts} on ${eq(accounts.id, tenantUsers.accountRef)}
+    // the page from a remembered row (`start`, skipping `skip` rows after it), else by OFFSET or keyset
+    const read = async (start: { id: number; skip: number } | null) => {
+      const skip = cursor ? 0 : start ? start.skip : page.offset;
+      const pageValues = { ...values, offset: skip, cursor: q.after ?? q.before ?? start?.id };
+      // A text prefix in the memberships' order: its kept count decides between walking the memberships
+      // in that order (a common prefix: one statement, one plan kept for every prefix) and the prefix's
+      // index (a rare one, or a deep page: pageByIds). The count is the page's total anyway.
+      let total: number | undefined;
+      let walk = false;
+      if (texts.length > 0 && !has.from && !has.to && q.sort.column !== 'accountId') {
+        total = await listTotal(ctx, countTotal);
+        const tenantTotal = keptTotal(ctx, '{}', () =>
+          counted(allOf(eq(tenantUsers.tenantId, p('tenantId')), userScope(ctx.caller)), false),
+        );
+        const reach = q.pageSize + skip;
+        walk = tenantTotal !== null && walkPays({ matches: total, rows: await tenantTotal, reach });
+      }
+      // after/before a row: its page by keyset, read in reverse for `before` (the outer order restores it)
+      const keyset = keysetPage(
+        start ? { sort: q.sort, from: start.id } : q,
+        sortColumns,
+        tenantUsers.id,
+        (id) =>
+          sql`select ${sortColumns[q.sort.column]} from ${tenantUsers} inner join ${accounts} on ${eq(accounts.id, tenantUsers.accountRef)}
              where ${tenantUsers.tenantId} = ${tenantOf(walk)} and ${tenantUsers.id} = ${id}`,
-      p('cursor'),
-    );
-    const key = JSON.stringify([scope.key, texts, has, q.sort, q.pageSize, skip > 0, cursor ?? (start && 'from'), walk]);
-    const pageIdsOf = (tx: Ctx['tx']) => {
-      const where = whereOf(scope.caller, walk);
-      return (
-        needsAccount
-          ? tx
-              .select({ id: tenantUsers.id })
-              .from(tenantUsers)
-              .innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef))
-              .where(allOf(where.all, keyset.where))
-          : tx.select({ id: tenantUsers.id }).from(tenantUsers).where(allOf(where.own, keyset.where))
-      )
-        .orderBy(...keyset.order)
-        .limit(page.limit)
-        .offset(skip > 0 ? (p('offset') as unknown as number) : 0);
+        p('cursor'),
+      );
+      const key = JSON.stringify([scope.key, texts, has, q.sort, q.pageSize, skip > 0, cursor ?? (start && 'from'), walk]);
+      const pageIdsOf = (tx: Ctx['tx']) => {
+        const where = whereOf(scope.caller, walk);
+        return (
+          needsAccount
+            ? tx
+                .select({ id: tenantUsers.id })
+                .from(tenantUsers)
+                .innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef))
+                .where(allOf(where.all, keyset.where))
+            : tx.select({ id: tenantUsers.id }).from(tenantUsers).where(allOf(where.own, keyset.where))
+        )
+          .orderBy(...keyset.order)
+          .limit(page.limit)
+          .offset(skip > 0 ? (p('offset') as unknown as number) : 0);
+      };
+      const order = () => orderOf(q.sort, sortColumns, tenantUsers.id);
+      let rows: Row[];
+      if (total === 0) {
+        rows = [];
+      } else if (!walk && (texts.length > 0 || has.from || has.to)) {
+        rows = await pageByIds<Row>(
+          listStatements,
+          ctx.tx,
+          { ids: key, rows: JSON.stringify(q.sort) },
+          pageIdsOf,
+          (tx, idsIn) => selectUsers(tx, and(eq(tenantUsers.tenantId, p('tenantId')), idsIn(tenantUsers.id))).orderBy(...order()),
+          pageValues,
+        );
+      } else {
+        rows = await listStatements<Row>(
+          ctx.tx,
+          key,
+          (tx) =>
+            selectUsers(tx, and(eq(tenantUsers.tenantId, tenantOf(walk)), inArray(tenantUsers.id, pageIdsOf(tx)))).orderBy(...order()),
+          pageValues,
+        );
+      }
+      return { rows, total };
     };
-    const order = () => orderOf(q.sort, sortColumns, tenantUsers.id);
-    let rows: Row[];
-    if (total === 0) {
-      rows = [];
-    } else if (!walk && (texts.length > 0 || has.from || has.to)) {
-      rows = await pageByIds<Row>(
-        listStatements,
-        ctx.tx,
-        { ids: key, rows: JSON.stringify(q.sort) },
-        pageIdsOf,
-        (tx, idsIn) => selectUsers(tx, and(eq(tenantUsers.tenantId, p('tenantId')), idsIn(tenantUsers.id))).orderBy(...order()),
-        values,
-      );
-    } else {
-      rows = await listStatements<Row>(
-        ctx.tx,
-        key,
-        (tx) => selectUsers(tx, and(eq(tenantUsers.tenantId, tenantOf(walk)), inArray(tenantUsers.id, pageIdsOf(tx)))).orderBy(...order()),
-        values,
-      );
-    }
-    if (start && rows.length === 0) {
-      // the remembered row is gone: read the page by OFFSET
-      marks?.forget();
-      return userRepository.list(ctx, q);
-    }
-    marks?.saw(rows.map((r) => r.id));
-    total ??= await listTotal(ctx, countTotal);
+    const { rows, total: prefixTotal } = await readMarked(marks, read, (page) => page.rows.map((r) => r.id));
+    // counted already where a text prefix chose its plan
+    const total = prefixTotal ?? (await listTotal(ctx, countTotal));
     if (cursor && rows.length === 0 && !(await userRepository.exists(ctx, (q.after ?? q.before) as number))) {
       throw invalidField(cursor, 'ref', 'ref.missingId', { id: (q.after ?? q.before) as number });
     }
