@@ -185,7 +185,12 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
     expect(jobs[0]).toMatchObject({ jobId: job.id, copies: 1, paperWidth: 58 });
     expect(jobs[0]?.text).toContain(sale.orderNo);
     expect(Buffer.from(jobs[0]?.escpos ?? '', 'base64').includes(Buffer.from(sale.orderNo))).toBe(true);
-    expect((await api.get(`/api/mall/print-job/${job.id}`)).body.data.status).toBe('SENT');
+    // SENT is written once the broker took the message, which the device may see first
+    const sent = await until(
+      async () => (await api.get(`/api/mall/print-job/${job.id}`)).body.data.status,
+      (status) => status !== 'PENDING',
+    );
+    expect(sent).toBe('SENT');
 
     // an ack for the other printer's topic is refused; for a job of another printer it changes nothing
     await dev.publishAsync(printerTopic(other.sn, 'ack'), JSON.stringify({ jobId: job.id, status: 'failed' }), { qos: 0 }).catch(() => {});
