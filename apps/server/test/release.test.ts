@@ -11,12 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../src/db/client';
 import { accounts, releaseLogChunks, tenantUsers } from '../src/db/schema';
 import { BrokerHook } from '../src/modules/realtime/hook';
+import type { ReleaseEngine } from '../src/modules/release/engine';
 import { buildTestApp, engines } from './helper';
 import { type Caller, fieldsOf, signIn } from './system/api';
 
 type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
 const agentCli = fileURLToPath(new URL('../../../packages/agent/src/cli.ts', import.meta.url));
 const SECRET = 'pa55-Very-secret-value';
+// long enough that no live agent loses a task on a busy machine: the tests that need the lease to run out
+// move the app clock past it
+const LEASE_MS = 15_000;
 
 let seq = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${seq++}`;
@@ -120,7 +124,7 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
   };
 
   beforeAll(async () => {
-    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000', RELEASE_LEASE_MS: '1500', RELEASE_LOG_CAP_BYTES: '4096' });
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000', RELEASE_LEASE_MS: String(LEASE_MS), RELEASE_LOG_CAP_BYTES: '4096' });
     await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     const address = ctx.app.server.address();
     server = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -375,14 +379,34 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     const pidFile = path.join(work, 'runs', String(run.id), 'shell.pid');
     await until('step started', async () => existsSync(pidFile));
     child.kill('SIGKILL');
-    expect(await finished(created.id)).toBe('LOST');
-    // the disconnect is recorded on its own (the lease may run out first on a busy machine)
+    // the broker sees the connection close: offline at once, while the task waits out its lease
     await until('agent offline', async () => (await admin.get(`/api/release/client/${credentials.id}`)).body.data.presence === 'offline');
+    expect(await statusOf(created.id)).toBe('RUNNING');
+    // no heartbeat for the lease and its grace: the next sweep declares the task lost
+    ctx.clock.advance(2 * LEASE_MS + 1000);
+    expect(await finished(created.id)).toBe('LOST');
+    expect((await admin.get(`/api/release/task/${created.id}`)).body.data.stepRuns[0].status).toBe('LOST');
     // the orphaned step is the host's to clean up; the test cleans its own
     const pid = Number((await readFile(pidFile, 'utf8')).trim());
     try {
       process.kill(-pid, 'SIGKILL');
     } catch {}
+  });
+
+  it('keeps a task whose lease ran out while its heartbeat was still on the way, within the grace', async () => {
+    const { agent, work } = await startAgent(['late']);
+    // the step runs in work/runs/{id}: it waits for the test's go-ahead two folders up
+    const ids = await setup(['while [ ! -f ../../go ]; do sleep 0.1; done\necho released'], {}, ['late']);
+    const mark = path.join(work, 'go');
+    const created = await task(admin, ids);
+    await until('step running', async () => (await statusOf(created.id)) === 'RUNNING');
+    // the lease has run out, as on a server too busy to read the agent's heartbeat in time
+    ctx.clock.advance(LEASE_MS + LEASE_MS / 2);
+    await (ctx.app.realtime.agentBridge as ReleaseEngine).sweep();
+    expect(await statusOf(created.id)).toBe('RUNNING');
+    await writeFile(mark, '');
+    expect(await finished(created.id)).toBe('SUCCEEDED');
+    await agent.stop();
   });
 
   it('lets an agent use only its own topics, and refuses a wrong secret', async () => {

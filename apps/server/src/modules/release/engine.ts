@@ -30,7 +30,11 @@ type StepResult = { exitCode: number | null; reason: 'exit' | 'canceled' | 'time
 const ACTIVE: TaskStatus[] = ['RUNNING', 'CANCELLING'];
 
 export type EngineOptions = {
-  /** How long a running task's lock lives without a heartbeat before the task is LOST. */
+  /**
+   * How long a running task's lock lives without a heartbeat. The task is LOST only when it stays silent
+   * for as long again (the grace): a heartbeat the agent sent in time but this server read late — a busy
+   * machine, a slow database — still keeps the task.
+   */
   leaseMs: number;
   /** Log bytes kept per step run; the rest is cut with a visible line. */
   logCapBytes: number;
@@ -44,15 +48,24 @@ export type EngineOptions = {
  */
 export class ReleaseEngine implements AgentBridge {
   private sweeper?: NodeJS.Timeout;
+  /** When the last sweep ran, in this process's monotonic time (not the app clock, which tests move). */
+  private lastSweep = 0;
 
   constructor(
     private readonly app: FastifyInstance,
     readonly options: EngineOptions,
   ) {}
 
+  /** How often the sweeper looks for silent tasks and queued work. */
+  private get every() {
+    return Math.max(250, Math.min(5000, Math.floor(this.options.leaseMs / 3)));
+  }
+
   start() {
-    const every = Math.max(250, Math.min(5000, Math.floor(this.options.leaseMs / 3)));
-    this.sweeper = setInterval(() => void this.sweep().catch((err: unknown) => this.app.log.warn({ err }, 'release sweep failed')), every);
+    this.sweeper = setInterval(
+      () => void this.sweep().catch((err: unknown) => this.app.log.warn({ err }, 'release sweep failed')),
+      this.every,
+    );
     this.sweeper.unref();
   }
 
@@ -448,9 +461,21 @@ export class ReleaseEngine implements AgentBridge {
    * LOST, which ends its part of the task; a task whose lease ran out altogether is LOST and frees its lock.
    */
   async sweep(): Promise<void> {
+    // A sweep that comes much later than its interval means this process did not run for a while (a
+    // blocked event loop, a starved machine): the heartbeats that arrived meanwhile are still queued
+    // behind this timer, so this round declares nothing lost and the next one judges with them read.
+    const ranAt = performance.now();
+    const starved = this.lastSweep > 0 && ranAt - this.lastSweep > 2 * this.every;
+    this.lastSweep = ranAt;
     const ids = await this.app.database.db.select({ id: tenants.id }).from(tenants);
-    const silentSince = new Date(this.now().getTime() - this.options.leaseMs);
+    const graceMs = this.options.leaseMs;
+    const silentSince = new Date(this.now().getTime() - this.options.leaseMs - graceMs);
+    const expiredBefore = new Date(this.now().getTime() - graceMs);
     for (const { id: tenantId } of ids) {
+      if (starved) {
+        await this.dispatchTenant(tenantId);
+        continue;
+      }
       const silent = await withTenant(this.db(), tenantId, (tx) =>
         tx
           .select({ id: releaseStepRuns.id, clientId: releaseStepRuns.clientId })
@@ -472,7 +497,7 @@ export class ReleaseEngine implements AgentBridge {
         const expired = await tx
           .update(releaseTasks)
           .set({ status: 'LOST', leaseUntil: null, finishedAt: this.now(), updateTime: this.now() })
-          .where(and(inArray(releaseTasks.status, ACTIVE), lt(releaseTasks.leaseUntil, this.now())))
+          .where(and(inArray(releaseTasks.status, ACTIVE), lt(releaseTasks.leaseUntil, expiredBefore)))
           .returning({ id: releaseTasks.id, projectId: releaseTasks.projectId, envId: releaseTasks.envId });
         if (expired.length > 0)
           await tx
