@@ -1,50 +1,162 @@
-// `npm test`: every check the project has, in order — typecheck, lint, API tests, build, transfer budgets, browser tests.
+// `npm test`: every check the project has — typecheck, lint, unit tests, build, API tests, transfer
+// budgets, browser tests. Steps that do not depend on each other run side by side (two lanes: the
+// checks of the sources, and the build); the API tests start the compiled server, so they follow the
+// build. At the end one table says what each step ran, passed, failed and skipped, and why a step did
+// not run; its last line counts every test.
+//
+// `npm test -- api browser` runs only the named steps (and says so for the others).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { checkNode, ensureDependencies, ensureServerBuild, ensureWebBuild, root, run, say } from './lib.mjs';
+import { checkNode, ensureDependencies, root, say } from './lib.mjs';
 
 checkNode();
 ensureDependencies();
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const only = process.argv.slice(2);
-const steps = [
-  [
-    'typecheck',
-    () =>
-      run(npx, ['tsc', '-p', 'apps/server']) ||
-      run(npx, ['tsc', '-p', 'packages/agent']) ||
-      run(npx, ['tsc', '-p', 'apps/web']) ||
-      run(npx, ['tsc', '-p', 'e2e']) ||
-      run(npx, ['tsc', '-p', 'bench']),
-  ],
-  ['lint', () => run(npx, ['biome', 'ci', '.'])],
-  ['api', () => run(npx, ['vitest', 'run'], { cwd: path.join(root, 'apps/server') })],
-  [
-    'build',
-    () => {
-      ensureWebBuild({ force: true });
-      ensureServerBuild({ force: true });
-      return 0;
-    },
-  ],
-  ['budget', () => run(process.execPath, ['--import', 'tsx', 'bench/src/budget.ts'])],
-  [
-    'browser',
-    () => run(process.execPath, ['e2e/ensure-chromium.mjs']) || run(npx, ['playwright', 'test', '-c', 'e2e/playwright.config.ts']),
-  ],
+const reports = mkdtempSync(path.join(os.tmpdir(), 'atrium-test-'));
+
+/** Runs a command with inherited output; resolves to its exit status. */
+function run(command, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', ...options });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve(signal ? 1 : (code ?? 1)));
+  });
+}
+
+/** Runs commands one after the other, stopping at the first that fails. */
+async function series(...commands) {
+  for (const [command, args, options] of commands) {
+    const status = await run(command, args, options);
+    if (status !== 0) return status;
+  }
+  return 0;
+}
+
+const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
+
+/** Counts from a vitest JSON report (a missing report counts nothing: the step's status says why). */
+function vitestCounts(file) {
+  const report = readJson(file);
+  if (!report) return null;
+  return {
+    passed: report.numPassedTests,
+    failed: report.numFailedTests,
+    skipped: report.numPendingTests + report.numTodoTests,
+  };
+}
+
+/** Counts from a Playwright JSON report: a test that passed on its retry is passed, and named as flaky. */
+function playwrightCounts(file) {
+  const report = readJson(file);
+  if (!report) return null;
+  const { expected, unexpected, flaky, skipped } = report.stats;
+  return { passed: expected + flaky, failed: unexpected, skipped, note: flaky ? `${flaky} passed only on retry` : '' };
+}
+
+/** A vitest run of one workspace, with its counts. */
+async function vitest(name, cwd) {
+  const file = path.join(reports, `${name}.json`);
+  const status = await run(npx, ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], {
+    cwd: path.join(root, cwd),
+  });
+  return { status, counts: vitestCounts(file) };
+}
+
+const steps = {
+  typecheck: async () => ({
+    status: await series(...['apps/server', 'packages/agent', 'apps/web', 'e2e', 'bench'].map((project) => [npx, ['tsc', '-p', project]])),
+  }),
+  lint: async () => ({ status: await run(npx, ['biome', 'ci', '.']) }),
+  build: async () => ({
+    status: await series([npm, ['run', 'build', '-w', 'apps/web']], [npm, ['run', 'build', '-w', 'apps/server']]),
+  }),
+  // Debian's Chromium (the budget and browser steps drive it) and redis-server (the Redis outage suite
+  // starts and stops one of its own), installed when missing
+  tools: async () => ({ status: await run(process.execPath, ['scripts/debian-packages.mjs', 'chromium', 'redis-server']) }),
+  api: () => vitest('api', 'apps/server'),
+  budget: async () => ({ status: await run(process.execPath, ['--import', 'tsx', 'bench/src/budget.ts']) }),
+  browser: async () => {
+    const file = path.join(reports, 'browser.json');
+    const status = await run(npx, ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
+      env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: file },
+    });
+    return { status, counts: playwrightCounts(file) };
+  },
+};
+
+// what runs after what: each entry waits for the ones it names
+const plan = [
+  ['typecheck', []],
+  ['lint', ['typecheck']],
+  ['build', []],
+  ['tools', ['build']],
+  ['api', ['build', 'lint', 'tools']],
+  ['budget', ['api']],
+  ['browser', ['budget']],
 ];
 
-const results = [];
-for (const [name, step] of steps) {
-  if (only.length && !only.includes(name)) continue;
-  say(`${name}…`);
-  const started = Date.now();
-  const status = step();
-  results.push({ name, ok: status === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) });
-  if (status !== 0) break;
+const results = new Map();
+const started = Date.now();
+const finished = new Map();
+for (const [name, after] of plan) {
+  finished.set(
+    name,
+    (async () => {
+      const before = await Promise.all(after.map((step) => finished.get(step)));
+      const failedBefore = after.find((_, i) => before[i].status !== 0 && before[i].status !== 'skipped');
+      if (only.length && !only.includes(name)) {
+        const result = { status: 'skipped', why: 'not asked for (npm test -- <steps>)' };
+        results.set(name, result);
+        return result;
+      }
+      if (failedBefore) {
+        const result = { status: 'skipped', why: `${failedBefore} failed` };
+        results.set(name, result);
+        return result;
+      }
+      say(`${name}…`);
+      const at = Date.now();
+      let result;
+      try {
+        result = await steps[name]();
+      } catch (error) {
+        console.error(error);
+        result = { status: 1 };
+      }
+      result.seconds = (Date.now() - at) / 1000;
+      results.set(name, result);
+      return result;
+    })(),
+  );
 }
+await Promise.all(finished.values());
+rmSync(reports, { recursive: true, force: true });
+
 console.log('');
-for (const r of results) console.log(`${r.ok ? '✓' : '✗'} ${r.name.padEnd(10)} ${r.seconds}s`);
-const failed = results.filter((r) => !r.ok).length;
-console.log(`steps: ${results.length - failed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+const total = { passed: 0, failed: 0, skipped: 0 };
+let failedSteps = 0;
+for (const [name] of plan) {
+  const r = results.get(name);
+  const mark = r.status === 'skipped' ? '-' : r.status === 0 ? '✓' : '✗';
+  if (r.status !== 0 && r.status !== 'skipped') failedSteps++;
+  let detail;
+  if (r.status === 'skipped') detail = `not run: ${r.why}`;
+  else if (r.counts) {
+    const { passed, failed, skipped, note } = r.counts;
+    total.passed += passed;
+    total.failed += failed;
+    total.skipped += skipped;
+    detail = `${passed} passed, ${failed} failed, ${skipped} skipped${note ? ` (${note})` : ''}`;
+  } else detail = r.status === 0 ? 'ok' : `exit status ${r.status}`;
+  console.log(`${mark} ${name.padEnd(10)} ${r.seconds === undefined ? '' : `${r.seconds.toFixed(0).padStart(5)}s`}  ${detail}`);
+}
+console.log(`  ${'whole run'.padEnd(10)} ${((Date.now() - started) / 1000).toFixed(0).padStart(5)}s`);
+// a step that failed without counting its tests (typecheck, lint, a crash) counts as one failure
+total.failed = Math.max(total.failed, failedSteps);
+console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(failedSteps ? 1 : 0);

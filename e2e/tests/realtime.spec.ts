@@ -53,7 +53,7 @@ test.describe('realtime notifications', () => {
       await expect(adminPage.locator('.arco-table').getByText(title)).toBeVisible();
 
       // no reload: the badge rises and a toast names the notice
-      await expect.poll(() => unreadOnBell(userPage), { timeout: 5000, intervals: [50] }).toBe(before + 1);
+      await expect.poll(() => unreadOnBell(userPage), { timeout: 30_000, intervals: [50] }).toBe(before + 1);
       // the broker's frame reached the user's tab this long after admin pressed OK (stored, then published)
       const delivered = frames.find((at) => at >= sentAt);
       expect(delivered).toBeDefined();
@@ -66,7 +66,7 @@ test.describe('realtime notifications', () => {
       const panel = userPage.getByRole('dialog', { name: '消息通知' });
       await panel.getByRole('tab', { name: /通知/ }).click();
       await panel.getByText(title).click();
-      await expect.poll(() => unreadOnBell(userPage), { timeout: 5000 }).toBe(before);
+      await expect.poll(() => unreadOnBell(userPage), { timeout: 30_000 }).toBe(before);
 
       // the full list ("view all") shows it read
       await userPage.goto('/user/notification');

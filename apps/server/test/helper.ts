@@ -35,7 +35,9 @@ export function unreachable(service: string, url: string): false {
   const ci = process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
   if (ci)
     throw new Error(
-      `${service} at ${url} is unreachable, and CI is set: start it (or point ${service === 'Redis' ? 'REDIS_URL_TEST' : 'DATABASE_URL_TEST'} at one)`,
+      service === 'Redis' || service === 'PostgreSQL'
+        ? `${service} at ${url} is unreachable, and CI is set: start it (or point ${service === 'Redis' ? 'REDIS_URL_TEST' : 'DATABASE_URL_TEST'} at one)`
+        : `${service} is not on ${url}, and CI is set: install it`,
     );
   return false;
 }
@@ -72,12 +74,21 @@ export async function redisReachable(): Promise<boolean> {
 
 export type TestDatabase = { options: DatabaseOptions; ownerUrl?: string; drop(): Promise<void> };
 
-/** A fresh, empty database of the given engine: a temp PGlite directory, or a new PostgreSQL database dropped afterwards. */
-export async function createTestDatabase(engine: Engine, migrationsFolder?: string): Promise<TestDatabase> {
+/**
+ * A fresh database of the given engine: a temp PGlite directory, or a new PostgreSQL database dropped
+ * afterwards. Empty (migrated), or with `seeded` the demo data of `SEED=demo` in it already, copied from
+ * the run's templates (global-setup.ts).
+ */
+export async function createTestDatabase(
+  engine: Engine,
+  migrationsFolder?: string,
+  { seeded = false }: { seeded?: boolean } = {},
+): Promise<TestDatabase> {
+  if (seeded && migrationsFolder) throw new Error('a seeded test database has the real migrations');
   if (engine === 'pglite') {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'atrium-test-'));
     // a copy of the run's migrated template instead of a fresh initdb (see global-setup.ts)
-    await cp(inject('pgliteTemplate'), dir, { recursive: true });
+    await cp(inject(seeded ? 'pgliteSeededTemplate' : 'pgliteTemplate'), dir, { recursive: true });
     return {
       options: { engine, dataDir: dir, migrationsFolder },
       drop: () => rm(dir, { recursive: true, force: true }),
@@ -86,7 +97,9 @@ export async function createTestDatabase(engine: Engine, migrationsFolder?: stri
   const name = `atrium_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: postgresAdminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  const template = seeded ? inject('postgresSeededTemplate') : '';
+  if (seeded && !template) throw new Error('no seeded PostgreSQL template: was PostgreSQL reachable when the run started?');
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const url = new URL(postgresAdminUrl);
   url.pathname = `/${name}`;
@@ -121,20 +134,25 @@ export function testClock() {
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>> & { testDatabase: TestDatabase; database: Database };
 
-/** The whole app on a fresh database of `engine`, seeded like `npm start`; `close()` drops the database. */
+/**
+ * The whole app on a fresh database of `engine`, seeded like `npm start`; `close()` drops the database.
+ * With the demo seed (the default) the database is a copy of the run's seeded template, which is what
+ * seeding it here would give; another SEED seeds here.
+ */
 export async function buildTestApp(
   engine: Engine,
   overrides: Record<string, string> = {},
   extend?: (app: Awaited<ReturnType<typeof buildApp>>) => void | Promise<void>,
 ) {
-  const testDatabase = await createTestDatabase(engine);
+  const seeded = (overrides.SEED ?? 'demo') === 'demo';
+  const testDatabase = await createTestDatabase(engine, undefined, { seeded });
   const config = testConfig(overrides);
   const database = await openDatabase(testDatabase.options);
   const clock = testClock();
   const app = await buildApp({ config, database, logger: false, clock });
   // a suite may add routes of its own (fixtures) before the app is sealed
   await extend?.(app);
-  await seed(database, config);
+  if (!seeded) await seed(database, config);
   await app.ready();
   return {
     app,

@@ -14,7 +14,7 @@ const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 type Run = { child: ChildProcess; output: () => string; exit: Promise<number | null> };
 
 function run(env: Record<string, string>): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [inject('serverBuild')], {
     cwd: serverDir,
     env: { ...process.env, LOG_LEVEL: 'warn', CAPTCHA: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -142,7 +142,7 @@ describe('the server process', () => {
   }, 240_000);
 
   it('drains on SIGTERM: /readyz answers 503 while requests are still served, then every request in flight is answered and it exits 0', async () => {
-    const started = await runOn({ PORT: port(), SHUTDOWN_DRAIN_MS: '8000', LOGIN_RATE_LIMIT: '100000' });
+    const started = await runOn({ PORT: port(), SHUTDOWN_DRAIN_MS: '15000', LOGIN_RATE_LIMIT: '100000' });
     const until = Date.now() + 180_000;
     while (!/running at/.test(started.output()) && Date.now() < until && started.child.exitCode === null)
       await new Promise((r) => setTimeout(r, 200));

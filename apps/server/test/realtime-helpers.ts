@@ -97,8 +97,11 @@ export function collect(client: MqttClient) {
   });
   return {
     messages,
-    /** Waits until `count` messages arrived (or fails after `timeoutMs`). */
-    async waitFor(count: number, timeoutMs = 3000) {
+    /**
+     * Waits until `count` messages arrived; fails after `timeoutMs`, a bound only a message that never comes
+     * reaches (it returns as soon as the messages are there, so a generous bound costs nothing).
+     */
+    async waitFor(count: number, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       while (messages.length < count) {
         const left = deadline - Date.now();
@@ -117,7 +120,7 @@ export function collect(client: MqttClient) {
 }
 
 /** Resolves when the client's connection closes. */
-export function closed(client: MqttClient, timeoutMs = 3000): Promise<void> {
+export function closed(client: MqttClient, timeoutMs = 30_000): Promise<void> {
   if (!client.connected) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the broker did not close the connection')), timeoutMs);

@@ -6,14 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { committedMigrationCount } from '../src/db/client';
 import { createTestDatabase, engines, type TestDatabase, testPort } from './helper';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [inject('serverBuild')], {
     cwd: serverDir,
     env: { ...process.env, LOG_LEVEL: 'warn', CAPTCHA: 'off', MQTT_WS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

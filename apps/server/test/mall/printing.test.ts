@@ -36,7 +36,7 @@ function device(url: string, sn: string, key: string): Promise<MqttClient> {
 }
 
 /** Waits until `read` answers what `done` accepts (fails after a deadline, so a wrong state shows). */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

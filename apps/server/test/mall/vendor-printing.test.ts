@@ -47,7 +47,7 @@ async function feieCloud(user: string, key: string) {
   };
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -72,7 +72,7 @@ describe.each(engines)('cloud vendor printers and job expiry on %s', (engine) =>
       PRINT_RETRY_MS: '20',
       PRINT_EXPIRE_MS: '1000',
       PRINTER_FEIE_URL: cloud.url,
-      PRINTER_VENDOR_TIMEOUT_MS: '2000',
+      PRINTER_VENDOR_TIMEOUT_MS: '30000',
       PRINT_QUERY_MS: '200',
       PRINT_STATUS_MS: '200',
     });

@@ -67,7 +67,7 @@ const printer = (vendor: 'feie' | 'xpyun' | 'yilianyun' | 'sunmi') => ({
 
 const cases: {
   vendor: 'feie' | 'xpyun' | 'yilianyun' | 'sunmi';
-  make: (baseUrl: string) => PrintDriver;
+  make: (baseUrl: string, timeoutMs?: number) => PrintDriver;
   verify: (path: string, body: string, headers: IncomingMessage['headers']) => boolean;
   answers: Record<Mode, unknown>;
   vendorJobId: string;
@@ -75,7 +75,7 @@ const cases: {
 }[] = [
   {
     vendor: 'feie',
-    make: (baseUrl) => feieDriver({ baseUrl, timeoutMs: 300 }, account),
+    make: (baseUrl, timeoutMs = 30_000) => feieDriver({ baseUrl, timeoutMs }, account),
     verify: (_p, body) => {
       const f = formOf(body);
       return f.user === account.user && f.sig === sha1(account.user + account.key + f.stime) && f.apiname === 'Open_printMsg';
@@ -90,7 +90,7 @@ const cases: {
   },
   {
     vendor: 'xpyun',
-    make: (baseUrl) => xpyunDriver({ baseUrl, timeoutMs: 300 }, account),
+    make: (baseUrl, timeoutMs = 30_000) => xpyunDriver({ baseUrl, timeoutMs }, account),
     verify: (path, body) => {
       const b = JSON.parse(body);
       return path === '/api/openapi/xprinter/print' && b.sign === sha1(account.user + account.key + b.timestamp);
@@ -101,7 +101,7 @@ const cases: {
   },
   {
     vendor: 'yilianyun',
-    make: (baseUrl) => yilianyunDriver({ baseUrl, timeoutMs: 300 }, account),
+    make: (baseUrl, timeoutMs = 30_000) => yilianyunDriver({ baseUrl, timeoutMs }, account),
     verify: (path, body) => {
       const f = formOf(body);
       const signed = f.sign === md5(account.user + f.timestamp + account.key);
@@ -118,7 +118,7 @@ const cases: {
   },
   {
     vendor: 'sunmi',
-    make: (baseUrl) => sunmiDriver({ baseUrl, timeoutMs: 300 }, account),
+    make: (baseUrl, timeoutMs = 30_000) => sunmiDriver({ baseUrl, timeoutMs }, account),
     verify: (_p, body, h) =>
       h['sunmi-sign'] ===
       createHmac('sha256', account.key)
@@ -150,7 +150,9 @@ describe.each(cases)('the $vendor adapter against its local stub', ({ vendor, ma
 
   it('reports a timeout as a transport error (retried)', async () => {
     server.state.mode = 'hang';
-    await expect(make(server.state.url).print(printer(vendor), job)).rejects.toBeInstanceOf(TransportError);
+    // the stub never answers: a short limit runs out whatever the machine's speed (the other cases allow
+    // 30 s, which only a stub that does not answer reaches)
+    await expect(make(server.state.url, 300).print(printer(vendor), job)).rejects.toBeInstanceOf(TransportError);
   });
 
   it('is refused by the stub when signed with another key', async () => {

@@ -32,7 +32,7 @@ export function TrendLine({
       <svg viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" role="img" aria-label={label}>
         <polygon className="spark-area" points={`0,${height} ${line} ${width},${height}`} />
         <polyline className="spark-line" points={line} vectorEffect="non-scaling-stroke" />
-        {xy.map(([x, y], i) => (
+        {xy.map(([x], i) => (
           <rect key={points[i]?.period} x={x - step / 2} y={0} width={step} height={height} className="spark-hit">
             <title>{`${points[i]?.period}: ${format(points[i]?.value ?? 0)}`}</title>
           </rect>
