@@ -3,7 +3,7 @@ import type { z } from 'zod';
 
 /**
  * The per-entity test kit: what the generic tests derive from an entity's contract. Each input field
- * of the create schema becomes a list of bad values (a wrong type, one character over its maximum
+ * of the create (and of the update) schema becomes a list of bad values (a wrong type, one character over its maximum
  * length, a NUL byte), and every string field must declare a maximum length.
  */
 
@@ -53,10 +53,10 @@ function shapeOf(field: string, schema: z.ZodType): FieldShape {
   return { field, type: def.type, maxLength: null };
 }
 
-/** The input fields of an entity's create contract. */
-export function inputFields(m: EntityManifest): FieldShape[] {
-  const create = unwrap(m.resource.create as z.ZodType);
-  const shape = (create as unknown as { shape: Record<string, z.ZodType> }).shape;
+/** The input fields of an entity's create contract (or of its update contract: `which`). */
+export function inputFields(m: EntityManifest, which: 'create' | 'update' = 'create'): FieldShape[] {
+  const schema = unwrap((which === 'create' ? m.resource.create : m.resource.update) as z.ZodType);
+  const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
   return Object.entries(shape).map(([field, schema]) => shapeOf(field, schema));
 }
 
@@ -67,7 +67,7 @@ export function unboundedStrings(m: EntityManifest): string[] {
     if (f.type === 'string' && f.maxLength === null && !f.format) missing.push(`${m.resource.domain}:${m.resource.name}.${f.field}`);
     if (f.element) check(f.element);
   };
-  for (const f of inputFields(m)) check(f);
+  for (const f of [...inputFields(m), ...(m.resource.actions.includes('update') ? inputFields(m, 'update') : [])]) check(f);
   return missing;
 }
 

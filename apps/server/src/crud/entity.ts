@@ -38,11 +38,16 @@ export function exportColumns(fields: readonly FieldMeta[]): ExcelColumn<Record<
  * Registers an entity from its manifest: the conventional routes of its resource and, when the
  * contract lists `export`, the Excel export of the manifest's list columns.
  */
+/** Every manifest the server registers, in the order registered (the entity test kit checks it covers them all). */
+const registered = new Set<EntityManifest>();
+export const registeredEntities = (): EntityManifest[] => [...registered];
+
 export function registerEntity<Item, Create, Update, Query>(
   app: FastifyInstance,
   manifest: EntityManifest,
   handlers: ResourceHandlers<Item, Create, Update, Query>,
 ) {
+  registered.add(manifest);
   // the manifest's resource is the handlers' contract; its types were checked where the handlers were made
   registerResource(app, manifest.resource, handlers as never);
   if (manifest.resource.has('export')) {

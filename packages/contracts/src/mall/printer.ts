@@ -24,7 +24,7 @@ const printerFields = {
   vendor: printerVendorSchema,
   kind: z.enum(printerKinds).default('receipt'),
   paperWidth: z.union([z.literal(58), z.literal(80)]).default(58),
-  sn: z.string().trim().regex(PRINTER_SN_PATTERN, 'value.invalid'),
+  sn: z.string().trim().max(40).regex(PRINTER_SN_PATTERN, 'value.invalid'),
   copies: z.number().int().min(1).max(5).default(1),
   triggers: z.array(printTriggerSchema).max(printTriggers.length).default([]),
   warehouseId: refId.nullish(),
