@@ -36,7 +36,7 @@ export default defineConfig({
   outputDir: './artifacts/results',
   // generous: CI shares machines, and a loaded one runs these several times slower
   timeout: 120_000,
-  expect: { timeout: 10_000 },
+  expect: { timeout: 20_000 },
   fullyParallel: false,
   workers: 1,
   // one retry absorbs a slow machine's hiccup; a test that fails twice fails the run, and a retried one is listed as flaky

@@ -1,16 +1,8 @@
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import { demoAccounts } from './support/auth';
+import { demoAccounts, signIn } from './support/auth';
 
 // the machine these run on is shared and often loaded: wait longer than the default, assert the same
 const expect = baseExpect.configure({ timeout: 30_000 });
-
-async function signIn(page: Page, account: string, password: string) {
-  await page.goto('/login');
-  await page.locator('#login-account').fill(account);
-  await page.locator('#login-password').fill(password);
-  await page.locator('form.login-form button[type="submit"]').click();
-  await expect(page.locator('#main-content')).toBeVisible();
-}
 
 const pages = [
   { path: '/erp/warehouses', zh: '仓库编码', en: 'Code' },

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { demoAccounts, signIn, storedToken } from './support/auth';
+import { demoAccounts, signIn, signInThroughForm, storedToken } from './support/auth';
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `artifacts/screenshots/${name}.png` });
 const sideMenu = (page: Page) => page.locator('.app-sider nav');
@@ -87,7 +87,7 @@ test.describe('sign-in screens', () => {
 test.describe('signed in', () => {
   for (const [name, creds] of Object.entries(demoAccounts)) {
     test(`${name} signs in and sees their tenant`, async ({ page }) => {
-      await signIn(page, creds.account, creds.password);
+      await signInThroughForm(page, creds.account, creds.password);
       await expect(page).toHaveURL(/\/staging$/);
       const tenant = name === 'acme' ? 'Acme Trading' : 'Atrium HQ';
       await expect(page.getByRole('button', { name: '用户菜单' })).toContainText(tenant);
