@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
 import { sessions } from '../src/db/schema';
 import { hashToken } from '../src/modules/auth/session.service';
+import { isServer, serverCredentialsOf } from '../src/modules/realtime/rules';
 import { engines } from './helper';
 import { buildRealtimeApp, type SignedIn, signIn, sleep } from './realtime-helpers';
 
@@ -359,5 +360,16 @@ describe('external broker settings', () => {
     expect(refusal({ ...api, EMQX_API_SECRET: '' })).toMatch(/^Invalid configuration: EMQX_API_SECRET=/);
     expect(refusal(api)).toMatch(/^Invalid configuration: MQTT_HOOK_SECRET=.*required/);
     expect(refusal({ ...api, MQTT_HOOK_SECRET: HOOK_SECRET })).toBeNull();
+  });
+
+  it("refuses an MQTT_URL user without a password with the hook: the hook would sign in anyone giving that user and '' as a superuser", () => {
+    for (const MQTT_URL of ['mqtt://atrium-server@emqx:1883', 'mqtt://atrium-server:@emqx:1883']) {
+      const message = refusal({ MQTT_URL, MQTT_HOOK_SECRET: HOOK_SECRET });
+      expect(message).toMatch(/^Invalid configuration: MQTT_URL=.*password/);
+      expect(message?.split('\n')).toHaveLength(1);
+    }
+    // and should such credentials reach the hook anyway, nobody is the server with them
+    expect(isServer(serverCredentialsOf('mqtt://atrium-server@emqx:1883'), 'atrium-server', '')).toBe(false);
+    expect(isServer(serverCredentialsOf('mqtt://:pw@emqx:1883'), '', 'pw')).toBe(false);
   });
 });

@@ -97,7 +97,8 @@ export function sameSecret(given: string, expected: string): boolean {
  * server do (its publishes there do not go through the client hooks at all).
  */
 export function isServer(server: ServerCredentials | null, username: string | undefined, password: string | undefined): boolean {
-  if (!server || username === undefined || password === undefined) return false;
+  // an empty user or password is nobody's: the configuration refuses it, and so does the hook
+  if (!server || !server.username || !server.password || username === undefined || password === undefined) return false;
   // both compared, always: how long the answer takes does not tell which one was wrong
   const user = sameSecret(username, server.username);
   const pass = sameSecret(password, server.password);
