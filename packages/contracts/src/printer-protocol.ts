@@ -28,6 +28,11 @@ export function printerUsername(sn: string): string {
   return `${PRINTER_USERNAME_PREFIX}${sn}`;
 }
 
+/** The MQTT client id a device connects with: `printer-{sn}`, and no other (one connection per device). */
+export function printerClientId(sn: string): string {
+  return `printer-${sn}`;
+}
+
 /** The serial number of a `printer:{sn}` username, or null when the username is not a printer's. */
 export function snOfUsername(username: string | undefined): string | null {
   if (!username?.startsWith(PRINTER_USERNAME_PREFIX)) return null;
