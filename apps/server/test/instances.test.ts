@@ -126,7 +126,17 @@ describe.skipIf(variants.length === 0).each(variants)('two server instances shar
       password: agent.secret,
       reconnectPeriod: 0,
     });
-    const gone = [device, agentClient].map((client) => new Promise<void>((resolve) => client.once('close', () => resolve())));
+    // fails (never hangs) when a connection stays open
+    const gone = [device, agentClient].map(
+      (client) =>
+        new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`${client.options.clientId} is still connected`)), 10_000);
+          client.once('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        }),
+    );
     expect((await call(two, 'DELETE', `/api/mall/printer/${printer.body.data.id}`, { token })).status).toBe(200);
     expect((await call(two, 'PUT', `/api/release/client/${agent.id}/revoke`, { token, body: {} })).status).toBe(200);
     // with Redis the other instance hears of it at once; without, its periodic check finds it

@@ -1,8 +1,8 @@
 /**
  * The built-in MQTT printer protocol (no zod: the device simulator and the broker rules load it).
  *
- * A device connects to the same broker as browsers with username `printer:{sn}` and its device key as
- * the password, and uses only the topics under `atrium-printer/{sn}/`:
+ * A device connects to the same broker as browsers with username `printer:{sn}`, its device key as
+ * the password and client id `printer-{sn}` (no other), and uses only the topics under `atrium-printer/{sn}/`:
  * - `job`    server → device, QoS 1: {@link PrinterJobMessage}
  * - `ack`    device → server, QoS 1: {@link PrinterAckMessage}
  * - `status` device → server, retained, QoS 1: {@link PrinterStatusMessage}; the device's last will is
