@@ -213,6 +213,9 @@ function checkExternalBroker(
     if (!data.MQTT_URL) refuse('MQTT_URL', 'is required with MQTT_HOOK_SECRET (the hook serves an external broker)');
     else if (!new URL(data.MQTT_URL).username)
       refuse('MQTT_URL', "must carry the server's own user and password with MQTT_HOOK_SECRET (the hook signs the server in with them)");
+    // the hook lets the server's user in as a superuser: with no password, anyone could be it
+    else if (!new URL(data.MQTT_URL).password)
+      refuse('MQTT_URL', "carries a user without a password; with MQTT_HOOK_SECRET the server's own MQTT user needs one");
   }
   if (data.EMQX_API_URL) {
     if (!data.EMQX_API_KEY) refuse('EMQX_API_KEY', 'is required with EMQX_API_URL');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
 import { sessions } from '../src/db/schema';
 import { hashToken } from '../src/modules/auth/session.service';
+import { isServer, serverCredentialsOf } from '../src/modules/realtime/rules';
 import { engines } from './helper';
 import { buildRealtimeApp, type SignedIn, signIn, sleep } from './realtime-helpers';
 
@@ -198,15 +199,62 @@ describe.each(engines)('the external broker hook (EMQX HTTP authentication and a
   });
 
   it("lets the server in with MQTT_URL's own user and password, as a superuser (it publishes to every account)", async () => {
-    const server = await authenticate('atrium-server-1', SERVER_USER, SERVER_PASSWORD);
+    const server = await authenticate('atrium-server-0123456789ab', SERVER_USER, SERVER_PASSWORD);
     expect(server.json()).toEqual({ result: 'allow', is_superuser: true });
     for (const password of ['', 'server-Pass#2', `${SERVER_PASSWORD} `, user.token]) {
-      expect((await authenticate('atrium-server-1', SERVER_USER, password)).json()).toEqual({ result: 'deny', is_superuser: false });
+      expect((await authenticate('atrium-server-0123456789ab', SERVER_USER, password)).json()).toEqual({
+        result: 'deny',
+        is_superuser: false,
+      });
     }
     // the server's user name on a connection the hook did not let in as the server gives no rights
-    expect((await authorize('atrium-server-1', SERVER_USER, 'publish', realtimeTopic('notification', user.clientKey))).json()).toEqual({
+    expect(
+      (await authorize('atrium-server-0123456789ab', SERVER_USER, 'publish', realtimeTopic('notification', user.clientKey))).json(),
+    ).toEqual({
       result: 'deny',
     });
+  });
+
+  it("lets each kind of connection in under its own client id form only: no kind takes another's", async () => {
+    // the server's credentials with an agent's, a printer's or a browser's client id
+    for (const id of ['agent-1-1', 'printer-SN0001', `${user.clientKey}-tab`, 'atrium-server-zz'])
+      expect((await authenticate(id, SERVER_USER, SERVER_PASSWORD)).json(), id).toEqual({ result: 'deny', is_superuser: false });
+    expect((await authenticate('atrium-server-0123456789ab', SERVER_USER, SERVER_PASSWORD)).json().result).toBe('allow');
+    // a browser's token with an agent's or the server's client id
+    for (const id of ['agent-1-1', 'atrium-server-0123456789ab', 'printer-SN0001'])
+      expect((await authenticate(id, user.accountId, user.token)).json().result, id).toBe('deny');
+    // a printer's authorization is for its own client id only
+    expect((await authorize('agent-1-1', 'printer:SN0001', 'subscribe', 'atrium-printer/SN0001/job')).json().result).toBe('deny');
+    expect((await authorize('printer-SN0001', 'printer:SN0001', 'subscribe', 'atrium-printer/SN0001/job')).json().result).toBe('allow');
+  });
+
+  it("disconnects a disabled or revoked agent and a deleted or re-keyed printer through EMQX's REST API", async () => {
+    const call = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
+      ctx.app.inject({ method, url, headers: admin.auth, ...(payload ? { payload } : {}) });
+    const enrolled = async () => {
+      const token = (await call('POST', '/api/release/client/enrol-token', {})).json().data.token as string;
+      const agent = await ctx.app.inject({ method: 'POST', url: '/api/release/client/enrol', payload: { token, hostname: 'host' } });
+      const { id, tenantId } = agent.json().data as { id: number; tenantId: number };
+      expect((await call('PUT', `/api/release/client/${id}/approve`, {})).statusCode).toBe(200);
+      return `agent-${tenantId}-${id}`;
+    };
+    for (const action of ['disable', 'revoke']) {
+      const clientId = await enrolled();
+      const id = clientId.split('-')[2];
+      expect(emqx.deleted()).not.toContain(clientId);
+      expect((await call('PUT', `/api/release/client/${id}/${action}`, {})).statusCode).toBe(200);
+      // at once: the answer comes after the disconnection
+      expect(emqx.deleted()).toContain(clientId);
+    }
+    const sn = `SN${Date.now().toString(36)}`;
+    const body = { name: 'Desk', vendor: 'mqtt', sn, paperWidth: 58, triggers: [] };
+    const printer = await call('POST', '/api/mall/printer', { ...body, deviceKey: 'device-key-1' });
+    expect(printer.statusCode).toBe(200);
+    const printerId = printer.json().data.id as number;
+    expect((await call('PUT', `/api/mall/printer/${printerId}`, { ...body, deviceKey: 'device-key-2' })).statusCode).toBe(200);
+    expect(emqx.deleted().filter((id) => id === `printer-${sn}`)).toHaveLength(1);
+    expect((await call('DELETE', `/api/mall/printer/${printerId}`)).statusCode).toBe(200);
+    expect(emqx.deleted().filter((id) => id === `printer-${sn}`)).toHaveLength(2);
   });
 
   it("lets a browser subscribe to its own account's topics only, as the embedded broker does", async () => {
@@ -360,5 +408,16 @@ describe('external broker settings', () => {
     expect(refusal({ ...api, EMQX_API_SECRET: '' })).toMatch(/^Invalid configuration: EMQX_API_SECRET=/);
     expect(refusal(api)).toMatch(/^Invalid configuration: MQTT_HOOK_SECRET=.*required/);
     expect(refusal({ ...api, MQTT_HOOK_SECRET: HOOK_SECRET })).toBeNull();
+  });
+
+  it("refuses an MQTT_URL user without a password with the hook: the hook would sign in anyone giving that user and '' as a superuser", () => {
+    for (const MQTT_URL of ['mqtt://atrium-server@emqx:1883', 'mqtt://atrium-server:@emqx:1883']) {
+      const message = refusal({ MQTT_URL, MQTT_HOOK_SECRET: HOOK_SECRET });
+      expect(message).toMatch(/^Invalid configuration: MQTT_URL=.*password/);
+      expect(message?.split('\n')).toHaveLength(1);
+    }
+    // and should such credentials reach the hook anyway, nobody is the server with them
+    expect(isServer(serverCredentialsOf('mqtt://atrium-server@emqx:1883'), 'atrium-server', '')).toBe(false);
+    expect(isServer(serverCredentialsOf('mqtt://:pw@emqx:1883'), '', 'pw')).toBe(false);
   });
 });

@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { openDatabase } from '../src/db/client';
@@ -19,7 +21,7 @@ const variants = engines.includes('postgres')
 
 type App = Awaited<ReturnType<typeof buildApp>>;
 
-async function call(app: App, method: 'GET' | 'POST', url: string, options: { token?: string; body?: unknown } = {}) {
+async function call(app: App, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options: { token?: string; body?: unknown } = {}) {
   const response = await app.inject({
     method,
     url,
@@ -95,6 +97,57 @@ describe.skipIf(variants.length === 0).each(variants)('two server instances shar
       answer = await call(two, 'POST', '/api/system/user/userInfoLogin', { token });
     }
     expect(answer.body.code).toBe(1302);
+  });
+
+  it('disconnects on one instance a printer and an agent whose identity ended on the other', async () => {
+    const login = await call(two, 'POST', '/api/system/user/login', {
+      body: {
+        account: 'admin',
+        password: 'Admin@123456',
+        captchaId: (await call(two, 'GET', '/api/system/captcha')).body.data.captchaId,
+        code: 'kx7p',
+      },
+    });
+    const token = login.body.data.token as string;
+    const sn = `SN${randomBytes(4).toString('hex')}`;
+    const printer = await call(two, 'POST', '/api/mall/printer', {
+      token,
+      body: { name: 'Desk', vendor: 'mqtt', sn, deviceKey: 'device-key-1', paperWidth: 58, triggers: [] },
+    });
+    expect(printer.status).toBe(200);
+    const enrol = (await call(two, 'POST', '/api/release/client/enrol-token', { token, body: {} })).body.data.token;
+    const agent = (await call(two, 'POST', '/api/release/client/enrol', { body: { token: enrol, hostname: 'host' } })).body.data;
+    expect((await call(two, 'PUT', `/api/release/client/${agent.id}/approve`, { token, body: {} })).status).toBe(200);
+    const url = `ws://127.0.0.1:${one.realtime.port}/mqtt`;
+    const device = await mqtt.connectAsync(url, {
+      clientId: `printer-${sn}`,
+      username: `printer:${sn}`,
+      password: 'device-key-1',
+      reconnectPeriod: 0,
+    });
+    const agentClient = await mqtt.connectAsync(url, {
+      clientId: `agent-${agent.tenantId}-${agent.id}`,
+      username: agent.username,
+      password: agent.secret,
+      reconnectPeriod: 0,
+    });
+    // fails (never hangs) when a connection stays open
+    const gone = [device, agentClient].map(
+      (client) =>
+        new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`${client.options.clientId} is still connected`)), 30_000);
+          client.once('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        }),
+    );
+    expect((await call(two, 'DELETE', `/api/mall/printer/${printer.body.data.id}`, { token })).status).toBe(200);
+    expect((await call(two, 'PUT', `/api/release/client/${agent.id}/revoke`, { token, body: {} })).status).toBe(200);
+    // with Redis the other instance hears of it at once; without, its periodic check finds it
+    if (!(extra && 'REDIS_URL' in extra)) await one.realtime.revalidate();
+    await Promise.all(gone);
+    expect([device.connected, agentClient.connected]).toEqual([false, false]);
   });
 });
 

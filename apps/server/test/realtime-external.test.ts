@@ -18,13 +18,19 @@ async function freePort(): Promise<number> {
 /** A stand-in for a production broker such as EMQX: it only knows the server's own credentials. */
 async function startExternalBroker(port: number) {
   const accepted: (string | undefined)[] = [];
+  const serverIds: string[] = [];
   const broker = await Aedes.createBroker({
-    authenticate: (_client, username, password, done) => {
+    authenticate: (client, username, password, done) => {
       // browsers here use no credentials (the production ACL is the README's business); the server must send its own
       const ok = username === 'atrium-server' ? password?.toString() === 's3cret' : username === undefined;
       if (ok) accepted.push(username);
+      if (ok && username === 'atrium-server') serverIds.push(client.id);
       done(null, ok);
     },
+  });
+  const disconnected: ((id: string) => void)[] = [];
+  broker.on('clientDisconnect', (client) => {
+    for (const listener of disconnected) listener(client.id);
   });
   const http: Server = createServer();
   const wss = new WebSocketServer({ server: http, path: '/mqtt' });
@@ -32,6 +38,8 @@ async function startExternalBroker(port: number) {
   await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
   return {
     accepted,
+    serverIds,
+    onDisconnect: (listener: (id: string) => void) => disconnected.push(listener),
     async close() {
       for (const socket of wss.clients) socket.terminate();
       await new Promise<void>((resolve) => broker.close(() => resolve()));
@@ -105,5 +113,15 @@ describe('publishing through an external broker (MQTT_URL)', () => {
     } finally {
       await browser.endAsync(true);
     }
+  });
+
+  it("ends the server's own connection, under its own client id form, when the server stops", async () => {
+    const broker = external as NonNullable<typeof external>;
+    expect(broker.serverIds).toHaveLength(1);
+    expect(broker.serverIds[0]).toMatch(/^atrium-server-[0-9a-f]{12}$/);
+    const gone = new Promise<string>((resolve) => broker.onDisconnect((id) => resolve(id)));
+    await ctx.app.realtime.stop();
+    expect(await gone).toBe(broker.serverIds[0]);
+    expect(ctx.app.realtime.live).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../src/db/client';
-import { accounts, releaseLogChunks, tenantUsers } from '../src/db/schema';
+import { accounts, releaseClients, releaseLogChunks, tenantUsers } from '../src/db/schema';
 import { BrokerHook } from '../src/modules/realtime/hook';
 import type { ReleaseEngine } from '../src/modules/release/engine';
 import { buildTestApp, engines } from './helper';
@@ -464,6 +464,106 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     expect(await hook.authorize({ clientid, username, topic: `${otherDown.replace('/down', '')}/up/log`, action: 'publish' })).toEqual({
       result: 'deny',
     });
+  });
+
+  it('disconnects an agent at once when it is disabled or revoked: its running step is LOST, and nothing it sends later is taken', async () => {
+    for (const action of ['disable', 'revoke'] as const) {
+      const label = `end-${action}`;
+      const { agent, credentials, work } = await startAgent([label]);
+      const ids = await setup(['echo before\nsleep 2\necho "after $REGION"\ntouch done'], {}, [label]);
+      const created = await task(admin, ids);
+      const run = await until('step running', async () => (await admin.get(`/api/release/task/${created.id}`)).body.data.stepRuns?.[0]);
+      await until('first line logged', async () => (await logOf(created.id)).includes('before'));
+      expect((await admin.put(`/api/release/client/${credentials.id}/${action}`, {})).status).toBe(200);
+      await until(
+        `${action}d agent offline`,
+        async () => (await admin.get(`/api/release/client/${credentials.id}`)).body.data.presence === 'offline',
+        8000,
+      );
+      expect(await finished(created.id)).toBe('LOST');
+      // the step's process ends on the host; what it reports then is not taken
+      await until('step process done', async () => existsSync(path.join(work, 'runs', String(run.id), 'done')), 8000);
+      expect(await logOf(created.id)).not.toContain('after');
+      expect((await admin.get(`/api/release/task/${created.id}`)).body.data.stepRuns[0].status).toBe('LOST');
+      await agent.stop();
+    }
+  });
+
+  it('takes no log, result or heartbeat from an agent that is not ACTIVE at that moment, and sends it nothing', async () => {
+    const { agent, credentials } = await startAgent(['inactive']);
+    const ids = await setup(['sleep 2\necho finished'], {}, ['inactive']);
+    const created = await task(admin, ids);
+    const run = await until('step running', async () => (await admin.get(`/api/release/task/${created.id}`)).body.data.stepRuns?.[0]);
+    await agent.stop();
+    // disabled by another instance whose disconnection has not arrived here: the row is what counts
+    const row = () =>
+      withTenant(ctx.database.db, credentials.tenantId, (tx) =>
+        tx.select().from(releaseClients).where(eq(releaseClients.id, credentials.id)),
+      );
+    await withTenant(ctx.database.db, credentials.tenantId, (tx) =>
+      tx.update(releaseClients).set({ status: 'DISABLED' }).where(eq(releaseClients.id, credentials.id)),
+    );
+    const engine = ctx.app.realtime.agentBridge as ReleaseEngine;
+    const me = { tenantId: credentials.tenantId, clientId: credentials.id };
+    const say = (kind: 'log' | 'status' | 'hb', message: unknown) => engine.onMessage(me, kind, Buffer.from(JSON.stringify(message)));
+    const [before] = await row();
+    await say('log', { stepRunId: run.id, seq: 900, text: 'a line from a disabled agent' });
+    await say('hb', { runs: [run.id] });
+    await say('status', { stepRunId: run.id, state: 'finished', exitCode: 0, reason: 'exit' });
+    expect(await logOf(created.id)).not.toContain('a line from a disabled agent');
+    expect((await admin.get(`/api/release/task/${created.id}`)).body.data.stepRuns[0].status).not.toBe('SUCCEEDED');
+    const [after] = await row();
+    expect(after?.lastSeenAt).toEqual(before?.lastSeenAt);
+    expect(await engine.send(me, { type: 'cancel', stepRunId: run.id })).toBe(false);
+  });
+
+  it("refuses a printer that takes an agent's client id: the agent stays connected", async () => {
+    const { agent, credentials } = await startAgent(['ids']);
+    const sn = unique('SN');
+    const printer = await admin.post('/api/mall/printer', { name: 'Ids', vendor: 'mqtt', sn, deviceKey: 'printer-key-1', paperWidth: 58 });
+    expect(printer.status).toBe(200);
+    const url = `ws://127.0.0.1:${ctx.app.realtime.port}/mqtt`;
+    const connect = (clientId: string) =>
+      mqtt.connectAsync(url, { clientId, username: `printer:${sn}`, password: 'printer-key-1', reconnectPeriod: 0, protocolVersion: 4 });
+    let presence = 'online';
+    const drops = ctx.app.realtime.agentBridge as ReleaseEngine;
+    const watch = drops.onPresence.bind(drops);
+    drops.onPresence = (who, online) => {
+      if (who.clientId === credentials.id && !online) presence = 'offline';
+      watch(who, online);
+    };
+    try {
+      await expect(connect(`agent-${credentials.tenantId}-${credentials.id}`)).rejects.toThrow();
+      await expect(connect(`atrium-server-${credentials.id}`)).rejects.toThrow();
+      const own = await connect(`printer-${sn}`);
+      await own.endAsync(true);
+    } finally {
+      drops.onPresence = watch;
+    }
+    expect(presence).toBe('online');
+    await agent.stop();
+  });
+
+  it('disconnects an agent that publishes too fast, and HTTP requests are answered meanwhile', async () => {
+    const { agent, credentials } = await startAgent(['flood']);
+    await agent.stop();
+    const url = `ws://127.0.0.1:${ctx.app.realtime.port}/mqtt`;
+    const client = await mqtt.connectAsync(url, {
+      clientId: `agent-${credentials.tenantId}-${credentials.id}`,
+      username: credentials.username,
+      password: credentials.secret,
+      reconnectPeriod: 0,
+      protocolVersion: 4,
+    });
+    const dropped = new Promise<boolean>((resolve) => {
+      client.once('close', () => resolve(true));
+      setTimeout(() => resolve(false), 60_000).unref();
+    });
+    for (let i = 0; i < 2000; i++) client.publish(`rm/${credentials.tenantId}/c/${credentials.id}/up/hb`, '{"runs":[]}', { qos: 1 });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => admin.get('/api/user/info')));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(await dropped).toBe(true);
+    client.end(true);
   });
 
   it('decides task actions by user-project grants: an APPROVER approves, the creator cannot, other tenants see nothing', async () => {

@@ -16,6 +16,7 @@ import {
   type PrinterAckMessage,
   type PrinterJobMessage,
   type PrinterStatusMessage,
+  printerClientId,
   printerTopic,
   printerUsername,
 } from '@atrium/contracts/printer-protocol';
@@ -48,7 +49,7 @@ await mkdir(out, { recursive: true });
 const client = mqtt.connect(values.url, {
   username: printerUsername(sn),
   password: key,
-  clientId: `sim-${sn}`,
+  clientId: printerClientId(sn),
   clean: true,
   reconnectPeriod: 2000,
   will: { topic: printerTopic(sn, 'status'), payload: Buffer.from(status('offline')), qos: 1, retain: true },

@@ -177,6 +177,8 @@ export class Agent {
   async stop(): Promise<void> {
     clearInterval(this.heartbeat);
     for (const run of this.runs.values()) run.stop('canceled');
-    await new Promise<void>((resolve) => (this.client ? this.client.end(false, {}, () => resolve()) : resolve()));
+    // connected: what is in flight is delivered first; not connected (refused, e.g. disabled), nothing can be
+    const client = this.client;
+    await new Promise<void>((resolve) => (client ? client.end(!client.connected, {}, () => resolve()) : resolve()));
   }
 }

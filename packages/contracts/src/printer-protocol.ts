@@ -1,8 +1,8 @@
 /**
  * The built-in MQTT printer protocol (no zod: the device simulator and the broker rules load it).
  *
- * A device connects to the same broker as browsers with username `printer:{sn}` and its device key as
- * the password, and uses only the topics under `atrium-printer/{sn}/`:
+ * A device connects to the same broker as browsers with username `printer:{sn}`, its device key as
+ * the password and client id `printer-{sn}` (no other), and uses only the topics under `atrium-printer/{sn}/`:
  * - `job`    server → device, QoS 1: {@link PrinterJobMessage}
  * - `ack`    device → server, QoS 1: {@link PrinterAckMessage}
  * - `status` device → server, retained, QoS 1: {@link PrinterStatusMessage}; the device's last will is
@@ -26,6 +26,11 @@ export function printerTopic(sn: string, kind: PrinterTopicKind): string {
 
 export function printerUsername(sn: string): string {
   return `${PRINTER_USERNAME_PREFIX}${sn}`;
+}
+
+/** The MQTT client id a device connects with: `printer-{sn}`, and no other (one connection per device). */
+export function printerClientId(sn: string): string {
+  return `printer-${sn}`;
 }
 
 /** The serial number of a `printer:{sn}` username, or null when the username is not a printer's. */

@@ -9,6 +9,7 @@ import { BrokerHook, EmqxApi, type SessionEnd } from '../modules/realtime/hook';
 import type { NotifyInput } from '../modules/realtime/notification.repository';
 import { type NotifyResult, type PublishInput, Realtime } from '../modules/realtime/realtime.service';
 import { serverCredentialsOf } from '../modules/realtime/rules';
+import { BrokerWork } from '../modules/realtime/work';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,6 +53,8 @@ export const realtimePlugin = fp(
       return running ? row.expiresAt : null;
     };
     const checkSession: SessionCheck = async (sessionId) => (await sessionEnd(sessionId)) !== null;
+    const { MQTT_HOOK_SECRET, EMQX_API_URL, EMQX_API_KEY, EMQX_API_SECRET } = app.config;
+    const emqx = EMQX_API_URL && EMQX_API_KEY && EMQX_API_SECRET ? new EmqxApi(EMQX_API_URL, EMQX_API_KEY, EMQX_API_SECRET) : null;
     const realtime = new Realtime({
       database: app.database,
       log: app.log.child({ module: 'realtime' }),
@@ -65,18 +68,20 @@ export const realtimePlugin = fp(
       revalidateMs: options.revalidateMs,
       checkToken,
       checkSession,
+      emqx,
+      // a quarter of the pool at most: HTTP requests always find connections left
+      workConcurrency: BrokerWork.concurrencyFor(app.config.DATABASE_POOL_SIZE),
     });
-    const { MQTT_HOOK_SECRET, EMQX_API_URL, EMQX_API_KEY, EMQX_API_SECRET } = app.config;
     const hook = MQTT_HOOK_SECRET
       ? new BrokerHook({
           store: app.store,
           checkToken,
           sessionEnd,
           server: serverCredentialsOf(app.config.MQTT_URL),
-          emqx: EMQX_API_URL && EMQX_API_KEY && EMQX_API_SECRET ? new EmqxApi(EMQX_API_URL, EMQX_API_KEY, EMQX_API_SECRET) : null,
+          emqx,
           log: app.log.child({ module: 'broker-hook' }),
           agents: () => realtime.agentBridge,
-          checkDevice: (sn, key) => checkDevice(app.database.db, sn, key),
+          checkDevice: (sn, key) => realtime.work.run(() => checkDevice(app.database.db, sn, key)),
         })
       : null;
     app.decorate('brokerHook', hook);

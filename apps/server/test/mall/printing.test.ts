@@ -20,7 +20,8 @@ function device(url: string, sn: string, key: string): Promise<MqttClient> {
   const client = mqtt.connect(url, {
     username: printerUsername(sn),
     password: key,
-    clientId: `dev-${sn}`,
+    // the built-in protocol's client id: `printer-{sn}`
+    clientId: `printer-${sn}`,
     clean: true,
     connectTimeout: 4000,
     reconnectPeriod: 0,
@@ -44,6 +45,18 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
     if (Date.now() > deadline) return value;
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Resolves when the broker closes the device's connection; rejects if it stays open for `timeoutMs`. */
+function closedByServer(client: MqttClient, timeoutMs = 30_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (!client.connected) return resolve();
+    const timer = setTimeout(() => reject(new Error('the device is still connected')), timeoutMs);
+    client.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** The job messages a device receives. */
@@ -289,7 +302,7 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
       log: ctx.app.log,
       checkDevice: (sn, key) => checkDevice(ctx.app.database.db, sn, key),
     });
-    const login = { clientid: 'dev-1', username: printerUsername(p.sn) };
+    const login = { clientid: `printer-${p.sn}`, username: printerUsername(p.sn) };
     expect((await hook.authenticate({ ...login, password: p.key })).result).toBe('allow');
     expect((await hook.authenticate({ ...login, password: 'wrong-key-1' })).result).toBe('deny');
     const may = (action: 'publish' | 'subscribe', topic: string, retain = false) =>
@@ -300,6 +313,91 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
     expect(await may('subscribe', printerTopic('OTHER-SN', 'job'))).toBe('deny');
     expect(await may('publish', printerTopic('OTHER-SN', 'ack'))).toBe('deny');
     expect(await may('subscribe', 'atrium-web/+/x')).toBe('deny');
+  });
+
+  it('disconnects a device at once when its printer is deleted, its key rotated, its serial number changed or it is disabled', async () => {
+    const body = (p: { sn: string }) => ({ name: 'Front desk', vendor: 'mqtt', sn: p.sn, paperWidth: 58, triggers: [] });
+    const changes: [string, (p: { id: number; sn: string }) => Promise<{ status: number }>][] = [
+      ['deleted', (p) => api.del(`/api/mall/printer/${p.id}`)],
+      ['key rotated', (p) => api.put(`/api/mall/printer/${p.id}`, { ...body(p), deviceKey: 'a-brand-new-key' })],
+      ['serial number changed', (p) => api.put(`/api/mall/printer/${p.id}`, { ...body(p), sn: unique('SN') })],
+      ['disabled', (p) => api.put(`/api/mall/printer/${p.id}`, { ...body(p), status: '1' })],
+    ];
+    for (const [what, change] of changes) {
+      const p = await printer(api, { triggers: [] });
+      const dev = await device(url, p.sn, p.key);
+      open.push(dev);
+      const gone = closedByServer(dev);
+      expect((await change(p)).status, what).toBe(200);
+      await expect(gone, what).resolves.toBeUndefined();
+      // and it cannot sign in again with what it had
+      await expect(device(url, p.sn, p.key), what).rejects.toMatchObject({ code: 5 });
+    }
+    // a renamed printer keeps its connection
+    const kept = await printer(api, { triggers: [] });
+    const dev = await device(url, kept.sn, kept.key);
+    open.push(dev);
+    expect((await api.put(`/api/mall/printer/${kept.id}`, { ...body(kept), name: 'Back office' })).status).toBe(200);
+    await dev.publishAsync(printerTopic(kept.sn, 'status'), JSON.stringify({ state: 'online' }), { qos: 1 });
+    expect(dev.connected).toBe(true);
+  });
+
+  it('refuses a disabled printer at sign-in', async () => {
+    const p = await printer(api, { triggers: [], status: '1' });
+    await expect(device(url, p.sn, p.key)).rejects.toMatchObject({ code: 5 });
+  });
+
+  it('gives a device nothing of the tenant that registers its serial number after it: no job, no status or ack applied there', async () => {
+    const p = await printer(api, { triggers: [] });
+    const dev = await device(url, p.sn, p.key);
+    open.push(dev);
+    const jobs = jobsOf(dev);
+    await dev.subscribeAsync(printerTopic(p.sn, 'job'), { qos: 1 });
+    expect((await api.del(`/api/mall/printer/${p.id}`)).status).toBe(200);
+    // another tenant registers the serial number with its own key
+    const other = await signIn(ctx, 'admin', 'Admin@123456');
+    const theirs = await other.post('/api/mall/printer', {
+      name: 'Theirs',
+      vendor: 'mqtt',
+      sn: p.sn,
+      deviceKey: 'their-own-key-1',
+      paperWidth: 58,
+      triggers: [],
+    });
+    expect(theirs.status).toBe(200);
+    // what the old connection (if it were still open) says is not theirs
+    if (dev.connected)
+      await dev.publishAsync(printerTopic(p.sn, 'status'), JSON.stringify({ state: 'online' }), { qos: 1 }).catch(() => {});
+    expect((await other.get(`/api/mall/printer/${theirs.body.data.id}`)).body.data.state).toBe('offline');
+    const test = await other.post(`/api/mall/printer/${theirs.body.data.id}/test`, {});
+    expect(test.status).toBe(200);
+    if (dev.connected)
+      await dev
+        .publishAsync(printerTopic(p.sn, 'ack'), JSON.stringify({ jobId: test.body.data.id, status: 'printed' }), { qos: 1 })
+        .catch(() => {});
+    // their own device then signs in, goes online and gets the job
+    const real = await device(url, p.sn, 'their-own-key-1');
+    open.push(real);
+    const realJobs = jobsOf(real);
+    await real.subscribeAsync(printerTopic(p.sn, 'job'), { qos: 1 });
+    await real.publishAsync(printerTopic(p.sn, 'status'), JSON.stringify({ state: 'online' }), { qos: 1 });
+    await until(
+      async () => realJobs.length,
+      (n) => n > 0,
+    );
+    expect(realJobs.map((j) => j.jobId)).toEqual([test.body.data.id]);
+    expect(jobs).toEqual([]);
+    expect((await other.get(`/api/mall/print-job/${test.body.data.id}`)).body.data.status).not.toBe('PRINTED');
+  });
+
+  it('disconnects a device that publishes too fast', async () => {
+    const p = await printer(api, { triggers: [] });
+    const dev = await device(url, p.sn, p.key);
+    open.push(dev);
+    const gone = closedByServer(dev);
+    for (let i = 0; i < 2000; i++) dev.publish(printerTopic(p.sn, 'status'), JSON.stringify({ state: 'online' }), { qos: 0 });
+    await expect(gone).resolves.toBeUndefined();
+    expect((await api.get(`/api/mall/printer/${p.id}`)).status).toBe(200);
   });
 
   it('retries a transport error with backoff, then FAILED', async () => {

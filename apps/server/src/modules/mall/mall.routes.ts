@@ -6,6 +6,7 @@ import {
   goodsShelfSchema,
   goodsStockSchema,
   idParamSchema,
+  type Printer,
   printerEntity,
   printerResource,
   printJobEntity,
@@ -13,6 +14,7 @@ import {
   printJobSchema,
   printOrderSchema,
   saleResource,
+  type UpdatePrinterInput,
   vendorAccountInputSchema,
   vendorAccountSchema,
   vendorParamSchema,
@@ -27,7 +29,7 @@ import { saleConfirmedHooks } from '../erp/sale/sale.service';
 import { goodsService } from './goods.service';
 import { printJobService } from './print-job.service';
 import { PrintWorker } from './print-worker';
-import { checkDevice, printerService } from './printer.service';
+import { changesDevice, checkDevice, deviceIsCurrent, printerService } from './printer.service';
 import { mqttDriver } from './printing/drivers/mqtt';
 import { vendorAccountService, vendorDrivers } from './vendor-account.service';
 
@@ -36,7 +38,7 @@ export async function mallRoutes(app: FastifyInstance) {
   const realtime = app.realtime;
   const mqtt = mqttDriver({
     // connected here; with instances sharing the broker, online as the device's status said
-    online: (printer) => realtime.deviceConnected(printer.sn) || (realtime.shared && printer.state === 'online'),
+    online: (printer) => realtime.deviceConnected(printer.tenantId, printer.id) || (realtime.shared && printer.state === 'online'),
     publish: (topic, payload) => realtime.publishToDevice(topic, payload),
   });
   const worker = new PrintWorker({
@@ -58,14 +60,17 @@ export async function mallRoutes(app: FastifyInstance) {
   });
   realtime.usePrinters({
     checkDevice: (sn, key) => checkDevice(app.database.db, sn, key),
-    onMessage: (sn, kind, payload) => {
-      const work = kind === 'ack' ? worker.onAck(sn, payload) : worker.onStatus(sn, payload);
-      work.catch((error: unknown) => app.log.warn({ err: error, sn, kind }, 'printer message not recorded'));
-    },
-    onDisconnect: (printer) => {
-      worker.setState(printer, 'offline').catch((error: unknown) => app.log.warn({ err: error }, 'printer state not recorded'));
-    },
+    isCurrent: (printer) => deviceIsCurrent(app.database.db, printer),
+    onMessage: (printer, kind, payload) => (kind === 'ack' ? worker.onAck(printer, payload) : worker.onStatus(printer, payload)),
+    onDisconnect: (printer) => worker.setState(printer, 'offline'),
   });
+  /** A printer whose device identity changed or ended: its open device connections are closed, on every instance. */
+  const endDevice = (ctx: Ctx, printer: Printer) =>
+    ctx.afterCommit(() =>
+      realtime
+        .endIdentity({ kind: 'printer', tenantId: ctx.caller.tenantId, printerId: printer.id, sn: printer.sn })
+        .catch((error: unknown) => app.log.warn({ err: error }, 'could not disconnect a printer')),
+    );
   const kickAfter = (ctx: Ctx) => ctx.afterCommit(() => worker.kick());
   const printOnSale = async (ctx: Ctx, saleId: number) => {
     const ids = await printJobService.onSaleConfirmed(ctx, saleId);
@@ -166,7 +171,18 @@ export async function mallRoutes(app: FastifyInstance) {
     },
     (ctx, { params }) => vendorAccountService.remove(ctx, params.vendor),
   );
-  registerEntity(app, printerEntity, printerService);
+  registerEntity(app, printerEntity, {
+    ...printerService,
+    async update(ctx: Ctx, id: number, input: UpdatePrinterInput, before: Printer) {
+      const after = await printerService.update(ctx, id, input);
+      if (changesDevice(before, input)) endDevice(ctx, before);
+      return after;
+    },
+    async remove(ctx: Ctx, id: number, before: Printer) {
+      await printerService.remove(ctx, id);
+      endDevice(ctx, before);
+    },
+  });
   registerEntity(app, printJobEntity, printJobService);
   typedRoute(
     app,

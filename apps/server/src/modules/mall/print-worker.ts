@@ -3,9 +3,10 @@ import { type PrinterAckMessage, type PrinterState, printerStates } from '@atriu
 import { and, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Db, withTenant } from '../../db/client';
-import { mallPrinters, mallPrintJobs, printerDevices, printOutbox, tenants, tenantUsers } from '../../db/schema';
+import { mallPrinters, mallPrintJobs, printOutbox, tenants, tenantUsers } from '../../db/schema';
 import type { PublishInput } from '../realtime/realtime.service';
 import type { PrinterIdentity } from '../realtime/rules';
+import { deviceIsCurrent } from './printer.service';
 import { type PrintDriver, PrinterUnavailable, TransportError } from './printing/drivers/driver';
 import { parseMarkup } from './printing/receipt';
 
@@ -291,7 +292,7 @@ export class PrintWorker {
         if (!driver?.queryStatus) continue;
         const state = await driver.queryStatus(printer.sn).catch(() => null);
         if (state === null) continue;
-        if (state !== printer.state) await this.setState({ sn: printer.sn, tenantId, printerId: printer.id }, state);
+        if (state !== printer.state) await this.setState({ tenantId, printerId: printer.id }, state);
         else
           await withTenant(db, tenantId, (tx) =>
             tx
@@ -315,16 +316,12 @@ export class PrintWorker {
     return this.announce(tenantId, { event: 'job', jobId, printerId, status }).catch(() => {});
   }
 
-  private async device(sn: string) {
-    const [device] = await this.options.db
-      .select()
-      .from(printerDevices)
-      .where(and(eq(printerDevices.sn, sn), inArray(printerDevices.vendor, ['mqtt', 'simulator'])));
-    return device ?? null;
-  }
-
-  /** A device's ack: its job (its own, not another printer's) becomes PRINTED or FAILED. */
-  async onAck(sn: string, payload: Buffer): Promise<void> {
+  /**
+   * A device's ack: its job (its own printer's, not another's) becomes PRINTED or FAILED. `printer` is
+   * who the connection signed in as; once that printer is deleted, re-keyed, renamed to another serial
+   * number or disabled, nothing the connection says is applied (to it or to whoever has the number now).
+   */
+  async onAck(printer: PrinterIdentity, payload: Buffer): Promise<void> {
     let ack: PrinterAckMessage;
     try {
       ack = JSON.parse(payload.toString('utf8')) as PrinterAckMessage;
@@ -332,10 +329,9 @@ export class PrintWorker {
       return;
     }
     if (!Number.isSafeInteger(ack.jobId) || (ack.status !== 'printed' && ack.status !== 'failed')) return;
-    const device = await this.device(sn);
-    if (!device) return;
+    if (!(await deviceIsCurrent(this.options.db, printer))) return;
     const status = ack.status === 'printed' ? 'PRINTED' : 'FAILED';
-    const tenantId = device.tenantRef;
+    const { tenantId, printerId } = printer;
     const [row] = await withTenant(this.options.db, tenantId, (tx) =>
       tx
         .update(mallPrintJobs)
@@ -349,18 +345,18 @@ export class PrintWorker {
           and(
             eq(mallPrintJobs.tenantId, tenantId),
             eq(mallPrintJobs.id, ack.jobId),
-            eq(mallPrintJobs.printerId, device.printerId),
+            eq(mallPrintJobs.printerId, printerId),
             // PENDING too: a fast device acks before the sender has recorded SENT (which then changes nothing)
             inArray(mallPrintJobs.status, ['PENDING', 'SENT', 'UNKNOWN']),
           ),
         )
         .returning({ id: mallPrintJobs.id }),
     );
-    if (row) await this.announceJob(tenantId, row.id, device.printerId, status);
+    if (row) await this.announceJob(tenantId, row.id, printerId, status);
   }
 
-  /** A device's status (or its last will): the printer's state; coming online sends what waited. */
-  async onStatus(sn: string, payload: Buffer): Promise<void> {
+  /** A device's status (or its last will): its printer's state, as for acks; coming online sends what waited. */
+  async onStatus(printer: PrinterIdentity, payload: Buffer): Promise<void> {
     let state: PrinterState;
     try {
       state = (JSON.parse(payload.toString('utf8')) as { state: PrinterState }).state;
@@ -368,11 +364,10 @@ export class PrintWorker {
       return;
     }
     if (!printerStates.includes(state)) return;
-    const device = await this.device(sn);
-    if (device) await this.setState({ sn, tenantId: device.tenantRef, printerId: device.printerId }, state);
+    if (await deviceIsCurrent(this.options.db, printer)) await this.setState(printer, state);
   }
 
-  async setState(printer: PrinterIdentity, state: PrinterState): Promise<void> {
+  async setState(printer: Pick<PrinterIdentity, 'tenantId' | 'printerId'>, state: PrinterState): Promise<void> {
     const { db } = this.options;
     const changed = await withTenant(db, printer.tenantId, (tx) =>
       tx

@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import {
   type CreatePrinterInput,
@@ -13,8 +13,9 @@ import { and, count, eq, inArray } from 'drizzle-orm';
 import { refused } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
 import { contains, orderOf, pageOffset } from '../../crud/query';
-import type { Db } from '../../db/client';
+import { type Db, withTenant } from '../../db/client';
 import { mallPrinters, mallPrintJobs, printerDevices, printOutbox } from '../../db/schema';
+import type { PrinterIdentity } from '../realtime/rules';
 
 const scryptAsync = promisify(scrypt) as (key: string, salt: Buffer, length: number) => Promise<Buffer>;
 
@@ -35,14 +36,55 @@ export async function verifyDeviceKey(key: string, stored: string | null): Promi
   return stored !== null && expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-/** The device a built-in-protocol printer signs in as: its printer, when the key is right and it is enabled. */
-export async function checkDevice(db: Db, sn: string, key: string) {
+/** The version of a device key: a fingerprint of its stored hash (a new key gets a new salt, so a new version). */
+const keyVersionOf = (keyHash: string) => createHash('sha256').update(keyHash).digest('hex').slice(0, 16);
+
+/** Whether the tenant's printer is enabled. */
+async function printerEnabled(db: Db, tenantId: number, printerId: number): Promise<boolean> {
+  const [printer] = await withTenant(db, tenantId, (tx) =>
+    tx
+      .select({ status: mallPrinters.status })
+      .from(mallPrinters)
+      .where(and(eq(mallPrinters.tenantId, tenantId), eq(mallPrinters.id, printerId))),
+  );
+  return printer?.status === '0';
+}
+
+/**
+ * The device a built-in-protocol printer signs in as: its tenant, printer, serial number and key
+ * version, when the key is right and the printer is enabled.
+ */
+export async function checkDevice(db: Db, sn: string, key: string): Promise<PrinterIdentity | null> {
   const [row] = await db
     .select()
     .from(printerDevices)
     .where(and(eq(printerDevices.sn, sn), inArray(printerDevices.vendor, [...mqttVendors])));
   const ok = await verifyDeviceKey(key, row?.keyHash ?? null);
-  return ok && row ? { sn, tenantId: row.tenantRef, printerId: row.printerId } : null;
+  if (!ok || !row || !(await printerEnabled(db, row.tenantRef, row.printerId))) return null;
+  return { sn, tenantId: row.tenantRef, printerId: row.printerId, keyVersion: keyVersionOf(row.keyHash) };
+}
+
+/**
+ * Whether a connection's printer is still what it signed in as: the same tenant's printer, with the
+ * same serial number and key version, of the built-in protocol, enabled.
+ */
+export async function deviceIsCurrent(db: Db, identity: PrinterIdentity): Promise<boolean> {
+  const [row] = await db
+    .select()
+    .from(printerDevices)
+    .where(and(eq(printerDevices.tenantRef, identity.tenantId), eq(printerDevices.printerId, identity.printerId)));
+  return (
+    !!row &&
+    row.sn === identity.sn &&
+    mqttVendors.includes(row.vendor as PrinterVendor) &&
+    keyVersionOf(row.keyHash) === identity.keyVersion &&
+    (await printerEnabled(db, identity.tenantId, identity.printerId))
+  );
+}
+
+/** Whether an update changes who a device of the printer is: its serial number, vendor, key or being enabled. */
+export function changesDevice(before: Printer, input: UpdatePrinterInput): boolean {
+  return input.sn !== before.sn || input.vendor !== before.vendor || !!input.deviceKey || input.status !== before.status;
 }
 
 type PrinterRow = typeof mallPrinters.$inferSelect;

@@ -22,14 +22,17 @@ import {
   isPrinterLogin,
   mayConnectAgain,
   mayPublish,
+  mayPublishNow,
   mayReceive,
   maySubscribe,
   type PrinterIdentity,
   printerMayPublish,
   printerMayReceive,
   printerMaySubscribe,
+  publishBursts,
   tokenOf,
 } from './rules';
+import { BrokerBusy, BrokerWork } from './work';
 
 /** Who a broker connection belongs to, as the session token says. */
 export type BrokerIdentity = {
@@ -46,6 +49,8 @@ export type BrokerIdentity = {
  */
 export type AgentBridge = {
   authenticate(agent: AgentIdentity, secret: string): Promise<boolean>;
+  /** Whether the agent is still ACTIVE (the periodic check of connected agents). */
+  isActive(agent: AgentIdentity): Promise<boolean>;
   onMessage(agent: AgentIdentity, kind: AgentUpKind, payload: Buffer): Promise<void>;
   onPresence(agent: AgentIdentity, online: boolean): void;
 };
@@ -77,24 +82,34 @@ export type EmbeddedBrokerOptions = {
   agents?: () => AgentBridge | null;
   /** Printers of the built-in protocol: without it, `printer:` logins are refused. */
   printers?: PrinterHooks;
+  /** Where the database work of connections runs, a few at a time (a queue of its own without it). */
+  work?: BrokerWork;
 };
+
+/**
+ * A device or agent identity that ended (printer deleted, key rotated, serial number changed,
+ * disabled; agent disabled or revoked): its connections are closed on every instance.
+ */
+export type EndedIdentity =
+  | { kind: 'printer'; tenantId: number; printerId: number; sn: string }
+  | { kind: 'agent'; tenantId: number; clientId: number };
 
 /** What the broker asks and tells the printing module about devices. */
 export type PrinterHooks = {
   checkDevice: DeviceCheck;
-  /** A device published its ack or status (also its last will). */
-  onMessage(sn: string, kind: 'ack' | 'status', payload: Buffer): void;
-  /** A device's connection closed, cleanly or not. */
-  onDisconnect(identity: PrinterIdentity): void;
+  /** Whether the printer a connection signed in as is still that printer, with that key, enabled. */
+  isCurrent(identity: PrinterIdentity): Promise<boolean>;
+  /** A device published its ack or status (also its last will): applied to the printer it signed in as. */
+  onMessage(identity: PrinterIdentity, kind: 'ack' | 'status', payload: Buffer): Promise<void>;
+  /** A device's connection closed, cleanly or not (its printer's last connection here). */
+  onDisconnect(identity: PrinterIdentity): Promise<void>;
 };
-
-/** The server's subscriptions to what devices publish (every device's ack and status). */
-const DEVICE_TOPICS = ['atrium-printer/+/ack', 'atrium-printer/+/status'];
 
 type Tracked = BrokerIdentity & { subscriptions: Set<string>; publishes: number[] };
 
 const NOT_AUTHORIZED = 5;
 const SESSION_ENDED_TOPIC = '$SYS/atrium/session-ended';
+const IDENTITY_ENDED_TOPIC = '$SYS/atrium/identity-ended';
 const STOP_STEP_MS = 2000;
 
 /** Waits for `promise`, but not longer than `ms`: shutting down must not hang on one stuck connection. */
@@ -134,10 +149,16 @@ export class EmbeddedBroker {
   private readonly agents = new Map<Client, AgentIdentity>();
   // devices, kept apart from browsers; weak: the last will is authorised after the client is gone
   private readonly printers = new WeakMap<Client, PrinterIdentity>();
+  // a printer's open connections, by tenant and printer
   private readonly printerConnections = new Map<string, Set<Client>>();
+  // when agents and devices published last (their publish limit)
+  private readonly publishTimes = new WeakMap<Client, number[]>();
   private listening = false;
+  private readonly work: BrokerWork;
 
-  constructor(private readonly options: EmbeddedBrokerOptions) {}
+  constructor(private readonly options: EmbeddedBrokerOptions) {
+    this.work = options.work ?? new BrokerWork(2, 1000);
+  }
 
   /** The port the WebSocket listener is bound to (the real one when 0 was asked for). */
   get port(): number | null {
@@ -172,14 +193,9 @@ export class EmbeddedBroker {
       authorizePublish: (client, packet, done) => {
         if (!client) return done(null);
         const agent = this.agents.get(client);
-        if (agent) return this.agentPublish(agent, packet.topic, packet.payload, packet.retain, done);
+        if (agent) return this.agentPublish(client, agent, packet.topic, packet.payload, packet.retain, done);
         const printer = this.printers.get(client);
-        if (printer) {
-          const ok =
-            printerMayPublish(printer.sn, packet.topic, packet.retain) &&
-            Buffer.byteLength(packet.payload) <= realtimeLimits.maxPacketBytes;
-          return done(ok ? null : new Error('publishing to this topic is not allowed'));
-        }
+        if (printer) return this.printerPublish(client, printer, packet.topic, packet.payload, packet.retain, done);
         done(this.checkPublish(client, packet.topic, packet.payload, packet.retain));
       },
       authorizeForward: (client, packet) => {
@@ -205,11 +221,16 @@ export class EmbeddedBroker {
       this.clients.delete(client);
       const printer = this.printers.get(client);
       if (printer) {
-        const open = this.printerConnections.get(printer.sn);
+        const key = printerKey(printer.tenantId, printer.printerId);
+        const open = this.printerConnections.get(key);
         open?.delete(client);
         if (!open?.size) {
-          this.printerConnections.delete(printer.sn);
-          this.options.printers?.onDisconnect(printer);
+          this.printerConnections.delete(key);
+          const hooks = this.options.printers;
+          if (hooks)
+            this.work
+              .run(() => hooks.onDisconnect(printer))
+              .catch((error: unknown) => this.options.log.warn({ err: error }, 'printer state not recorded'));
         }
       }
       const agent = this.agents.get(client);
@@ -227,22 +248,9 @@ export class EmbeddedBroker {
     await new Promise<void>((resolve) =>
       aedes.subscribe(SESSION_ENDED_TOPIC, (packet, done) => this.onSessionEnded(packet.payload, done), resolve),
     );
-    const printers = this.options.printers;
-    if (printers) {
-      for (const topic of DEVICE_TOPICS) {
-        await new Promise<void>((resolve) =>
-          aedes.subscribe(
-            topic,
-            (packet, done) => {
-              const [, sn, kind] = packet.topic.split('/');
-              if (sn && (kind === 'ack' || kind === 'status')) printers.onMessage(sn, kind, Buffer.from(packet.payload));
-              done();
-            },
-            resolve,
-          ),
-        );
-      }
-    }
+    await new Promise<void>((resolve) =>
+      aedes.subscribe(IDENTITY_ENDED_TOPIC, (packet, done) => this.onIdentityEnded(packet.payload, done), resolve),
+    );
 
     this.http = createServer((_request, response) => {
       response.writeHead(426, { 'content-type': 'text/plain' }).end('MQTT over WebSocket only, at /mqtt\n');
@@ -325,9 +333,9 @@ export class EmbeddedBroker {
     });
   }
 
-  /** Whether a device of this serial number is connected to this broker. */
-  deviceConnected(sn: string): boolean {
-    return (this.printerConnections.get(sn)?.size ?? 0) > 0;
+  /** Whether a device of this printer is connected to this broker. */
+  deviceConnected(tenantId: number, printerId: number): boolean {
+    return (this.printerConnections.get(printerKey(tenantId, printerId))?.size ?? 0) > 0;
   }
 
   /** Publishes to a device at QoS 1 (the printer protocol's job topic); false when the broker did not take it. */
@@ -347,6 +355,15 @@ export class EmbeddedBroker {
   endSessions(clientKey: string, sessionIds: number[]): Promise<boolean> {
     this.closeSessions(clientKey, sessionIds);
     return this.publish(SESSION_ENDED_TOPIC, JSON.stringify({ clientKey, sessionIds }));
+  }
+
+  /**
+   * Disconnects the connections of an identity that ended, on this instance and, through the
+   * backplane, on the others (as ending a session does for browsers).
+   */
+  endIdentity(ended: EndedIdentity): Promise<boolean> {
+    this.closeIdentity(ended);
+    return this.publish(IDENTITY_ENDED_TOPIC, JSON.stringify(ended));
   }
 
   async stop(): Promise<void> {
@@ -386,37 +403,42 @@ export class EmbeddedBroker {
     if (isPrinterLogin(username)) {
       const checkDevice = this.options.printers?.checkDevice;
       if (!checkDevice) return refuse();
-      authenticatePrinter(checkDevice, { username, password, clientId: client.id }).then(
-        (printer) => {
-          if (!printer) return refuse();
-          this.printers.set(client, printer);
-          const open = this.printerConnections.get(printer.sn) ?? new Set<Client>();
-          open.add(client);
-          this.printerConnections.set(printer.sn, open);
+      this.work
+        .run(() => authenticatePrinter(checkDevice, { username, password, clientId: client.id }))
+        .then(
+          (printer) => {
+            if (!printer) return refuse();
+            this.printers.set(client, printer);
+            const key = printerKey(printer.tenantId, printer.printerId);
+            const open = this.printerConnections.get(key) ?? new Set<Client>();
+            open.add(client);
+            this.printerConnections.set(key, open);
+            done(null, true);
+          },
+          (error: unknown) => {
+            this.options.log.warn({ err: error }, 'mqtt device authentication failed to run');
+            refuse();
+          },
+        );
+      return;
+    }
+    this.work
+      .run(() => authenticateBrowser(this.options.checkToken, { username, password, clientId: client.id }))
+      .then(
+        (identity) => {
+          // authenticateBrowser also refuses a client id that is not the account's (it would take over a connection)
+          if (!identity) return refuse();
+          let connections = 0;
+          for (const tracked of this.clients.values()) if (tracked.clientKey === identity.clientKey) connections++;
+          if (!mayConnectAgain(connections)) return refuse();
+          this.clients.set(client, { ...identity, subscriptions: new Set(), publishes: [] });
           done(null, true);
         },
         (error: unknown) => {
-          this.options.log.warn({ err: error }, 'mqtt device authentication failed to run');
+          this.options.log.warn({ err: error }, 'mqtt authentication failed to run');
           refuse();
         },
       );
-      return;
-    }
-    authenticateBrowser(this.options.checkToken, { username, password, clientId: client.id }).then(
-      (identity) => {
-        // authenticateBrowser also refuses a client id that is not the account's (it would take over a connection)
-        if (!identity) return refuse();
-        let connections = 0;
-        for (const tracked of this.clients.values()) if (tracked.clientKey === identity.clientKey) connections++;
-        if (!mayConnectAgain(connections)) return refuse();
-        this.clients.set(client, { ...identity, subscriptions: new Set(), publishes: [] });
-        done(null, true);
-      },
-      (error: unknown) => {
-        this.options.log.warn({ err: error }, 'mqtt authentication failed to run');
-        refuse();
-      },
-    );
   }
 
   private authenticateAgent(
@@ -430,22 +452,38 @@ export class EmbeddedBroker {
     const secret = tokenOf({ username: 'agent', password, clientId: client.id });
     // one client id per agent: nobody else can take its connection over without its secret
     if (!bridge || !secret || client.id !== agentClientId(agent)) return refuse();
-    bridge.authenticate(agent, secret).then(
-      (ok) => {
-        if (!ok) return refuse();
-        this.agents.set(client, agent);
-        bridge.onPresence(agent, true);
-        done(null, true);
-      },
-      (error: unknown) => {
-        this.options.log.warn({ err: error }, 'agent authentication failed to run');
-        refuse();
-      },
-    );
+    this.work
+      .run(() => bridge.authenticate(agent, secret))
+      .then(
+        (ok) => {
+          if (!ok) return refuse();
+          this.agents.set(client, agent);
+          bridge.onPresence(agent, true);
+          done(null, true);
+        },
+        (error: unknown) => {
+          this.options.log.warn({ err: error }, 'agent authentication failed to run');
+          refuse();
+        },
+      );
   }
 
-  /** An agent publishes only to its own `up` topics; what it sends is stored before the broker acknowledges it. */
+  /** Counts a publish of an agent or device; false when it publishes faster than its kind may. */
+  private publishAllowed(client: Client, burst: number): boolean {
+    let times = this.publishTimes.get(client);
+    if (!times) {
+      times = [];
+      this.publishTimes.set(client, times);
+    }
+    return mayPublishNow(times, burst);
+  }
+
+  /**
+   * An agent publishes only to its own `up` topics, not too often; what it sends is stored, for the
+   * agent it signed in as, before the broker acknowledges it.
+   */
   private agentPublish(
+    client: Client,
     agent: AgentIdentity,
     topic: string,
     payload: Buffer | string,
@@ -454,16 +492,50 @@ export class EmbeddedBroker {
   ) {
     if (!agentMayPublish(agent, topic, retain)) return done(new Error('publishing to this topic is not allowed'));
     if (Buffer.byteLength(payload) > realtimeLimits.maxPacketBytes) return done(new Error('payload too large'));
+    if (!this.publishAllowed(client, publishBursts.agent)) return done(new Error('publishing too fast'));
     const up = agentUpOf(topic);
     const bridge = this.options.agents?.();
     if (!up || !bridge) return done(new Error('no release domain'));
-    bridge.onMessage(up.agent, up.kind, Buffer.isBuffer(payload) ? payload : Buffer.from(payload)).then(
-      () => done(null),
-      (error: unknown) => {
-        this.options.log.warn({ err: error, topic }, 'agent message not stored');
-        done(error as Error);
-      },
-    );
+    const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
+    this.work
+      .run(() => bridge.onMessage(agent, up.kind, body))
+      .then(
+        () => done(null),
+        (error: unknown) => {
+          if (!(error instanceof BrokerBusy)) this.options.log.warn({ err: error, topic }, 'agent message not stored');
+          done(error as Error);
+        },
+      );
+  }
+
+  /**
+   * A device publishes its acks and status under its own serial number only, not too often; they are
+   * applied to the printer it signed in as (never to whoever holds the serial number now).
+   */
+  private printerPublish(
+    client: Client,
+    printer: PrinterIdentity,
+    topic: string,
+    payload: Buffer | string,
+    retain: boolean,
+    done: (error?: Error | null) => void,
+  ) {
+    if (!printerMayPublish(printer.sn, topic, retain)) return done(new Error('publishing to this topic is not allowed'));
+    if (Buffer.byteLength(payload) > realtimeLimits.maxPacketBytes) return done(new Error('payload too large'));
+    if (!this.publishAllowed(client, publishBursts.printer)) return done(new Error('publishing too fast'));
+    const hooks = this.options.printers;
+    const kind = topic.split('/')[2];
+    if (!hooks || (kind !== 'ack' && kind !== 'status')) return done(null);
+    const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
+    this.work
+      .run(() => hooks.onMessage(printer, kind, body))
+      .then(
+        () => done(null),
+        (error: unknown) => {
+          if (!(error instanceof BrokerBusy)) this.options.log.warn({ err: error, topic }, 'printer message not recorded');
+          done(error as Error);
+        },
+      );
   }
 
   private authorizeSubscribe(
@@ -489,10 +561,7 @@ export class EmbeddedBroker {
     const tracked = this.clients.get(client);
     if (!tracked || !mayPublish(tracked.clientKey, topic, retain)) return new Error('publishing to this topic is not allowed');
     if (Buffer.byteLength(payload) > realtimeLimits.maxPacketBytes) return new Error('payload too large');
-    const now = Date.now();
-    tracked.publishes = tracked.publishes.filter((at) => now - at < realtimeLimits.publishWindowMs);
-    if (tracked.publishes.length >= realtimeLimits.publishBurst) return new Error('publishing too fast');
-    tracked.publishes.push(now);
+    if (!mayPublishNow(tracked.publishes, publishBursts.browser)) return new Error('publishing too fast');
     return null;
   }
 
@@ -506,6 +575,24 @@ export class EmbeddedBroker {
     done();
   }
 
+  private onIdentityEnded(payload: Buffer | string, done: () => void) {
+    try {
+      const ended = JSON.parse(payload.toString()) as EndedIdentity;
+      if (ended && (ended.kind === 'printer' || ended.kind === 'agent')) this.closeIdentity(ended);
+    } catch {
+      // a malformed control message is ignored
+    }
+    done();
+  }
+
+  private closeIdentity(ended: EndedIdentity) {
+    if (ended.kind === 'agent') {
+      for (const [client, agent] of this.agents) if (agent.tenantId === ended.tenantId && agent.clientId === ended.clientId) client.close();
+      return;
+    }
+    for (const client of this.printerConnections.get(printerKey(ended.tenantId, ended.printerId)) ?? []) client.close();
+  }
+
   private closeSessions(clientKey: string, sessionIds: number[]) {
     for (const [client, tracked] of this.clients) {
       if (tracked.clientKey === clientKey && sessionIds.includes(tracked.sessionId)) {
@@ -515,22 +602,38 @@ export class EmbeddedBroker {
     }
   }
 
-  /** Sessions expire (idle, absolute) without an event: check every connected client's session again. */
+  /**
+   * Sessions expire (idle, absolute) without an event, and an identity's end may not have reached this
+   * instance (no Redis between instances, or it was away): check every connected client again.
+   */
   async revalidate(): Promise<void> {
+    // a check that fails to run (database busy) keeps the client rather than dropping everyone
+    const still = (check: () => Promise<boolean>) => this.work.run(check).catch(() => true);
     for (const [client, tracked] of [...this.clients]) {
       if (client.closed) {
         this.clients.delete(client);
         continue;
       }
-      // a check that fails to run (database busy) keeps the client rather than dropping everyone
-      const running = await this.options.checkSession(tracked.sessionId).catch(() => true);
-      if (!running) {
+      if (!(await still(() => this.options.checkSession(tracked.sessionId)))) {
         this.clients.delete(client);
         client.close();
       }
     }
+    const bridge = this.options.agents?.();
+    for (const [client, agent] of [...this.agents]) {
+      if (!client.closed && (!bridge || !(await still(() => bridge.isActive(agent))))) client.close();
+    }
+    const hooks = this.options.printers;
+    for (const open of [...this.printerConnections.values()]) {
+      for (const client of [...open]) {
+        const printer = this.printers.get(client);
+        if (!client.closed && (!hooks || !printer || !(await still(() => hooks.isCurrent(printer))))) client.close();
+      }
+    }
   }
 }
+
+const printerKey = (tenantId: number, printerId: number) => `${tenantId}:${printerId}`;
 
 type Backplane = { mq: unknown; persistence: { destroy(): Promise<void> } };
 

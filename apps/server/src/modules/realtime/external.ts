@@ -3,7 +3,8 @@ import { REALTIME_CONNECT_TIMEOUT_MS, REALTIME_QOS } from '@atrium/contracts/rea
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { AgentBridge } from './broker';
-import { AGENT_TOPIC_ROOT, agentUpOf } from './rules';
+import { AGENT_TOPIC_ROOT, agentUpOf, SERVER_CLIENT_ID_PREFIX } from './rules';
+import { BrokerWork } from './work';
 
 /** Release agents' reports, shared among the server's instances (each message goes to one of them). */
 const AGENT_UP_SUBSCRIPTION = `$share/atrium/${AGENT_TOPIC_ROOT}/+/c/+/up/+`;
@@ -21,6 +22,8 @@ export class ExternalPublisher {
     private readonly log: FastifyBaseLogger,
     /** Release agents' reports; the external broker's hook has already checked who published them. */
     private readonly agents: () => AgentBridge | null = () => null,
+    /** Where agents' reports are stored, a few at a time. */
+    private readonly work = new BrokerWork(2, 1000),
   ) {}
 
   get live(): boolean {
@@ -29,7 +32,7 @@ export class ExternalPublisher {
 
   start() {
     const client = mqtt.connect(this.url, {
-      clientId: `atrium-server-${randomBytes(6).toString('hex')}`,
+      clientId: `${SERVER_CLIENT_ID_PREFIX}${randomBytes(6).toString('hex')}`,
       clean: true,
       connectTimeout: REALTIME_CONNECT_TIMEOUT_MS,
       reconnectPeriod: 2000,
@@ -59,8 +62,8 @@ export class ExternalPublisher {
       const up = agentUpOf(topic);
       const bridge = this.agents();
       if (!up || !bridge) return;
-      bridge
-        .onMessage(up.agent, up.kind, payload)
+      this.work
+        .run(() => bridge.onMessage(up.agent, up.kind, payload))
         .catch((error: unknown) => this.log.warn({ err: error, topic }, 'agent message not stored'));
     });
     this.client = client;

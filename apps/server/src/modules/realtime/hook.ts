@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { snOfUsername } from '@atrium/contracts/printer-protocol';
+import { printerClientId, snOfUsername } from '@atrium/contracts/printer-protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SharedStore } from '../../plugins/store';
 import { REMEMBER_MS } from '../auth/session.service';
@@ -14,6 +14,7 @@ import {
   type DeviceCheck,
   isPrinterLogin,
   isServer,
+  isServerClientId,
   mayPublish,
   maySubscribe,
   printerMayPublish,
@@ -176,7 +177,9 @@ export class BrokerHook {
   }
 
   async authenticate(input: HookAuthenticateInput): Promise<HookAnswer> {
-    if (isServer(this.options.server, input.username, input.password)) return { result: 'allow', is_superuser: true };
+    // the server's own connection, under the server's client id form only (it would push another kind's connection off)
+    if (isServer(this.options.server, input.username, input.password))
+      return isServerClientId(input.clientid) ? { result: 'allow', is_superuser: true } : { result: 'deny', is_superuser: false };
     // the session's connections are found by client id: a connection without one cannot be let in
     if (!input.clientid) return { result: 'deny', is_superuser: false };
     const agent = agentOf(input.username);
@@ -228,6 +231,7 @@ export class BrokerHook {
       const sn = snOfUsername(input.username);
       const allowed =
         !!sn &&
+        input.clientid === printerClientId(sn) &&
         (input.action === 'subscribe' ? printerMaySubscribe(sn, input.topic) : printerMayPublish(sn, input.topic, input.retain ?? false));
       return { result: allowed ? 'allow' : 'deny' };
     }

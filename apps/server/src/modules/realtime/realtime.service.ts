@@ -1,3 +1,4 @@
+import { printerClientId } from '@atrium/contracts/printer-protocol';
 import { type NotificationEvent, type RealtimeKind, realtimeTopic } from '@atrium/contracts/realtime';
 import { inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -5,9 +6,19 @@ import type { Database } from '../../db/client';
 import { withTenant } from '../../db/client';
 import { accounts } from '../../db/schema';
 import type { RedisWatch } from '../../redis';
-import { type AgentBridge, EmbeddedBroker, type PrinterHooks, type SessionCheck, type TokenCheck } from './broker';
+import {
+  type AgentBridge,
+  agentClientId,
+  EmbeddedBroker,
+  type EndedIdentity,
+  type PrinterHooks,
+  type SessionCheck,
+  type TokenCheck,
+} from './broker';
 import { ExternalPublisher } from './external';
+import type { EmqxApi } from './hook';
 import { type NotificationRow, type NotifyInput, storeNotifications, toNotification } from './notification.repository';
+import { BrokerWork } from './work';
 
 export type RealtimeOptions = {
   database: Database;
@@ -26,6 +37,10 @@ export type RealtimeOptions = {
   revalidateMs?: number;
   /** Between attempts to bring the embedded broker up after a failure (port taken, Redis away). */
   retryMs?: number;
+  /** EMQX's REST API, with an external broker: ended agents and devices are disconnected through it. */
+  emqx?: EmqxApi | null;
+  /** Broker work (sign-ins, agents' and devices' messages) that may use database connections at once. */
+  workConcurrency?: number;
 };
 
 /** Events for other domains: task progress, printer status… delivered to accounts' `atrium-web/{kind}/…` topics. */
@@ -35,6 +50,8 @@ export type NotifyResult = { ids: number[]; recipients: number; live: boolean };
 
 const PUBLISH_CONCURRENCY = 100;
 const START_TIMEOUT_MS = 5000;
+// broker jobs that may wait for a turn; beyond it a publishing client is disconnected (it retries)
+const WORK_QUEUE = 2000;
 
 /**
  * Live delivery for the whole server: the embedded broker (default) or an external one (MQTT_URL).
@@ -49,9 +66,12 @@ export class Realtime {
   /** Release agents' connections (set by the release domain); agents are refused while it is null. */
   agentBridge: AgentBridge | null = null;
   private printers?: PrinterHooks;
+  /** The database work broker connections cause, a few at a time (HTTP requests keep the rest of the pool). */
+  readonly work: BrokerWork;
 
   constructor(private readonly options: RealtimeOptions) {
     this.mode = options.mqttUrl ? 'external' : 'embedded';
+    this.work = new BrokerWork(options.workConcurrency ?? 2, WORK_QUEUE);
   }
 
   /** The embedded broker's WebSocket port (null with an external broker or while it is down). */
@@ -91,9 +111,22 @@ export class Realtime {
     this.printers = hooks;
   }
 
-  /** Whether a device is connected to this instance's embedded broker. */
-  deviceConnected(sn: string): boolean {
-    return this.embedded?.deviceConnected(sn) ?? false;
+  /** Whether a device of the tenant's printer is connected to this instance's embedded broker. */
+  deviceConnected(tenantId: number, printerId: number): boolean {
+    return this.embedded?.deviceConnected(tenantId, printerId) ?? false;
+  }
+
+  /**
+   * Disconnects the connections of an agent or device identity that ended: on the embedded broker of
+   * every instance (through the backplane), or through EMQX's REST API with an external broker.
+   */
+  async endIdentity(ended: EndedIdentity): Promise<void> {
+    if (this.embedded) await this.embedded.endIdentity(ended);
+    const emqx = this.options.emqx;
+    if (this.mode === 'external' && emqx) {
+      const clientId = ended.kind === 'agent' ? agentClientId(ended) : printerClientId(ended.sn);
+      await emqx.disconnect(clientId);
+    }
   }
 
   /** Whether other instances share the broker (a device may be connected to one of them). */
@@ -110,7 +143,7 @@ export class Realtime {
   async start(): Promise<void> {
     this.stopped = false;
     if (this.options.mqttUrl) {
-      this.external = new ExternalPublisher(this.options.mqttUrl, this.options.log, () => this.agentBridge);
+      this.external = new ExternalPublisher(this.options.mqttUrl, this.options.log, () => this.agentBridge, this.work);
       this.external.start();
       return;
     }
@@ -130,6 +163,7 @@ export class Realtime {
       revalidateMs: this.options.revalidateMs,
       agents: () => this.agentBridge,
       printers: this.printers,
+      work: this.work,
     });
     const starting = broker.start();
     let timer: NodeJS.Timeout | undefined;

@@ -1,5 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
-import { PRINTER_TOPIC_ROOT, PRINTER_USERNAME_PREFIX, parsePrinterTopic, snOfUsername } from '@atrium/contracts/printer-protocol';
+import {
+  PRINTER_TOPIC_ROOT,
+  PRINTER_USERNAME_PREFIX,
+  parsePrinterTopic,
+  printerClientId,
+  snOfUsername,
+} from '@atrium/contracts/printer-protocol';
 import {
   ownsClientId,
   REALTIME_TOPIC_ROOT,
@@ -74,6 +80,35 @@ export function mayReceive(clientKey: string, topic: string): boolean {
   return topic.startsWith(`${REALTIME_TOPIC_ROOT}/`) && topic.endsWith(`/${clientKey}`);
 }
 
+/**
+ * Publishes one connection may send per window (`realtimeLimits.publishWindowMs`) before it is
+ * disconnected: a browser's tabs signal each other now and then; an agent sends heartbeats and its
+ * steps' log chunks (at most one per run every 300 ms); a printer its acks and status.
+ */
+export const publishBursts = { browser: realtimeLimits.publishBurst, agent: 600, printer: 60 } as const;
+
+/**
+ * Counts one publish of a connection whose earlier publishes were at `times` (kept in place); false
+ * when it is one too many for the window.
+ */
+export function mayPublishNow(times: number[], burst: number, now = Date.now()): boolean {
+  while (times.length > 0 && now - (times[0] as number) >= realtimeLimits.publishWindowMs) times.shift();
+  if (times.length >= burst) return false;
+  times.push(now);
+  return true;
+}
+
+/**
+ * Client ids. Each kind of connection has an id form of its own, bound to who it is: a browser
+ * `{its account's client key}-{tab}`, an agent `agent-{tenant}-{client}`, a printer `printer-{sn}`, the
+ * server (on an external broker) `atrium-server-{12 hex}`. A broker drops the older of two connections
+ * with one id, so a kind that could take another's id could push that connection off.
+ */
+export const SERVER_CLIENT_ID_PREFIX = 'atrium-server-';
+export function isServerClientId(clientId: string): boolean {
+  return /^atrium-server-[0-9a-f]{12}$/.test(clientId);
+}
+
 /** The server's own MQTT credentials (the user and password of MQTT_URL). */
 export type ServerCredentials = { username: string; password: string };
 
@@ -97,7 +132,8 @@ export function sameSecret(given: string, expected: string): boolean {
  * server do (its publishes there do not go through the client hooks at all).
  */
 export function isServer(server: ServerCredentials | null, username: string | undefined, password: string | undefined): boolean {
-  if (!server || username === undefined || password === undefined) return false;
+  // an empty user or password is nobody's: the configuration refuses it, and so does the hook
+  if (!server?.username || !server.password || username === undefined || password === undefined) return false;
   // both compared, always: how long the answer takes does not tell which one was wrong
   const user = sameSecret(username, server.username);
   const pass = sameSecret(password, server.password);
@@ -168,8 +204,11 @@ export function agentUpOf(topic: string): { agent: AgentIdentity; kind: AgentUpK
 // A device signs in as `printer:{sn}` with its device key and lives under `atrium-printer/{sn}/…`.
 // ---------------------------------------------------------------------------------------------------
 
-/** Which printer a device connection belongs to. */
-export type PrinterIdentity = { sn: string; tenantId: number; printerId: number };
+/**
+ * Which printer a device connection belongs to, as it signed in: the tenant, the printer, its serial
+ * number and the version of its key (a fingerprint of the stored hash; a new key is a new version).
+ */
+export type PrinterIdentity = { sn: string; tenantId: number; printerId: number; keyVersion: string };
 /** Checks a device's serial number and key; null when either is wrong or the printer is disabled. */
 export type DeviceCheck = (sn: string, key: string) => Promise<PrinterIdentity | null>;
 
@@ -182,8 +221,9 @@ export function isPrinterLogin(username: string | undefined): boolean {
 }
 
 /**
- * A device's connection: its printer, or null for an unknown serial number, a wrong key, or a client id
- * shaped like a browser's (the broker would hand it that browser's connection).
+ * A device's connection: its printer, or null for an unknown serial number, a wrong key, a disabled
+ * printer, or a client id other than `printer-{sn}` (with another kind's id it would push that
+ * connection off the broker).
  */
 export async function authenticatePrinter(checkDevice: DeviceCheck, credentials: Credentials): Promise<PrinterIdentity | null> {
   const sn = snOfUsername(credentials.username);
@@ -191,14 +231,9 @@ export async function authenticatePrinter(checkDevice: DeviceCheck, credentials:
   if (!sn || password === undefined) return null;
   const key = typeof password === 'string' ? password : password.toString('utf8');
   if (key.length === 0 || Buffer.byteLength(key) > MAX_DEVICE_KEY_BYTES) return null;
-  if (looksLikeBrowserClientId(credentials.clientId)) return null;
+  if (credentials.clientId !== printerClientId(sn)) return null;
   const identity = await checkDevice(sn, key);
   return identity && identity.sn === sn ? identity : null;
-}
-
-/** Browser client ids are `{32 hex client key}-{tab}`; a device may not take one. */
-export function looksLikeBrowserClientId(clientId: string): boolean {
-  return /^[0-9a-f]{32}-/i.test(clientId);
 }
 
 /** A device subscribes only under its own serial number: its job topic, or its own `…/#`. */

@@ -98,6 +98,34 @@ export class ReleaseEngine implements AgentBridge {
     return !!row && row.status === 'ACTIVE' && row.secretHash === sha256(secret);
   }
 
+  /** Whether an agent is ACTIVE now (approved, not disabled or revoked). */
+  async isActive(agent: AgentIdentity): Promise<boolean> {
+    return withTenant(this.db(), agent.tenantId, (tx) => this.activeIn(tx, agent.clientId));
+  }
+
+  /** Whether the client is ACTIVE, read in the transaction that acts on what it said. */
+  private async activeIn(tx: Tx, clientId: number): Promise<boolean> {
+    const [row] = await tx.select({ status: releaseClients.status }).from(releaseClients).where(eq(releaseClients.id, clientId));
+    return row?.status === 'ACTIVE';
+  }
+
+  /**
+   * An agent was disabled or revoked: its connections are closed at once (every instance, or through
+   * EMQX's REST API) and the steps it was running are LOST, so its tasks move on without it.
+   */
+  async clientEnded(tenantId: number, clientId: number): Promise<void> {
+    await this.app.realtime
+      .endIdentity({ kind: 'agent', tenantId, clientId })
+      .catch((err: unknown) => this.app.log.warn({ err, clientId }, 'could not disconnect an ended agent'));
+    const running = await withTenant(this.db(), tenantId, (tx) =>
+      tx
+        .select({ id: releaseStepRuns.id })
+        .from(releaseStepRuns)
+        .where(and(eq(releaseStepRuns.clientId, clientId), eq(releaseStepRuns.status, 'RUNNING'))),
+    );
+    for (const run of running) await this.finishStep(tenantId, run.id, clientId, { exitCode: null, reason: 'lost' });
+  }
+
   /** Presence changes of one agent are stored in the order they happened (a reconnect closes the old connection late). */
   private readonly presence = new Map<string, Promise<unknown>>();
 
@@ -147,6 +175,7 @@ export class ReleaseEngine implements AgentBridge {
 
   private async heartbeat(agent: AgentIdentity, _beat: AgentHeartbeat) {
     await withTenant(this.db(), agent.tenantId, async (tx) => {
+      if (!(await this.activeIn(tx, agent.clientId))) return;
       await tx.update(releaseClients).set({ lastSeenAt: this.now(), presence: 'online' }).where(eq(releaseClients.id, agent.clientId));
       await tx
         .update(releaseTasks)
@@ -159,6 +188,7 @@ export class ReleaseEngine implements AgentBridge {
   private async hello(agent: AgentIdentity, hello: AgentHeartbeat) {
     const runs = Array.isArray(hello.runs) ? hello.runs.filter((r) => Number.isSafeInteger(r)) : [];
     const running = await withTenant(this.db(), agent.tenantId, async (tx) => {
+      if (!(await this.activeIn(tx, agent.clientId))) return null;
       await tx
         .update(releaseClients)
         .set({
@@ -172,6 +202,7 @@ export class ReleaseEngine implements AgentBridge {
         .from(releaseStepRuns)
         .where(and(eq(releaseStepRuns.clientId, agent.clientId), eq(releaseStepRuns.status, 'RUNNING')));
     });
+    if (!running) return;
     for (const run of running)
       if (!runs.includes(run.id)) await this.finishStep(agent.tenantId, run.id, agent.clientId, { exitCode: null, reason: 'lost' });
     await this.heartbeat(agent, hello);
@@ -182,6 +213,7 @@ export class ReleaseEngine implements AgentBridge {
     if (!Number.isSafeInteger(chunk.stepRunId) || !Number.isSafeInteger(chunk.seq) || chunk.seq < 0 || typeof chunk.text !== 'string')
       return;
     const stored = await withTenant(this.db(), agent.tenantId, async (tx) => {
+      if (!(await this.activeIn(tx, agent.clientId))) return null;
       const [run] = await tx
         .select({
           id: releaseStepRuns.id,
@@ -224,7 +256,7 @@ export class ReleaseEngine implements AgentBridge {
     if (!Number.isSafeInteger(status.stepRunId) || status.state !== 'finished') return;
     const reason = ['exit', 'canceled', 'timeout', 'error'].includes(status.reason) ? status.reason : 'error';
     const exitCode = Number.isSafeInteger(status.exitCode) ? status.exitCode : null;
-    await this.finishStep(agent.tenantId, status.stepRunId, agent.clientId, { exitCode, reason });
+    await this.finishStep(agent.tenantId, status.stepRunId, agent.clientId, { exitCode, reason }, true);
   }
 
   // ---- transitions --------------------------------------------------------------------------------
@@ -276,8 +308,10 @@ export class ReleaseEngine implements AgentBridge {
    * some did, otherwise the one host's outcome (FAILED, TIMED_OUT, LOST) or FAILED. The task row is
    * locked first, so two hosts finishing at once are counted one after the other.
    */
-  async finishStep(tenantId: number, stepRunId: number, clientId: number, result: StepResult): Promise<void> {
+  async finishStep(tenantId: number, stepRunId: number, clientId: number, result: StepResult, reported = false): Promise<void> {
     const outcome = await withTenant(this.db(), tenantId, async (tx) => {
+      // what an agent reports counts only while it is ACTIVE
+      if (reported && !(await this.activeIn(tx, clientId))) return null;
       const stepStatus =
         result.reason === 'lost'
           ? 'LOST'
@@ -519,8 +553,12 @@ export class ReleaseEngine implements AgentBridge {
     }
   }
 
-  /** Sends a command to one agent's `down` topic. */
+  /**
+   * Sends a command to one agent's `down` topic, if it is ACTIVE now: a run command carries the
+   * environment's secret values, which a disabled or revoked agent never gets. False when not sent.
+   */
   async send(agent: AgentIdentity, command: AgentCommand): Promise<boolean> {
+    if (!(await this.isActive(agent).catch(() => false))) return false;
     return this.app.realtime.publishRaw(agentDownTopic(agent), JSON.stringify(command));
   }
 

@@ -466,6 +466,11 @@ export async function releaseRoutes(app: FastifyInstance) {
           .set({ status: to, updateBy: by(ctx), updateTime: new Date() })
           .where(and(eq(releaseClients.id, params.id), inArray(releaseClients.status, [...from])))
           .returning();
+        // a disabled or revoked agent is disconnected at once, and its running steps are LOST
+        if (row && to !== 'ACTIVE')
+          ctx.afterCommit(() =>
+            engine.clientEnded(row.tenantId, row.id).catch((err: unknown) => app.log.warn({ err }, 'an ended agent not wound up')),
+          );
         if (row) return toClient(row);
         const [exists] = await ctx.tx.select({ id: releaseClients.id }).from(releaseClients).where(eq(releaseClients.id, params.id));
         throw exists ? refused('status', 'transition', 'release.transition') : notFound();
