@@ -101,7 +101,7 @@ describe('publishing through an external broker (MQTT_URL)', () => {
     for (let i = 0; i < 50 && !ctx.app.realtime.live; i++) await sleep(100);
     expect(ctx.app.realtime.live).toBe(true);
     expect(external.accepted).toEqual(['atrium-server']);
-    const browser = await mqtt.connectAsync(`ws://127.0.0.1:${port}/mqtt`, { clean: true, reconnectPeriod: 0, connectTimeout: 4000 });
+    const browser = await mqtt.connectAsync(`ws://127.0.0.1:${port}/mqtt`, { clean: true, reconnectPeriod: 0, connectTimeout: 30_000 });
     try {
       const inbox = collect(browser);
       await browser.subscribeAsync(realtimeSubscription(user.clientKey), { qos: 2 });

@@ -74,7 +74,7 @@ export function connect(
     password,
     clientId: realtimeClientId(who.clientKey, `test${process.pid}x${++clientSeq}`),
     clean: true,
-    connectTimeout: 4000,
+    connectTimeout: 30_000,
     reconnectPeriod: 0,
     ...options,
   });

@@ -20,7 +20,7 @@ const agentCli = fileURLToPath(new URL('../../../packages/agent/src/cli.ts', imp
 const SECRET = 'pa55-Very-secret-value';
 // long enough that no live agent loses a task on a busy machine: the tests that need the lease to run out
 // move the app clock past it
-const LEASE_MS = 15_000;
+const LEASE_MS = 60_000;
 
 let seq = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${seq++}`;

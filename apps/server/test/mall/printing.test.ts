@@ -23,7 +23,7 @@ function device(url: string, sn: string, key: string): Promise<MqttClient> {
     // the built-in protocol's client id: `printer-{sn}`
     clientId: `printer-${sn}`,
     clean: true,
-    connectTimeout: 4000,
+    connectTimeout: 30_000,
     reconnectPeriod: 0,
     will: { topic: printerTopic(sn, 'status'), payload: Buffer.from(JSON.stringify({ state: 'offline' })), qos: 1, retain: true },
   });
