@@ -18,6 +18,12 @@ const steps = [
       run(npx, ['tsc', '-p', 'bench']),
   ],
   ['lint', () => run(npx, ['biome', 'ci', '.'])],
+  [
+    'unit',
+    () =>
+      run(npx, ['vitest', 'run'], { cwd: path.join(root, 'apps/web') }) ||
+      run(npx, ['vitest', 'run'], { cwd: path.join(root, 'packages/contracts') }),
+  ],
   ['api', () => run(npx, ['vitest', 'run'], { cwd: path.join(root, 'apps/server') })],
   [
     'build',
