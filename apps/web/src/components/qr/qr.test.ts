@@ -38,6 +38,9 @@ describe('QR options', () => {
       [{ version: 2.5 }, /^version/],
       [{ logoScale: 1 }, /^logoScale/],
       [{ level: 4 as QrOptions['level'] }, /^level/],
+      // a level from untyped input: the library would quietly fall back to M
+      [{ level: 'X' as QrOptions['level'] }, /^level/],
+      [{ level: 'low' as QrOptions['level'] }, /^level/],
     ];
     for (const [options, message] of cases) {
       expect(() => draw('hello', options), JSON.stringify(options)).toThrow(QrError);
