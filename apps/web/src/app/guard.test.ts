@@ -27,6 +27,8 @@ describe('afterLoginPath', () => {
   it('goes back to the page that asked for sign-in, with its query', () => {
     expect(afterLoginPath('?redirect=%2Fsystem%2Fuser&pageNum=2&name=Ann')).toBe('/system/user?pageNum=2&name=Ann');
     expect(afterLoginPath('?redirect=%2Fsystem%2Fuser')).toBe('/system/user');
+    // a target with a query of its own gets the rest appended to it, not a second '?'
+    expect(afterLoginPath('?redirect=%2Fsystem%2Fuser%3Ftab%3D1&x=2')).toBe('/system/user?tab=1&x=2');
     // a round trip through loginRedirect lands where it started
     const login = new URL(loginRedirect(new URL('http://app.test/system/user/detail/3?tab=roles')), 'http://app.test');
     expect(afterLoginPath(login.search)).toBe('/system/user/detail/3?tab=roles');
@@ -45,7 +47,16 @@ describe('afterLoginPath', () => {
   });
 
   it('never leaves the site, however the redirect is written', () => {
-    for (const target of ['https://evil.test/', '//evil.test/x', 'javascript:alert(1)', 'system/user']) {
+    // a backslash, or a tab or newline the URL parser drops, turns '/x' into '//x': another host
+    for (const target of [
+      'https://evil.test/',
+      '//evil.test/x',
+      'javascript:alert(1)',
+      'system/user',
+      '/\\evil.test',
+      '/\t/evil.test',
+      '/\n/evil.test',
+    ]) {
       expect(afterLoginPath(`?${new URLSearchParams({ redirect: target })}`)).toBe('/staging');
     }
   });
