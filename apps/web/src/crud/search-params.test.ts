@@ -22,11 +22,14 @@ describe("the search form's query parameters", () => {
     expect(toParams({ name: 'Ann', pageNum: 3, sort: 'id:asc' }, userSearch)).toEqual({ name: 'Ann' });
   });
 
-  it('turns a date range into From/To covering both whole days', () => {
+  it("turns a date range into From/To instants covering both whole days in the user's zone", () => {
+    // the zone is Asia/Shanghai (vitest.setup.ts): the days start at 16:00 UTC the day before
     const params = toParams({ createTime: ['2026-11-01', '2026-11-23'] }, userSearch);
-    expect(Object.keys(params).sort()).toEqual(['createTimeFrom', 'createTimeTo']);
-    expect(String(params.createTimeFrom)).toMatch(/^2026-11-01T00:00:00/);
-    expect(String(params.createTimeTo)).toMatch(/^2026-11-23T23:59:59/);
+    expect(params).toEqual({ createTimeFrom: '2026-10-31T16:00:00.000Z', createTimeTo: '2026-11-23T15:59:59.999Z' });
+    // the server reads the same instants, whatever its own zone
+    const read = userResource.filters.parse(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])));
+    expect(read.createTimeFrom?.getTime()).toBe(Date.UTC(2026, 9, 31, 16));
+    expect(read.createTimeTo?.getTime()).toBe(Date.UTC(2026, 10, 23, 16) - 1);
   });
 });
 

@@ -1,15 +1,20 @@
+import dayjs from 'dayjs';
 import type { ListParams, WebResource, ZodIssueLike } from './resource-api';
 import type { FieldDef } from './types';
 
-/** Date ranges become `<field>From`/`<field>To`; empty values are dropped. */
+/**
+ * Date ranges become `<field>From`/`<field>To`: the instants where the first day starts and the last
+ * one ends in the user's time zone (the zone the list shows its times in), not wall-clock times the
+ * server would read in its own zone. Empty values are dropped.
+ */
 export function toParams(values: Record<string, unknown>, fields: FieldDef[]): ListParams {
   const params: ListParams = {};
   for (const def of fields) {
     const value = values[def.field];
     if (value === undefined || value === null || value === '') continue;
     if (def.type === 'dateRange' && Array.isArray(value)) {
-      params[`${def.field}From`] = `${value[0]}T00:00:00`;
-      params[`${def.field}To`] = `${value[1]}T23:59:59`;
+      params[`${def.field}From`] = dayjs(value[0]).startOf('day').toISOString();
+      params[`${def.field}To`] = dayjs(value[1]).endOf('day').toISOString();
     } else {
       params[def.field] = value as string | number;
     }
