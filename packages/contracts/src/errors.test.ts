@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   conflictReasons,
@@ -51,6 +52,20 @@ describe('conflict reasons and validation messages', () => {
   it('are said in both languages with the same placeholders', () => {
     for (const [key, entry] of Object.entries(conflictReasons)) expectBilingual(key, entry);
     for (const [key, entry] of Object.entries(validationMessages)) expectBilingual(key, entry);
+  });
+
+  it('explain every message key a contract schema gives its rules', () => {
+    // `.regex(pattern, 'chars.alnum')`, `.refine(check, 'password.weak')`, `{ message: 'range.order' }`: the server
+    // answers such a rule's key as its sentence only when the catalogue has it (else a bare 'is not valid')
+    const dir = new URL('.', import.meta.url);
+    const sources = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    const keys = new Set<string>();
+    for (const file of sources) {
+      const text = readFileSync(new URL(file, dir), 'utf8');
+      for (const m of text.matchAll(/(?:message:\s*|,\s*)'([a-z][A-Za-z0-9]*\.[A-Za-z][A-Za-z0-9.]*)'\s*[)},]/g)) keys.add(m[1] as string);
+    }
+    expect(keys.size).toBeGreaterThan(10);
+    expect([...keys].filter((key) => !(key in validationMessages))).toEqual([]);
   });
 
   it('never share a key (a field message looks in both)', () => {
