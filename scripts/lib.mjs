@@ -65,12 +65,15 @@ function newestMtime(entry) {
   return newest;
 }
 
-/** Runs `npm run build` in a workspace when any of its sources changed since `built` was written. */
-function ensureBuilt({ name, workspace, built, sources, force }) {
+/**
+ * Runs `npm run build` in a workspace when any of its sources changed since `built` was written; quietly
+ * (no npm banner), with `buildArgs` for the build tool. Warnings and errors still show.
+ */
+function ensureBuilt({ name, workspace, built, sources, force, buildArgs = [] }) {
   const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
   if (!force && builtAt > Math.max(...sources.map(newestMtime))) return;
   say(`building ${name}…`);
-  if (run(npm, ['run', 'build', '-w', workspace]) !== 0) {
+  if (run(npm, ['run', 'build', '--silent', '-w', workspace, ...(buildArgs.length ? ['--', ...buildArgs] : [])]) !== 0) {
     console.error(`The ${name} build failed; see the messages above.`);
     process.exit(1);
   }
@@ -94,6 +97,8 @@ export function ensureWebBuild({ force = false } = {}) {
       path.join(web, 'package.json'),
       ...shared,
     ],
+    // Vite's list of every asset it wrote (some 400 lines) is for whoever runs the build by hand
+    buildArgs: ['--logLevel', 'warn'],
     force,
   });
 }

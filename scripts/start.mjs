@@ -10,11 +10,13 @@ ensureDependencies();
 ensureWebBuild();
 ensureServerBuild();
 
-// its own process group: a terminal's Ctrl-C reaches the server through us only, so once, like any other signal
+// its own process group: a terminal's Ctrl-C reaches the server through us only, so once, like any other signal.
+// Warnings and errors only, unless LOG_LEVEL says otherwise: the server's start-up lines and a JSON line per
+// request would push the address and the demo sign-in off the screen.
 const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
   cwd: root,
   stdio: ['ignore', 'inherit', 'inherit'],
-  env: process.env,
+  env: { LOG_LEVEL: 'warn', ...process.env },
   detached: true,
 });
 

@@ -69,12 +69,32 @@ async function vitest(name, cwd) {
 
 const steps = {
   typecheck: async () => ({
-    status: await series(...['apps/server', 'packages/agent', 'apps/web', 'e2e', 'bench'].map((project) => [npx, ['tsc', '-p', project]])),
+    status: await series(
+      ...['apps/server', 'packages/agent', 'apps/web', 'apps/web/tsconfig.test.json', 'packages/contracts', 'e2e', 'bench'].map(
+        (project) => [npx, ['tsc', '-p', project]],
+      ),
+    ),
   }),
   lint: async () => ({ status: await run(npx, ['biome', 'ci', '.']) }),
+  // quietly: Vite's list of every asset it wrote is for whoever runs the build by hand
   build: async () => ({
-    status: await series([npm, ['run', 'build', '-w', 'apps/web']], [npm, ['run', 'build', '-w', 'apps/server']]),
+    status: await series(
+      [npm, ['run', 'build', '--silent', '-w', 'apps/web', '--', '--logLevel', 'warn']],
+      [npm, ['run', 'build', '--silent', '-w', 'apps/server']],
+    ),
   }),
+  // the web app's and the contracts' pure logic, in Node
+  unit: async () => {
+    const web = await vitest('unit-web', 'apps/web');
+    const contracts = await vitest('unit-contracts', 'packages/contracts');
+    const counts = [web.counts, contracts.counts].filter(Boolean);
+    return {
+      status: web.status || contracts.status,
+      counts: counts.length
+        ? counts.reduce((a, b) => ({ passed: a.passed + b.passed, failed: a.failed + b.failed, skipped: a.skipped + b.skipped }))
+        : null,
+    };
+  },
   // Debian's Chromium (the budget and browser steps drive it) and redis-server (the Redis outage suite
   // starts and stops one of its own), installed when missing
   tools: async () => ({ status: await run(process.execPath, ['scripts/debian-packages.mjs', 'chromium', 'redis-server']) }),
@@ -93,9 +113,10 @@ const steps = {
 const plan = [
   ['typecheck', []],
   ['lint', ['typecheck']],
+  ['unit', ['lint']],
   ['build', []],
   ['tools', ['build']],
-  ['api', ['build', 'lint', 'tools']],
+  ['api', ['build', 'unit', 'tools']],
   ['budget', ['api']],
   ['browser', ['budget']],
 ];

@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
-import { arcoStyles } from './build/arco-styles';
+import { arcoStyles } from './build/arco-styles.ts';
 
 const api = process.env.ATRIUM_API ?? 'http://127.0.0.1:8080';
 

@@ -262,6 +262,14 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
     zh: '以字母开头，只能包含字母、数字、点、下划线或短横线',
     en: 'a letter first, then letters, digits, dots, underscores or hyphens',
   },
+  'key.invalid': {
+    zh: '以字母开头，只能包含字母、数字、点、下划线或短横线，最多 64 个字符',
+    en: 'a letter first, then letters, digits, dots, underscores or hyphens, at most 64 characters',
+  },
+  'variable.reserved': {
+    zh: '是系统保留的变量名（PATH、HOME、SHELL、USER、IFS、LD_*、NODE_OPTIONS）',
+    en: 'is a reserved variable name (PATH, HOME, SHELL, USER, IFS, LD_*, NODE_OPTIONS)',
+  },
   'chars.alnum': { zh: '只能包含字母或数字', en: 'only letters or digits' },
   'chars.orgCode': {
     zh: '须为 18 位统一社会信用代码（或 9 位组织机构代码），大写字母或数字',

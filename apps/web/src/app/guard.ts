@@ -15,14 +15,26 @@ export function loginRedirect(url: URL): string {
   return `/login?${query.toString()}`;
 }
 
+const SITE = 'http://atrium.invalid';
+
+/**
+ * A redirect target as the browser would resolve it, when it stays on this site: a path, never another
+ * host, however it is written ('//host', '/\\host', or a tab the URL parser drops from '/\t/host').
+ */
+function sameSitePath(target: string | null): URL | undefined {
+  if (!target?.startsWith('/')) return undefined;
+  const url = new URL(target, SITE);
+  return url.origin === SITE ? url : undefined;
+}
+
 /** Where sign-in goes: the redirect target with its query, or the first permitted route. */
 export function afterLoginPath(search: string): string {
   const params = new URLSearchParams(search);
-  const target = params.get('redirect');
+  const target = sameSitePath(params.get('redirect'));
   params.delete('redirect');
-  if (target?.startsWith('/') && !target.startsWith('//')) {
-    const rest = params.toString();
-    return rest ? `${target}?${rest}` : target;
+  if (target) {
+    for (const [key, value] of params) target.searchParams.append(key, value);
+    return `${target.pathname}${target.search}${target.hash}`;
   }
   const { role, serverMenu } = useSession.getState();
   return firstPermittedPath({ role, serverMenu, menuFromServer: useSettings.getState().menuFromServer }) ?? '/staging';

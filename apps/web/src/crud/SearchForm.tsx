@@ -3,24 +3,9 @@ import { IconRefresh, IconSearch } from '@arco-design/web-react/icon';
 import { useTranslation } from 'react-i18next';
 import { FieldInput } from './FieldInput';
 import type { ListParams, WebResource } from './resource-api';
+import { searchIssues, toParams } from './search-params';
 import type { FieldDef } from './types';
 import { issuesToErrors } from './validation';
-
-/** Date ranges become `<field>From`/`<field>To`; empty values are dropped. */
-function toParams(values: Record<string, unknown>, fields: FieldDef[]): ListParams {
-  const params: ListParams = {};
-  for (const def of fields) {
-    const value = values[def.field];
-    if (value === undefined || value === null || value === '') continue;
-    if (def.type === 'dateRange' && Array.isArray(value)) {
-      params[`${def.field}From`] = `${value[0]}T00:00:00`;
-      params[`${def.field}To`] = `${value[1]}T23:59:59`;
-    } else {
-      params[def.field] = value as string | number;
-    }
-  }
-  return params;
-}
 
 /**
  * The search form above every list: search and reset. With the list's filter `schema` (the contract's),
@@ -40,15 +25,7 @@ export function SearchForm({
   if (!fields.length) return null;
   const submit = (values: Record<string, unknown>) => {
     const params = toParams(values, fields);
-    // checked as the server sees it: every value a query-string text
-    const result = schema?.safeParse(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])));
-    // a date range's From/To are its field's
-    const fieldOf = (key: string) =>
-      fields.find((d) => d.field === key || (d.type === 'dateRange' && (key === `${d.field}From` || key === `${d.field}To`)))?.field;
-    const issues = (result?.success === false ? result.error.issues : []).flatMap((issue) => {
-      const field = fieldOf(String(issue.path[0] ?? ''));
-      return field ? [{ ...issue, path: [field, ...issue.path.slice(1)] }] : [];
-    });
+    const issues = searchIssues(params, fields, schema);
     const label = (field: string) => t(fields.find((d) => d.field === field)?.label ?? field);
     const errors = issuesToErrors(issues, label, t, values);
     form.setFields(Object.fromEntries(fields.map((d) => [d.field, { error: errors[d.field] ? { message: errors[d.field] } : undefined }])));

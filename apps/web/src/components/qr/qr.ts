@@ -31,6 +31,7 @@ export type QrOptions = {
 export const scanDefaults = { size: 400, margin: 20, level: 'M', logoScale: 0.2, logoMargin: 4, logoCornerRadius: 8 } as const;
 
 const numericLevels: Record<number, QrLevel> = { 1: 'L', 0: 'M', 3: 'Q', 2: 'H' };
+const levels: readonly unknown[] = ['L', 'M', 'Q', 'H'];
 
 /** A clear message for options the component cannot honour (shown in place of the code). */
 export class QrError extends Error {
@@ -47,7 +48,7 @@ function check(options: QrOptions): Required<Pick<QrOptions, 'size' | 'margin' |
     throw new QrError(`version must be an integer from 1 to 40 (got ${version})`);
   if (!(logoScale > 0 && logoScale < 1)) throw new QrError(`logoScale must be in (0, 1) (got ${logoScale})`);
   const raw = options.level ?? 1;
-  const level = typeof raw === 'number' ? numericLevels[raw] : raw;
+  const level = typeof raw === 'number' ? numericLevels[raw] : levels.includes(raw) ? raw : undefined;
   if (!level) throw new QrError(`level must be L, M, Q or H (or 0–3) (got ${raw})`);
   return { size, margin, dotScale, level };
 }

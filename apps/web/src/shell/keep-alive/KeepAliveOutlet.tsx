@@ -4,6 +4,7 @@ import { useSession } from '../../app/session';
 import { useSettings } from '../../app/settings';
 import { useTabs } from '../tab-bar/tabs-store';
 import { useCurrentRoute } from '../useCurrentRoute';
+import { isCacheable, paneKey, stalePaths } from './keys';
 
 type Props = { scrollRef: RefObject<HTMLElement | null> };
 
@@ -25,15 +26,17 @@ export function KeepAliveOutlet({ scrollRef }: Props) {
   const scrollTops = useRef(new Map<string, number>());
   const previous = useRef(pathname);
 
-  const cacheable = tabBar && route !== undefined && !route.meta.ignoreCache && route.name !== 'Redirect';
+  const cacheable = isCacheable(tabBar, route);
   if (cacheable) cache.current.set(pathname, outlet);
   else cache.current.delete(pathname);
-  const open = new Set(tabs.map((tab) => tab.path));
-  for (const key of cache.current.keys()) {
-    if (!tabBar || (!open.has(key) && key !== pathname)) {
-      cache.current.delete(key);
-      scrollTops.current.delete(key);
-    }
+  for (const key of stalePaths(
+    cache.current.keys(),
+    tabs.map((tab) => tab.path),
+    pathname,
+    tabBar,
+  )) {
+    cache.current.delete(key);
+    scrollTops.current.delete(key);
   }
 
   // remember where the page we leave was scrolled, put the one we come back to where it was
@@ -50,13 +53,13 @@ export function KeepAliveOutlet({ scrollRef }: Props) {
   }, [pathname, scrollRef]);
 
   const panes = [...cache.current.entries()].map(([key, element]) => (
-    <div key={`${tenant}:${key}#${versions[key] ?? 0}`} className="page-pane" hidden={key !== pathname} data-page={key}>
+    <div key={paneKey(tenant, key, versions)} className="page-pane" hidden={key !== pathname} data-page={key}>
       {element}
     </div>
   ));
   if (!cacheable) {
     panes.push(
-      <div key={`live:${tenant}:${pathname}#${versions[pathname] ?? 0}`} className="page-pane" data-page={pathname}>
+      <div key={paneKey(tenant, pathname, versions, true)} className="page-pane" data-page={pathname}>
         {outlet}
       </div>,
     );
