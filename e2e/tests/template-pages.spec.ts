@@ -64,8 +64,9 @@ test('every template page opens with real content in Chinese and English, light 
       await expect(page.getByText(/即将上线|Coming soon/i)).toHaveCount(0);
       // drawn: no spinner left, no untranslated message key on the page
       await expect(main.locator('.arco-spin-loading')).toHaveCount(0);
+      // the page's own code may still be on its way on a busy machine: wait for its text, not for a time
+      await expect.poll(async () => (await main.innerText()).trim().length, { message: `${p.path} ${lang} is empty` }).toBeGreaterThan(10);
       const text = await main.innerText();
-      expect(text.trim().length, `${p.path} ${lang} is empty`).toBeGreaterThan(10);
       expect(text, `${p.path} ${lang}`).not.toMatch(/\b[a-z]+\.[a-z]+[A-Za-z]*\.[a-zA-Z.]+\b/);
       if (lang === 'en-US' && theme === 'dark') {
         await page.screenshot({ path: path.join(shots, `${p.path.slice(1).replaceAll('/', '-')}-en-dark.png`) });
