@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from '../src/config';
 import { sessions } from '../src/db/schema';
 import { hashToken } from '../src/modules/auth/session.service';
 import { isServer, serverCredentialsOf } from '../src/modules/realtime/rules';
-import { engines } from './helper';
+import { oneEngine } from './helper';
 import { buildRealtimeApp, type SignedIn, signIn, sleep } from './realtime-helpers';
 
 const HOOK_SECRET = 'hook-secret-for-the-tests-0123';
@@ -70,7 +70,7 @@ async function until(check: () => boolean, what: string) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe.each(engines)('the external broker hook (EMQX HTTP authentication and authorization) on %s', (engine) => {
+describe.each(oneEngine)('the external broker hook (EMQX HTTP authentication and authorization) on %s', (engine) => {
   let ctx: Awaited<ReturnType<typeof buildRealtimeApp>>;
   let emqx: Awaited<ReturnType<typeof startEmqxApi>>;
   let admin: SignedIn;

@@ -48,6 +48,13 @@ export const engines: Engine[] =
     ? ['pglite', 'postgres']
     : ['pglite'];
 
+/**
+ * For suites whose assertions do not pass through SQL the two engines could answer differently (the broker's
+ * own rules, the external broker's hook): one engine, PostgreSQL when it answers. What they read and write
+ * in the database is covered on both engines by the suites of those domains.
+ */
+export const oneEngine: Engine[] = [engines.includes('postgres') ? 'postgres' : 'pglite'];
+
 /** The Redis server tests use: REDIS_URL_TEST or the local default. */
 /**
  * A port for a server a test starts itself: 20000–32767, below Linux's ephemeral range (32768–60999),

@@ -4,10 +4,10 @@ import type { IClientOptions, MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../src/db/schema';
 import { hashToken } from '../src/modules/auth/session.service';
-import { engines } from './helper';
+import { oneEngine } from './helper';
 import { activeUsers, brokerUrl, buildRealtimeApp, closed, collect, connect, type SignedIn, signIn, sleep } from './realtime-helpers';
 
-describe.each(engines)('realtime broker on %s', (engine) => {
+describe.each(oneEngine)('realtime broker on %s', (engine) => {
   let ctx: Awaited<ReturnType<typeof buildRealtimeApp>>;
   let url: string;
   let admin: SignedIn;
