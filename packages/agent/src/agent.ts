@@ -180,3 +180,5 @@ export class Agent {
     await new Promise<void>((resolve) => (this.client ? this.client.end(false, {}, () => resolve()) : resolve()));
   }
 }
+
+export { StepRun } from './runner';

@@ -235,22 +235,21 @@ export class ReleaseEngine implements AgentBridge {
       .returning({ id: releaseStepRuns.id });
     const [env] = await tx.select({ variables: releaseEnvs.variables }).from(releaseEnvs).where(eq(releaseEnvs.id, task.envId));
     const variables: ReleaseVariable[] = env?.variables ?? [];
-    const environment: Record<string, string> = {};
-    for (const variable of variables) environment[variable.name] = variable.value;
-    for (const [name, value] of Object.entries(step.params)) environment[name] = value;
-    environment.ATRIUM_TASK_ID = String(task.id);
-    environment.ATRIUM_VERSION = task.version;
-    environment.ATRIUM_STEP = String(index + 1);
+    // by name without the prefix: the agent sets each as ATRIUM_VAR_{name}; a parameter wins over a variable
+    const named: Record<string, string> = {};
+    for (const variable of variables) named[variable.name] = variable.value;
+    for (const [name, value] of Object.entries(step.params)) named[name] = value;
     return {
       type: 'run',
       taskId: task.id,
       stepRunId: (run as { id: number }).id,
       stepIndex: index,
+      version: task.version,
       name: step.name,
       body: step.body,
       sha256: step.sha256,
       timeoutSec: step.timeoutSec,
-      env: environment,
+      variables: named,
       secrets: variables.filter((v) => v.secret).map((v) => v.value),
       heartbeatMs: Math.max(200, Math.floor(this.options.leaseMs / 3)),
       logCapBytes: this.options.logCapBytes,

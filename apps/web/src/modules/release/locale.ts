@@ -13,7 +13,8 @@ const zh: Record<string, string> = {
   'release.deprecate': '弃用',
   'release.newVersion': '新版本',
   'release.body': '脚本内容（/bin/sh）',
-  'release.bodyHint': '参数与变量以环境变量传入，例如 $VERSION；不要用 set -x 打印密钥。',
+  'release.bodyHint':
+    '参数与变量以 ATRIUM_VAR_ 开头的环境变量传入，例如变量 VERSION 为 $ATRIUM_VAR_VERSION；另有 $ATRIUM_VERSION、$ATRIUM_TASK_ID、$ATRIUM_STEP。不要用 set -x 打印密钥。',
   'release.timeoutSec': '超时（秒）',
   'release.sha256': 'SHA-256',
   'release.hostname': '主机名',
@@ -97,7 +98,8 @@ const en: Record<string, string> = {
   'release.deprecate': 'Deprecate',
   'release.newVersion': 'New version',
   'release.body': 'Script (/bin/sh)',
-  'release.bodyHint': 'Parameters and variables arrive as environment variables, e.g. $VERSION; never print secrets with set -x.',
+  'release.bodyHint':
+    'Parameters and variables arrive as environment variables prefixed ATRIUM_VAR_: variable VERSION is $ATRIUM_VAR_VERSION; also $ATRIUM_VERSION, $ATRIUM_TASK_ID, $ATRIUM_STEP. Never print secrets with set -x.',
   'release.timeoutSec': 'Timeout (s)',
   'release.sha256': 'SHA-256',
   'release.hostname': 'Host',
