@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Agent, StepRun } from '@atrium/agent';
 import type { AgentRunCommand } from '@atrium/contracts/release';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { arena } from './attack/escalation';
 import { buildTestApp, engines } from './helper';
 import { type Caller, signIn } from './system/api';
 
@@ -324,5 +325,143 @@ describe.each(engines)('release hardening on %s', (engine) => {
     });
     expect(process.status).toBe(400);
     expect(process.body.data.fields[0].field).toMatch(/^steps\.0\.params/);
+  });
+
+  it('lets only a MAINTAINER of every project, or the tenant administrator, change protection, approvals, variables and processes; logs before and after, secrets masked', async () => {
+    const SECRET_OLD = 'old-Secret-value-42';
+    const SECRET_NEW = 'new-Secret-value-43';
+    const project = (await admin.post('/api/release/project', { key: unique('p'), name: 'Guarded' })).body.data.id as number;
+    const other = (await admin.post('/api/release/project', { key: unique('p'), name: 'Other' })).body.data.id as number;
+    const env = await admin.post('/api/release/env', {
+      key: unique('e'),
+      name: 'Production',
+      protected: true,
+      requiredApprovals: 2,
+      variables: [
+        { name: 'TOKEN', value: SECRET_OLD, secret: true },
+        { name: 'REGION', value: 'north' },
+      ],
+    });
+    expect(env.status).toBe(200);
+    const envId = env.body.data.id as number;
+    const abilityId = await ability('echo guarded');
+    const process = await admin.post('/api/release/process', { name: 'Deploy', projectId: project, steps: [{ abilityId }] });
+    expect(process.status).toBe(200);
+    const processId = process.body.data.id as number;
+
+    const { caller: editor, userId } = await arena(ctx).then((a) =>
+      a.limited([
+        'release:env:list',
+        'release:env:query',
+        'release:env:update',
+        'release:process:list',
+        'release:process:create',
+        'release:process:update',
+        'release:process:delete',
+        'release:project:list',
+        'release:project:update',
+      ]),
+    );
+    const envNow = async () => (await admin.get(`/api/release/env/${envId}`)).body.data;
+    const processNow = async () => (await admin.get('/api/release/process')).body.data.list.find((p: { id: number }) => p.id === processId);
+    const before = { env: await envNow(), process: await processNow() };
+    const keep = [
+      { name: 'TOKEN', secret: true },
+      { name: 'REGION', value: 'north' },
+    ];
+    const attempts = [
+      () => editor.put(`/api/release/env/${envId}`, { name: 'Production', protected: false, requiredApprovals: 2, variables: keep }),
+      () => editor.put(`/api/release/env/${envId}`, { name: 'Production', protected: true, requiredApprovals: 1, variables: keep }),
+      () =>
+        editor.put(`/api/release/env/${envId}`, {
+          name: 'Production',
+          protected: true,
+          requiredApprovals: 2,
+          variables: [
+            { name: 'TOKEN', secret: true },
+            { name: 'REGION', value: 'south' },
+          ],
+        }),
+      () =>
+        editor.put(`/api/release/env/${envId}`, {
+          name: 'Production',
+          protected: true,
+          requiredApprovals: 2,
+          variables: [
+            { name: 'TOKEN', value: 'mine', secret: true },
+            { name: 'REGION', value: 'north' },
+          ],
+        }),
+      () => editor.put(`/api/release/process/${processId}`, { name: 'Deploy', steps: [{ abilityId, params: { X: '1' } }] }),
+      () => editor.post('/api/release/process', { name: 'Mine', projectId: project, steps: [{ abilityId }] }),
+      () => editor.del(`/api/release/process/${processId}`),
+      () => editor.put(`/api/release/project/${project}`, { name: 'Guarded', keepReleases: 1 }),
+    ];
+    for (const attempt of attempts) expect((await attempt()).status).toBe(403);
+    expect({ env: await envNow(), process: await processNow() }).toEqual(before);
+    // a rename is the permission's
+    const renamed = await editor.put(`/api/release/env/${envId}`, { name: 'Prod', protected: true, requiredApprovals: 2, variables: keep });
+    expect(renamed.status).toBe(200);
+
+    // a MAINTAINER of the project: its processes and settings, not yet an environment other projects use
+    const grant = (projectId: number, grantEnv: number | null) =>
+      admin.post('/api/release/user-project', { userId, projectId, envId: grantEnv, level: 'MAINTAINER' });
+    expect((await grant(project, null)).status).toBe(200);
+    expect((await attempts[4]!()).status).toBe(200);
+    expect((await attempts[7]!()).status).toBe(200);
+    expect((await attempts[0]!()).status).toBe(403);
+    expect((await envNow()).protected).toBe(true);
+    // MAINTAINER of it on every project: now the environment is theirs too
+    expect((await grant(other, envId)).status).toBe(200);
+    const lifted = await attempts[0]!();
+    expect([lifted.status, lifted.body.data?.protected]).toEqual([200, false]);
+
+    // the administrator replaces the secret: the log says it changed, never what it was or is
+    const replaced = await admin.put(`/api/release/env/${envId}`, {
+      name: 'Prod',
+      protected: true,
+      requiredApprovals: 2,
+      variables: [
+        { name: 'TOKEN', value: SECRET_NEW, secret: true },
+        { name: 'REGION', value: 'north' },
+      ],
+    });
+    expect(replaced.status).toBe(200);
+    const log = (await admin.get('/api/system/operlog?module=release:env&pageSize=50')).body.data.list as {
+      target: string;
+      result: string;
+      summary: { changed?: Record<string, { from: unknown; to: unknown }> } | null;
+    }[];
+    const mine = log.filter((entry) => entry.target === String(envId));
+    expect(JSON.stringify(mine)).not.toContain(SECRET_OLD);
+    expect(JSON.stringify(mine)).not.toContain(SECRET_NEW);
+    expect(JSON.stringify(mine)).not.toContain('mine');
+    // newest first: the administrator protected it again, after the maintainer had lifted it
+    expect(mine.filter((e) => e.result === 'success' && e.summary?.changed?.protected).map((e) => e.summary?.changed?.protected)).toEqual([
+      { from: false, to: true },
+      { from: true, to: false },
+    ]);
+    const secret = mine.find((e) => e.result === 'success' && e.summary?.changed?.variables);
+    expect(secret?.summary?.changed?.variables).toEqual({
+      from: [
+        { name: 'TOKEN', secret: true, value: '******' },
+        { name: 'REGION', value: 'north', secret: false },
+      ],
+      to: [
+        { name: 'TOKEN', secret: true, value: '******', changed: true },
+        { name: 'REGION', value: 'north', secret: false },
+      ],
+    });
+    expect(mine.filter((e) => e.result === 'failure').length).toBeGreaterThanOrEqual(4);
+    const processLog = (await admin.get('/api/system/operlog?module=release:process&pageSize=50')).body.data.list as {
+      target: string;
+      result: string;
+      summary: { changed?: Record<string, { from: unknown; to: unknown }> } | null;
+    }[];
+    const stepsChange = processLog.find((e) => e.target === String(processId) && e.result === 'success')?.summary?.changed?.steps;
+    expect(stepsChange).toEqual({
+      from: [expect.objectContaining({ abilityId, params: {} })],
+      to: [expect.objectContaining({ abilityId, params: { X: '1' } })],
+    });
   });
 });
