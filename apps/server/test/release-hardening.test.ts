@@ -4,10 +4,15 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, StepRun } from '@atrium/agent';
+import { realtimeTopic } from '@atrium/contracts/realtime';
 import type { AgentRunCommand } from '@atrium/contracts/release';
+import { eq } from 'drizzle-orm';
+import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accounts } from '../src/db/schema';
 import { arena } from './attack/escalation';
 import { buildTestApp, engines } from './helper';
+import { brokerUrl, collect, connect } from './realtime-helpers';
 import { type Caller, signIn } from './system/api';
 
 type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
@@ -463,5 +468,75 @@ describe.each(engines)('release hardening on %s', (engine) => {
       from: [expect.objectContaining({ abilityId, params: {} })],
       to: [expect.objectContaining({ abilityId, params: { X: '1' } })],
     });
+  });
+
+  it('sends a task’s live log and status only to those its REST route answers, and agent presence only to those who may list agents', async () => {
+    const project = (await admin.post('/api/release/project', { key: unique('p'), name: 'Live' })).body.data.id as number;
+    const envA = (await admin.post('/api/release/env', { key: unique('e'), name: 'A' })).body.data.id as number;
+    const envB = (await admin.post('/api/release/env', { key: unique('e'), name: 'B' })).body.data.id as number;
+    const processId = (
+      await admin.post('/api/release/process', {
+        name: 'Live',
+        projectId: project,
+        steps: [{ abilityId: await ability('echo LIVE-MARKER'), labels: ['live'] }],
+      })
+    ).body.data.id as number;
+    const a = await arena(ctx);
+    /** A user with these permissions, their grant, and a real MQTT client on their task topic. */
+    const person = async (permissions: string[], grantEnv?: number) => {
+      const { caller, userId, accountId } = await a.limited(permissions);
+      if (grantEnv !== undefined)
+        expect(
+          (await admin.post('/api/release/user-project', { userId, projectId: project, envId: grantEnv, level: 'VIEWER' })).status,
+        ).toBe(200);
+      const { clientKey } = (await caller.post('/api/system/user/userInfoLogin', {})).body.data as { clientKey: string };
+      const [account] = await ctx.database.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.accountId, accountId));
+      const client = await connect(brokerUrl(ctx.app.realtime.port), { accountId, clientKey }, caller.token);
+      clients.push(client);
+      await client.subscribeAsync(realtimeTopic('task', clientKey), { qos: 1 });
+      return { caller, accountRef: (account as { id: number }).id, inbox: collect(client) };
+    };
+    const clients: MqttClient[] = [];
+    const onA = await person([], envA);
+    const onB = await person([], envB);
+    const lister = await person(['release:client:list']);
+    /** Published after everything else: once it arrived, whatever was sent to this account before has too. */
+    const drained = async (who: typeof onA) => {
+      const before = who.inbox.messages.length;
+      await ctx.app.publish({ accountRefs: [who.accountRef], kind: 'task', payload: { domain: 'test', event: 'sentinel' } });
+      await who.inbox.waitFor(before + 1, 10_000);
+      return who.inbox.messages.map((m) => m.body);
+    };
+
+    const { agent, credentials } = await startAgent(['live']);
+    const created = await admin.post('/api/release/task', { projectId: project, envId: envA, processId, version: '1' });
+    expect(created.status).toBe(200);
+    const taskId = created.body.data.id as number;
+    expect(await finished(taskId)).toBe('SUCCEEDED');
+    // the REST rule: VIEWER on the environment sees the task, VIEWER on the project's other environment does not
+    expect((await onA.caller.get(`/api/release/task/${taskId}`)).status).toBe(200);
+    expect((await onB.caller.get(`/api/release/task/${taskId}`)).status).toBe(404);
+    const ofTask = (bodies: Record<string, unknown>[]) => bodies.filter((b) => b.domain === 'release' && b.taskId === taskId);
+    await until('the viewer got the log and the end', async () =>
+      ofTask(onA.inbox.messages.map((m) => m.body)).some((b) => b.event === 'status' && b.status === 'SUCCEEDED'),
+    );
+    expect(ofTask(onA.inbox.messages.map((m) => m.body)).some((b) => b.event === 'log' && String(b.text).includes('LIVE-MARKER'))).toBe(
+      true,
+    );
+    expect(ofTask(await drained(onB))).toEqual([]);
+    expect(ofTask(await drained(lister))).toEqual([]);
+
+    // presence: to whoever may list agents, not to everyone in the tenant
+    await agent.stop();
+    await until('offline shown', async () => (await admin.get(`/api/release/client/${credentials.id}`)).body.data.presence === 'offline');
+    const presence = (bodies: Record<string, unknown>[]) => bodies.filter((b) => b.event === 'presence' && b.clientId === credentials.id);
+    await until('the lister got the presence', async () =>
+      presence(lister.inbox.messages.map((m) => m.body)).some((b) => b.presence === 'offline'),
+    );
+    expect((await lister.caller.get('/api/release/client')).status).toBe(200);
+    expect((await onA.caller.get('/api/release/client')).status).toBe(403);
+    expect(presence(await drained(onA))).toEqual([]);
+    expect(presence(await drained(onB))).toEqual([]);
+    for (const client of clients) await client.endAsync(true);
   });
 });

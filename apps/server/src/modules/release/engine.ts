@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ALL_PERMISSIONS } from '@atrium/contracts';
 import type { AgentCommand, AgentHeartbeat, AgentLogChunk, AgentRunCommand, AgentStatus, TaskStatus } from '@atrium/contracts/release';
 import { maskSecrets } from '@atrium/contracts/release-mask';
-import { and, asc, count, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type Tx, withTenant } from '../../db/client';
 import {
@@ -11,9 +12,7 @@ import {
   releaseLogChunks,
   releaseStepRuns,
   releaseTasks,
-  releaseUserProjects,
   tenants,
-  tenantUsers,
 } from '../../db/schema';
 import type { AgentBridge } from '../realtime/broker';
 import { type AgentIdentity, type AgentUpKind, agentDownTopic } from '../realtime/rules';
@@ -500,20 +499,43 @@ export class ReleaseEngine implements AgentBridge {
 
   // ---- live updates to browsers -------------------------------------------------------------------
 
-  /** Accounts that follow a task: its creator, the project's grant holders. */
+  /**
+   * Accounts that may see a task's live log and status: exactly those `GET /release/task/:id` answers in
+   * the task's tenant — enabled members who are its administrator (super admin, `*:*:*` or the admin
+   * role: `isTenantAdmin`) or hold a grant on the task's project for all environments or for its one
+   * (`levelOf`). The creator gets nothing more than the rule gives them.
+   */
   private async watchersOf(tenantId: number, taskId: number): Promise<number[]> {
     return withTenant(this.db(), tenantId, async (tx) => {
       const [task] = await tx
-        .select({ projectId: releaseTasks.projectId, createdByAccount: releaseTasks.createdByAccount })
+        .select({ projectId: releaseTasks.projectId, envId: releaseTasks.envId })
         .from(releaseTasks)
         .where(eq(releaseTasks.id, taskId));
       if (!task) return [];
-      const granted = await tx
-        .select({ accountRef: tenantUsers.accountRef })
-        .from(releaseUserProjects)
-        .innerJoin(tenantUsers, and(eq(tenantUsers.tenantId, releaseUserProjects.tenantId), eq(tenantUsers.id, releaseUserProjects.userId)))
-        .where(eq(releaseUserProjects.projectId, task.projectId));
-      return [...new Set([task.createdByAccount, ...granted.map((g) => g.accountRef)])];
+      const result = await tx.execute(sql`
+        select distinct tu.account_ref::int as ref
+          from tenant_users tu
+          join accounts a on a.id = tu.account_ref
+         where tu.status = '0'
+           and (a.super_admin
+                or ${holdsRole(sql`(r.code = 'admin' or m.permission = ${ALL_PERMISSIONS})`)}
+                or exists (select 1 from release_user_projects g
+                            where g.tenant_id = tu.tenant_id and g.user_id = tu.id and g.project_id = ${task.projectId}
+                              and (g.env_id is null or g.env_id = ${task.envId})))`);
+      return refsOf(result);
+    });
+  }
+
+  /** Accounts that may see the client list (`release:client:list`, as `can()` decides it): who gets presence. */
+  private async clientWatchers(tenantId: number): Promise<number[]> {
+    return withTenant(this.db(), tenantId, async (tx) => {
+      const result = await tx.execute(sql`
+        select distinct tu.account_ref::int as ref
+          from tenant_users tu
+          join accounts a on a.id = tu.account_ref
+         where tu.status = '0'
+           and (a.super_admin or ${holdsRole(sql`m.permission in (${ALL_PERMISSIONS}, ${CLIENT_LIST})`)})`);
+      return refsOf(result);
     });
   }
 
@@ -527,16 +549,26 @@ export class ReleaseEngine implements AgentBridge {
   }
 
   private async publishClient(tenantId: number, clientId: number, online: boolean) {
-    const admins = await withTenant(this.db(), tenantId, (tx) =>
-      tx.select({ accountRef: tenantUsers.accountRef }).from(tenantUsers).limit(500),
-    );
     await this.app.publish({
-      accountRefs: admins.map((a) => a.accountRef),
+      accountRefs: await this.clientWatchers(tenantId),
       kind: 'task',
       payload: { domain: 'release', event: 'presence', clientId, presence: online ? 'online' : 'offline' },
     });
   }
 }
+
+/** The permission that shows agents and their presence (GET /api/release/client). */
+const CLIENT_LIST = 'release:client:list';
+
+/** `exists` an enabled role of member `tu` (through its enabled menus) for which `condition` holds. */
+const holdsRole = (condition: SQL) => sql`exists (
+  select 1 from user_roles ur
+    join roles r on r.tenant_id = ur.tenant_id and r.id = ur.role_id and r.status = '0'
+    left join role_menus rm on rm.tenant_id = r.tenant_id and rm.role_id = r.id
+    left join menus m on m.id = rm.menu_id and m.status = '0'
+   where ur.tenant_id = tu.tenant_id and ur.user_id = tu.id and ${condition})`;
+
+const refsOf = (result: unknown): number[] => (result as { rows: { ref: number | string }[] }).rows.map((row) => Number(row.ref));
 
 function isUniqueViolation(error: unknown): boolean {
   let e = error as { code?: string; cause?: unknown } | undefined;
