@@ -418,6 +418,9 @@ describe.each(engines)('release hardening on %s', (engine) => {
     expect((await envNow()).protected).toBe(true);
     // MAINTAINER of it on every project: now the environment is theirs too
     expect((await grant(other, envId)).status).toBe(200);
+    expect((await attempts[0]!()).status).toBe(403);
+    for (const { id } of (await admin.get('/api/release/project')).body.data.list as { id: number }[])
+      if (id !== project && id !== other) expect((await grant(id, envId)).status).toBe(200);
     const lifted = await attempts[0]!();
     expect([lifted.status, lifted.body.data?.protected]).toEqual([200, false]);
 
