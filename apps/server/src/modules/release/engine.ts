@@ -14,6 +14,7 @@ import {
   releaseTasks,
   tenants,
 } from '../../db/schema';
+import { secretContext } from '../../secrets/at-rest';
 import type { AgentBridge } from '../realtime/broker';
 import { type AgentIdentity, type AgentUpKind, agentDownTopic } from '../realtime/rules';
 
@@ -215,13 +216,18 @@ export class ReleaseEngine implements AgentBridge {
 
   // ---- transitions --------------------------------------------------------------------------------
 
+  /** A secret variable's value, opened (stored sealed with the tenant's context). */
+  private openSecret(tenantId: number, value: string): string {
+    return this.app.secrets.open(value, secretContext.releaseEnv(tenantId));
+  }
+
   private async secretsOfTask(tx: Tx, taskId: number): Promise<string[]> {
     const [row] = await tx
-      .select({ variables: releaseEnvs.variables })
+      .select({ variables: releaseEnvs.variables, tenantId: releaseTasks.tenantId })
       .from(releaseTasks)
       .innerJoin(releaseEnvs, and(eq(releaseEnvs.tenantId, releaseTasks.tenantId), eq(releaseEnvs.id, releaseTasks.envId)))
       .where(eq(releaseTasks.id, taskId));
-    return (row?.variables ?? []).filter((v) => v.secret).map((v) => v.value);
+    return (row?.variables ?? []).filter((v) => v.secret).map((v) => this.openSecret(row?.tenantId ?? 0, v.value));
   }
 
   /** The command that runs step `index` of a task, after inserting its step run. */
@@ -233,7 +239,9 @@ export class ReleaseEngine implements AgentBridge {
       .values({ tenantId: task.tenantId, taskId: task.id, stepIndex: index, clientId, startedAt: this.now() })
       .returning({ id: releaseStepRuns.id });
     const [env] = await tx.select({ variables: releaseEnvs.variables }).from(releaseEnvs).where(eq(releaseEnvs.id, task.envId));
-    const variables: ReleaseVariable[] = env?.variables ?? [];
+    const variables: ReleaseVariable[] = (env?.variables ?? []).map((v) =>
+      v.secret ? { ...v, value: this.openSecret(task.tenantId, v.value) } : v,
+    );
     // by name without the prefix: the agent sets each as ATRIUM_VAR_{name}; a parameter wins over a variable
     const named: Record<string, string> = {};
     for (const variable of variables) named[variable.name] = variable.value;

@@ -32,6 +32,7 @@ import { ok } from '../../crud/register-resource';
 import { withTenant } from '../../db/client';
 import {
   type ReleaseSnapshotStep,
+  type ReleaseVariable,
   releaseAbilities,
   releaseClients,
   releaseEnrolTokens,
@@ -45,6 +46,7 @@ import {
   tenantUsers,
 } from '../../db/schema';
 import { AppError, forbidden, notFound } from '../../errors';
+import { secretContext } from '../../secrets/at-rest';
 import { agentUsername } from '../realtime/rules';
 import { newSecret, ReleaseEngine, sha256 } from './engine';
 
@@ -153,6 +155,16 @@ const toAbility = (row: typeof releaseAbilities.$inferSelect) => {
   const { tenantId: _t, ...rest } = row;
   return rest;
 };
+/** Secret variables as stored: sealed with the tenant's context (secrets/box.ts); other variables as they are. */
+const sealVariables = (ctx: Ctx, variables: ReleaseVariable[]): ReleaseVariable[] =>
+  variables.map((v) =>
+    v.secret ? { ...v, value: ctx.request.server.secrets.seal(v.value, secretContext.releaseEnv(ctx.caller.tenantId)) } : v,
+  );
+const openVariables = (ctx: Ctx, variables: ReleaseVariable[]): ReleaseVariable[] =>
+  variables.map((v) =>
+    v.secret ? { ...v, value: ctx.request.server.secrets.open(v.value, secretContext.releaseEnv(ctx.caller.tenantId)) } : v,
+  );
+
 /** Secret values never leave the server: a secret variable comes back with its name only. */
 const toEnv = (row: typeof releaseEnvs.$inferSelect) => {
   const { tenantId: _t, variables, ...rest } = row;
@@ -316,7 +328,13 @@ export async function releaseRoutes(app: FastifyInstance) {
     async (ctx, { body }) => {
       const [row] = await ctx.tx
         .insert(releaseEnvs)
-        .values({ tenantId: ctx.caller.tenantId, ...body, createBy: by(ctx), updateBy: by(ctx) })
+        .values({
+          tenantId: ctx.caller.tenantId,
+          ...body,
+          variables: sealVariables(ctx, body.variables),
+          createBy: by(ctx),
+          updateBy: by(ctx),
+        })
         .returning()
         .catch((error: unknown) => rethrowUnique(error, { release_envs_key_key: 'key' }));
       return toEnv(row as typeof releaseEnvs.$inferSelect);
@@ -326,8 +344,10 @@ export async function releaseRoutes(app: FastifyInstance) {
     app,
     { method: 'PUT', url: '/release/env/:id', permission: perm('env', 'update'), params: idParam, body: envUpdateSchema, write: true },
     async (ctx, { params, body }) => {
-      const [current] = await ctx.tx.select().from(releaseEnvs).where(eq(releaseEnvs.id, params.id)).for('update');
-      if (!current) throw notFound();
+      const [stored] = await ctx.tx.select().from(releaseEnvs).where(eq(releaseEnvs.id, params.id)).for('update');
+      if (!stored) throw notFound();
+      // compared and logged in plain text here, stored sealed
+      const current = { ...stored, variables: openVariables(ctx, stored.variables) };
       const variables = body.variables.map((v, index) => {
         if (v.value !== undefined) return { name: v.name, value: v.value, secret: v.secret };
         const kept = current.variables.find((old) => old.name === v.name && old.secret);
@@ -342,10 +362,10 @@ export async function releaseRoutes(app: FastifyInstance) {
       if (guarded) await requireEnvMaintainer(ctx, current.id);
       const [row] = await ctx.tx
         .update(releaseEnvs)
-        .set({ ...body, variables, updateBy: by(ctx), updateTime: new Date() })
+        .set({ ...body, variables: sealVariables(ctx, variables), updateBy: by(ctx), updateTime: new Date() })
         .where(eq(releaseEnvs.id, params.id))
         .returning();
-      const updated = row as typeof releaseEnvs.$inferSelect;
+      const updated = { ...(row as typeof releaseEnvs.$inferSelect), variables };
       recordAudit(ctx.request, { before: envForLog(current), after: envForLog(updated, current) });
       return toEnv(updated);
     },
@@ -354,11 +374,14 @@ export async function releaseRoutes(app: FastifyInstance) {
   route(
     app,
     { method: 'DELETE', url: '/release/env/:id', permission: perm('env', 'delete'), params: idParam, write: true },
-    async (ctx, { params }) =>
-      removeUnused(ctx, releaseEnvs, params.id, [
+    async (ctx, { params }) => {
+      const deleted = (await removeUnused(ctx, releaseEnvs, params.id, [
         [releaseTasks.envId, 'release.env.hasTasks'],
         [releaseUserProjects.envId, 'release.env.hasGrants'],
-      ]),
+      ])) as unknown as typeof releaseEnvs.$inferSelect;
+      // what went is shown like what is kept: secrets by name only
+      return toEnv({ ...deleted, tenantId: ctx.caller.tenantId });
+    },
   );
 
   // ---- projects ----------------------------------------------------------------------------------
