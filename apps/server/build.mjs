@@ -17,8 +17,9 @@ const { dependencies } = JSON.parse(readFileSync(path.join(here, 'package.json')
 
 rmSync(dist, { recursive: true, force: true });
 await build({
-  entryPoints: [path.join(here, 'src/main.ts')],
-  outfile: path.join(dist, 'main.js'),
+  // the server, and the key rotation command (npm run secrets:rotate: node dist/secrets-rotate.js)
+  entryPoints: { main: path.join(here, 'src/main.ts'), 'secrets-rotate': path.join(here, 'src/secrets/rotate.ts') },
+  outdir: dist,
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -11,8 +11,8 @@ import { demoAccounts, signIn } from './support/auth';
 const expect = baseExpect.configure({ timeout: 30_000 });
 const agentCli = fileURLToPath(new URL('../../packages/agent/src/cli.ts', import.meta.url));
 const suffix = Date.now().toString(36);
-// biome-ignore lint/suspicious/noTemplateCurlyInString: a shell script (a default for $PAUSE), not a template
-const SCRIPT = 'for i in 1 2 3; do echo "line $i of $ATRIUM_VERSION"; done\nsleep "${PAUSE:-0}"\necho finished';
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a shell script (a default for $ATRIUM_VAR_PAUSE), not a template
+const SCRIPT = 'for i in 1 2 3; do echo "line $i of $ATRIUM_VERSION"; done\nsleep "${ATRIUM_VAR_PAUSE:-0}"\necho finished';
 
 let agent: ChildProcess | undefined;
 let work: string | undefined;
@@ -73,7 +73,7 @@ test('creates an ability, a process and a task, follows its live log, and cancel
   // presence turns online live, without reloading
   await expect(host.getByText('在线', { exact: true })).toBeVisible();
 
-  // an ability: a script that prints three lines, then waits $PAUSE seconds
+  // an ability: a script that prints three lines, then waits $ATRIUM_VAR_PAUSE seconds
   await page.goto('/release/ability');
   await page.getByRole('button', { name: '新建' }).click();
   await field(page, '标识').locator('input').fill(`deploy${suffix}`);

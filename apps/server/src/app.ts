@@ -27,6 +27,8 @@ import { compiledSerializer } from './plugins/serializer';
 import { storePlugin } from './plugins/store';
 import { timeoutPlugin } from './plugins/timeout';
 import { webPlugin } from './plugins/web';
+import { openSecrets } from './secrets/at-rest';
+import type { SecretBox } from './secrets/box';
 
 export const defaultWebDist = path.resolve(serverDir, '../web/dist');
 
@@ -57,6 +59,8 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
   app.setSerializerCompiler(compiledSerializer);
   app.decorate('config', config);
   app.decorate('clock', clock ?? systemClock);
+  // refuses to start when stored secrets are sealed with a key not given; seals plain ones
+  app.decorate('secrets', await openSecrets(config, database, app.log));
   app.decorate('events', createAppEvents());
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -99,5 +103,7 @@ declare module 'fastify' {
     clock: Clock;
     /** In-process announcements, e.g. `session.ended` (the realtime broker disconnects on it). */
     events: AppEvents;
+    /** Seals and opens secrets a user enters (secrets/box.ts). */
+    secrets: SecretBox;
   }
 }

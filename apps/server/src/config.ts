@@ -39,6 +39,10 @@ export const configSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: url(['postgres:', 'postgresql:']),
   DATABASE_APP_URL: url(['postgres:', 'postgresql:']),
+  // secrets at rest (environment secret variables, vendor keys): 32-byte keys in base64, the sealing one
+  // first (more, comma-separated, open what older keys sealed); or a file holding them
+  SECRETS_KEY: z.string().optional(),
+  SECRETS_KEY_FILE: z.string().optional(),
   REDIS_URL: url(['redis:', 'rediss:']),
   MQTT_URL: url(['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:']),
   // 0 picks a free port (tests run several brokers at once)

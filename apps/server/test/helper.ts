@@ -123,9 +123,20 @@ export async function createTestDatabase(
   };
 }
 
+/** The secrets key test apps run with (secrets/box.ts); a suite about keys passes its own. */
+export const TEST_SECRETS_KEY = 'dGVzdC1rZXktZm9yLWF0cml1bS1zZWNyZXRzLTMyYiE=';
+
 export function testConfig(overrides: Record<string, string> = {}): Config {
   // MQTT_WS_PORT 0: each test app's broker takes a free port, so parallel suites never collide
-  return loadConfig({ LOG_LEVEL: 'silent', CAPTCHA: 'off', SEED: 'demo', DATA_DIR: os.tmpdir(), MQTT_WS_PORT: '0', ...overrides });
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    CAPTCHA: 'off',
+    SEED: 'demo',
+    DATA_DIR: os.tmpdir(),
+    MQTT_WS_PORT: '0',
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    ...overrides,
+  });
 }
 
 /** A clock tests move instead of sleeping: real time plus an offset. */

@@ -162,7 +162,10 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
   it('runs a real shell step: output in the log, params and variables as environment, the secret never stored', async () => {
     const { agent } = await startAgent(['ok']);
     const ids = await setup(
-      ['echo "hello $GREETING from $REGION"\necho "token=$TOKEN"\nprintf %s "$TOKEN" | base64\necho "cwd=$(pwd)"', 'echo second step'],
+      [
+        'echo "hello $ATRIUM_VAR_GREETING from $ATRIUM_VAR_REGION"\necho "token=$ATRIUM_VAR_TOKEN"\nprintf %s "$ATRIUM_VAR_TOKEN" | base64\necho "cwd=$(pwd)"',
+        'echo second step',
+      ],
       {},
       ['ok'],
     );
@@ -215,7 +218,9 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     const ids = await setup(['echo placeholder'], {}, ['retry']);
     const marks = await mkdtemp(path.join(os.tmpdir(), 'atrium-retry-'));
     // fails on its first run only: the mark left by that run makes the second succeed
-    const flaky = await ability('if [ -f "$MARK" ]; then echo "second attempt"; else touch "$MARK"; echo "first attempt"; exit 4; fi');
+    const flaky = await ability(
+      'if [ -f "$ATRIUM_VAR_MARK" ]; then echo "second attempt"; else touch "$ATRIUM_VAR_MARK"; echo "first attempt"; exit 4; fi',
+    );
     const broken = await ability('echo "attempt of a broken step"; exit 7');
     const process = await admin.post('/api/release/process', {
       name: 'Flaky',

@@ -182,3 +182,5 @@ export class Agent {
     await new Promise<void>((resolve) => (client ? client.end(!client.connected, {}, () => resolve()) : resolve()));
   }
 }
+
+export { StepRun } from './runner';

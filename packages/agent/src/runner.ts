@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentRunCommand } from '@atrium/contracts/release';
+import { stepEnvironment } from '@atrium/contracts/release-env';
 import { maskPatterns } from '@atrium/contracts/release-mask';
 
 /** The one interpreter steps run with; the step body is a file it reads, never a command line. */
@@ -18,7 +19,8 @@ export type RunSink = { chunk(seq: number, text: string): void; end(result: RunE
 
 /**
  * One step run: the body written to a file in a fresh directory and run by `/bin/sh file` with
- * `spawn` (`shell: false`), parameters and variables as environment variables, in a process group of
+ * `spawn` (`shell: false`), parameters and variables as `ATRIUM_VAR_{NAME}` environment variables
+ * (nothing else of what the server sends names a variable), in a process group of
  * its own so that cancel and timeout reach every child. Output is masked line by line, numbered in
  * chunks and capped with a visible truncation line.
  */
@@ -56,19 +58,35 @@ export class StepRun {
       return this.finish({ exitCode: null, signal: null, reason: 'error' });
     }
     const dir = path.join(this.workDir, 'runs', String(command.stepRunId));
+    // the agent does not trust the server either: it names every variable itself
+    const environment = stepEnvironment({
+      variables: command.variables,
+      taskId: command.taskId,
+      version: command.version,
+      stepIndex: command.stepIndex,
+      runDir: dir,
+      base: {
+        PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+        HOME: process.env.HOME ?? dir,
+        LANG: process.env.LANG ?? 'C.UTF-8',
+      },
+    });
+    if ('error' in environment) {
+      this.emit(`[agent] ${environment.error}: not run\n`);
+      return this.finish({ exitCode: null, signal: null, reason: 'error' });
+    }
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const script = path.join(dir, 'step.sh');
     await writeFile(script, command.body, { mode: 0o700 });
     await chmod(script, 0o700);
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-      HOME: process.env.HOME ?? dir,
-      LANG: process.env.LANG ?? 'C.UTF-8',
-      ...command.env,
-      ATRIUM_RUN_DIR: dir,
-    };
-    const child = spawn(INTERPRETER, [script], { cwd: dir, env, shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(INTERPRETER, [script], {
+      cwd: dir,
+      env: environment.env,
+      shell: false,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     child.stdout?.setEncoding('utf8').on('data', (text: string) => this.output(text));
     child.stderr?.setEncoding('utf8').on('data', (text: string) => this.output(text));

@@ -38,6 +38,12 @@ export const errorCatalogue = {
   rateLimited: { code: 429, status: 429, zh: '请求过于频繁，请稍后再试', en: 'Too many requests, please try again later' },
   internal: { code: 500, status: 500, zh: '服务器内部错误', en: 'Internal server error' },
   unavailable: { code: 503, status: 503, zh: '服务暂不可用，请稍后重试', en: 'Service temporarily unavailable, please retry' },
+  secretsKeyMissing: {
+    code: 50301,
+    status: 503,
+    zh: '服务器未配置加密密钥（SECRETS_KEY），不能保存密钥',
+    en: 'The server has no encryption key (SECRETS_KEY): secrets cannot be stored',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorEntry = { code: number; status: number; zh: string; en: string };

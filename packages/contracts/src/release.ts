@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VARIABLE_NAME } from './release-env';
 
 /**
  * Release management: the request bodies of `/api/release/*` and the messages between the server and
@@ -32,10 +33,11 @@ const key = z
   .trim()
   .regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'key.invalid');
 const name = z.string().trim().min(1).max(100);
-const envName = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/)
-  .refine((v) => !/^(PATH|HOME|SHELL|USER|IFS|LD_.*|NODE_OPTIONS)$/.test(v), 'variable.reserved');
+/**
+ * A variable or parameter name: a plain identifier. The step sees it as `ATRIUM_VAR_{name}` (release-env.ts),
+ * so no name a user picks can be one a shell, the loader or an interpreter reads (PATH, BASH_ENV, LD_PRELOAD…).
+ */
+const envName = z.string().regex(VARIABLE_NAME);
 const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /** The task list: newest first, a page at a time, by project, environment and status. */
@@ -134,17 +136,23 @@ export const idParam = z.object({ id });
 
 // ---- agent protocol (payloads are JSON) -----------------------------------------------------------
 
-/** down: run one step of a task. Params and variables arrive as environment variables, never in argv. */
+/**
+ * down: run one step of a task. Params and variables arrive as environment variables named
+ * `ATRIUM_VAR_{name}` (the agent adds the prefix: release-env.ts), never in argv.
+ */
 export type AgentRunCommand = {
   type: 'run';
   taskId: number;
   stepRunId: number;
   stepIndex: number;
+  /** the task's version: ATRIUM_VERSION */
+  version: string;
   name: string;
   body: string;
   sha256: string;
   timeoutSec: number;
-  env: Record<string, string>;
+  /** the environment's variables and the step's parameters, by their names without the prefix */
+  variables: Record<string, string>;
   /** values to mask in the output */
   secrets: string[];
   /** how often the agent sends a heartbeat while it runs something */

@@ -1,3 +1,4 @@
+import { crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,78 @@ function declaring(file: Buffer, size: number): Buffer {
   const end = copy.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
   copy.writeUInt32LE(size, copy.readUInt32LE(end + 16) + 24);
   return copy;
+}
+
+type Part = { name: string; data: Buffer; crc: number; size: number; claimed?: number };
+
+/** A zip of these parts, deflated; a part with `claimed` says that size in its local and central headers. */
+function zipOf(parts: Part[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const part of parts) {
+    const name = Buffer.from(part.name);
+    const size = part.claimed ?? part.size;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(part.crc, 14);
+    local.writeUInt32LE(part.data.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(part.crc, 16);
+    central.writeUInt32LE(part.data.length, 20);
+    central.writeUInt32LE(size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, part.data);
+    centrals.push(central, name);
+    offset += 30 + name.length + part.data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(parts.length, 8);
+  end.writeUInt16LE(parts.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+/** The parts of a real workbook, deflated again. */
+async function partsOf(file: Buffer): Promise<Part[]> {
+  const zip = await JSZip.loadAsync(file);
+  const parts: Part[] = [];
+  for (const name of Object.keys(zip.files)) {
+    const entry = zip.files[name];
+    if (!entry || entry.dir) continue;
+    const data = await entry.async('nodebuffer');
+    parts.push({ name, data: deflateRawSync(data), crc: crc32(data), size: data.length });
+  }
+  return parts;
+}
+
+/** `megabytes` MB of zeros, deflated a megabyte at a time (never whole in memory). */
+async function deflatedZeros(megabytes: number): Promise<Part> {
+  const chunk = Buffer.alloc(1024 * 1024);
+  const out: Buffer[] = [];
+  const deflate = createDeflateRaw({ level: 9 });
+  deflate.on('data', (piece: Buffer) => out.push(piece));
+  const done = new Promise((resolve) => deflate.on('end', resolve));
+  let crc = 0;
+  for (let i = 0; i < megabytes; i++) {
+    crc = crc32(chunk, crc);
+    if (!deflate.write(chunk)) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  deflate.end();
+  await done;
+  return { name: 'xl/media/filler.bin', data: Buffer.concat(out), crc, size: megabytes * 1024 * 1024 };
 }
 
 describe.each(engines)('Excel import and export hardening on %s', (engine) => {
@@ -57,6 +130,29 @@ describe.each(engines)('Excel import and export hardening on %s', (engine) => {
     );
     expect([answer.statusCode, answer.json().data.fields[0]]).toEqual([400, expect.objectContaining({ field: 'file', rule: 'size' })]);
     expect(await users()).toBe(before);
+  });
+
+  it('limits the bytes a part really inflates to, whatever its local and central headers declare', async () => {
+    const before = await users();
+    const real = await partsOf(
+      await sheet([
+        ['User number', 'Name'],
+        ['bomb.two', 'Bomb'],
+      ]),
+    );
+    // 400 MB of zeros in about 400 KB, declared as 1 KB in both headers
+    const filler = { ...(await deflatedZeros(400)), claimed: 1024 };
+    const bomb = zipOf([...real, filler]);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const answer = await upload(bomb);
+    expect([answer.statusCode, answer.json().data.fields[0]]).toEqual([400, expect.objectContaining({ field: 'file', rule: 'size' })]);
+    expect(await users()).toBe(before);
+    // a part that says more than it holds is malformed; an honest workbook of the same parts imports
+    const short = await upload(zipOf([...real, { ...real[0]!, name: 'xl/media/short.bin', claimed: real[0]!.size + 10 }]));
+    expect([short.statusCode, short.json().data.fields[0]]).toEqual([400, expect.objectContaining({ field: 'file', rule: 'format' })]);
+    const honest = await upload(zipOf(real));
+    expect([honest.statusCode, honest.json().data]).toEqual([200, expect.objectContaining({ created: 1, failed: 0 })]);
+    expect(await users()).toBe(before + 1);
   });
 
   it('stops at the row limit and keeps nothing of the sheet', async () => {

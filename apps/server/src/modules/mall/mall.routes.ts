@@ -45,12 +45,16 @@ export async function mallRoutes(app: FastifyInstance) {
     db: app.database.db,
     log: app.log.child({ module: 'print' }),
     drivers: { mqtt, simulator: mqtt },
-    vendorDriver: vendorDrivers(app.database.db, {
-      feie: { baseUrl: app.config.PRINTER_FEIE_URL, timeoutMs: app.config.PRINTER_VENDOR_TIMEOUT_MS },
-      xpyun: { baseUrl: app.config.PRINTER_XPYUN_URL, timeoutMs: app.config.PRINTER_VENDOR_TIMEOUT_MS },
-      yilianyun: { baseUrl: app.config.PRINTER_YILIANYUN_URL, timeoutMs: app.config.PRINTER_VENDOR_TIMEOUT_MS },
-      sunmi: { baseUrl: app.config.PRINTER_SUNMI_URL, timeoutMs: app.config.PRINTER_VENDOR_TIMEOUT_MS },
-    }),
+    vendorDriver: vendorDrivers(
+      app.database.db,
+      {
+        feie: { baseUrl: app.config.PRINTER_FEIE_URL, timeoutMs: app.config.PRINTER_VENDOR_TIMEOUT_MS },
+        xpyun: { baseUrl: app.config.PRINTER_XPYUN_URL, timeoutMs: app.config.PRINTER_VENDOR_TIMEOUT_MS },
+        yilianyun: { baseUrl: app.config.PRINTER_YILIANYUN_URL, timeoutMs: app.config.PRINTER_VENDOR_TIMEOUT_MS },
+        sunmi: { baseUrl: app.config.PRINTER_SUNMI_URL, timeoutMs: app.config.PRINTER_VENDOR_TIMEOUT_MS },
+      },
+      app.secrets,
+    ),
     publish: (input) => app.publish(input),
     pollMs: app.config.PRINT_POLL_MS,
     backoffMs: app.config.PRINT_RETRY_MS,

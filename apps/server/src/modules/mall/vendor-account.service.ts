@@ -4,6 +4,8 @@ import { invalidField } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
 import { type Db, withTenant } from '../../db/client';
 import { printerVendorAccounts } from '../../db/schema';
+import { secretContext } from '../../secrets/at-rest';
+import type { SecretBox } from '../../secrets/box';
 import { type PrintDriver, VendorRefused } from './printing/drivers/driver';
 import type { VendorEndpoint } from './printing/drivers/http';
 import { feieDriver, sunmiDriver, type VendorCredentials, xpyunDriver, yilianyunDriver } from './printing/drivers/vendors';
@@ -17,6 +19,10 @@ const answer = (vendor: CloudVendor, row: Row | undefined): VendorAccount => ({
   updateBy: row?.updateBy ?? null,
   updateTime: row ? row.updateTime.toISOString() : null,
 });
+
+/** A vendor key as stored: sealed with the tenant's key context (secrets/box.ts), never in plain text. */
+const sealKey = (ctx: Ctx, vendor: CloudVendor, key: string) =>
+  ctx.request.server.secrets.seal(key, secretContext.vendorKey(ctx.caller.tenantId, vendor));
 
 /** The tenant's accounts at the cloud printer vendors: one per vendor, the key write-only. */
 export const vendorAccountService = {
@@ -39,7 +45,7 @@ export const vendorAccountService = {
         .update(printerVendorAccounts)
         .set({
           accountUser: input.accountUser,
-          ...(input.accountKey ? { accountKey: input.accountKey } : {}),
+          ...(input.accountKey ? { accountKey: sealKey(ctx, vendor, input.accountKey) } : {}),
           updateBy: ctx.caller.accountId,
           updateTime: now,
         })
@@ -54,7 +60,7 @@ export const vendorAccountService = {
         tenantId: ctx.caller.tenantId,
         vendor,
         accountUser: input.accountUser,
-        accountKey: input.accountKey,
+        accountKey: sealKey(ctx, vendor, input.accountKey),
         createBy: ctx.caller.accountId,
         updateBy: ctx.caller.accountId,
       })
@@ -81,7 +87,7 @@ const makers: Record<CloudVendor, (endpoint: VendorEndpoint, account: VendorCred
  * What the print worker asks for a cloud printer's job: the vendor's driver signed with the tenant's
  * own account. A driver is kept while the account is unchanged (Yilianyun's access token lives in it).
  */
-export function vendorDrivers(db: Db, endpoints: Record<CloudVendor, VendorEndpoint>) {
+export function vendorDrivers(db: Db, endpoints: Record<CloudVendor, VendorEndpoint>, secrets: SecretBox) {
   const cache = new Map<string, { stamp: number; driver: PrintDriver }>();
   return async (tenantId: number, vendor: PrinterVendor): Promise<PrintDriver> => {
     if (!(cloudVendors as readonly string[]).includes(vendor)) throw new VendorRefused(`no driver for ${vendor}`);
@@ -93,12 +99,13 @@ export function vendorDrivers(db: Db, endpoints: Record<CloudVendor, VendorEndpo
         .where(and(eq(printerVendorAccounts.tenantId, tenantId), eq(printerVendorAccounts.vendor, cloud))),
     );
     if (!row) throw new VendorRefused(`no ${vendor} account is set up for this tenant (printers → vendor accounts)`);
-    const key = `${tenantId}:${vendor}`;
+    const slot = `${tenantId}:${vendor}`;
     const stamp = row.updateTime.getTime();
-    const kept = cache.get(key);
+    const kept = cache.get(slot);
     if (kept?.stamp === stamp) return kept.driver;
-    const driver = makers[cloud](endpoints[cloud], { user: row.accountUser, key: row.accountKey });
-    cache.set(key, { stamp, driver });
+    const key = secrets.open(row.accountKey, secretContext.vendorKey(tenantId, cloud));
+    const driver = makers[cloud](endpoints[cloud], { user: row.accountUser, key });
+    cache.set(slot, { stamp, driver });
     return driver;
   };
 }

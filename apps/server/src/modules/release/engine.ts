@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ALL_PERMISSIONS } from '@atrium/contracts';
 import type { AgentCommand, AgentHeartbeat, AgentLogChunk, AgentRunCommand, AgentStatus, TaskStatus } from '@atrium/contracts/release';
 import { maskSecrets } from '@atrium/contracts/release-mask';
-import { and, asc, count, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type Tx, withTenant } from '../../db/client';
 import {
@@ -11,10 +12,9 @@ import {
   releaseLogChunks,
   releaseStepRuns,
   releaseTasks,
-  releaseUserProjects,
   tenants,
-  tenantUsers,
 } from '../../db/schema';
+import { secretContext } from '../../secrets/at-rest';
 import type { AgentBridge } from '../realtime/broker';
 import { type AgentIdentity, type AgentUpKind, agentDownTopic } from '../realtime/rules';
 
@@ -261,13 +261,18 @@ export class ReleaseEngine implements AgentBridge {
 
   // ---- transitions --------------------------------------------------------------------------------
 
+  /** A secret variable's value, opened (stored sealed with the tenant's context). */
+  private openSecret(tenantId: number, value: string): string {
+    return this.app.secrets.open(value, secretContext.releaseEnv(tenantId));
+  }
+
   private async secretsOfTask(tx: Tx, taskId: number): Promise<string[]> {
     const [row] = await tx
-      .select({ variables: releaseEnvs.variables })
+      .select({ variables: releaseEnvs.variables, tenantId: releaseTasks.tenantId })
       .from(releaseTasks)
       .innerJoin(releaseEnvs, and(eq(releaseEnvs.tenantId, releaseTasks.tenantId), eq(releaseEnvs.id, releaseTasks.envId)))
       .where(eq(releaseTasks.id, taskId));
-    return (row?.variables ?? []).filter((v) => v.secret).map((v) => v.value);
+    return (row?.variables ?? []).filter((v) => v.secret).map((v) => this.openSecret(row?.tenantId ?? 0, v.value));
   }
 
   /** The command that runs step `index` of a task, after inserting its step run. */
@@ -279,23 +284,24 @@ export class ReleaseEngine implements AgentBridge {
       .values({ tenantId: task.tenantId, taskId: task.id, stepIndex: index, clientId, startedAt: this.now() })
       .returning({ id: releaseStepRuns.id });
     const [env] = await tx.select({ variables: releaseEnvs.variables }).from(releaseEnvs).where(eq(releaseEnvs.id, task.envId));
-    const variables: ReleaseVariable[] = env?.variables ?? [];
-    const environment: Record<string, string> = {};
-    for (const variable of variables) environment[variable.name] = variable.value;
-    for (const [name, value] of Object.entries(step.params)) environment[name] = value;
-    environment.ATRIUM_TASK_ID = String(task.id);
-    environment.ATRIUM_VERSION = task.version;
-    environment.ATRIUM_STEP = String(index + 1);
+    const variables: ReleaseVariable[] = (env?.variables ?? []).map((v) =>
+      v.secret ? { ...v, value: this.openSecret(task.tenantId, v.value) } : v,
+    );
+    // by name without the prefix: the agent sets each as ATRIUM_VAR_{name}; a parameter wins over a variable
+    const named: Record<string, string> = {};
+    for (const variable of variables) named[variable.name] = variable.value;
+    for (const [name, value] of Object.entries(step.params)) named[name] = value;
     return {
       type: 'run',
       taskId: task.id,
       stepRunId: (run as { id: number }).id,
       stepIndex: index,
+      version: task.version,
       name: step.name,
       body: step.body,
       sha256: step.sha256,
       timeoutSec: step.timeoutSec,
-      env: environment,
+      variables: named,
       secrets: variables.filter((v) => v.secret).map((v) => v.value),
       heartbeatMs: Math.max(200, Math.floor(this.options.leaseMs / 3)),
       logCapBytes: this.options.logCapBytes,
@@ -564,20 +570,43 @@ export class ReleaseEngine implements AgentBridge {
 
   // ---- live updates to browsers -------------------------------------------------------------------
 
-  /** Accounts that follow a task: its creator, the project's grant holders. */
+  /**
+   * Accounts that may see a task's live log and status: exactly those `GET /release/task/:id` answers in
+   * the task's tenant — enabled members who are its administrator (super admin, `*:*:*` or the admin
+   * role: `isTenantAdmin`) or hold a grant on the task's project for all environments or for its one
+   * (`levelOf`). The creator gets nothing more than the rule gives them.
+   */
   private async watchersOf(tenantId: number, taskId: number): Promise<number[]> {
     return withTenant(this.db(), tenantId, async (tx) => {
       const [task] = await tx
-        .select({ projectId: releaseTasks.projectId, createdByAccount: releaseTasks.createdByAccount })
+        .select({ projectId: releaseTasks.projectId, envId: releaseTasks.envId })
         .from(releaseTasks)
         .where(eq(releaseTasks.id, taskId));
       if (!task) return [];
-      const granted = await tx
-        .select({ accountRef: tenantUsers.accountRef })
-        .from(releaseUserProjects)
-        .innerJoin(tenantUsers, and(eq(tenantUsers.tenantId, releaseUserProjects.tenantId), eq(tenantUsers.id, releaseUserProjects.userId)))
-        .where(eq(releaseUserProjects.projectId, task.projectId));
-      return [...new Set([task.createdByAccount, ...granted.map((g) => g.accountRef)])];
+      const result = await tx.execute(sql`
+        select distinct tu.account_ref::int as ref
+          from tenant_users tu
+          join accounts a on a.id = tu.account_ref
+         where tu.status = '0'
+           and (a.super_admin
+                or ${holdsRole(sql`(r.code = 'admin' or m.permission = ${ALL_PERMISSIONS})`)}
+                or exists (select 1 from release_user_projects g
+                            where g.tenant_id = tu.tenant_id and g.user_id = tu.id and g.project_id = ${task.projectId}
+                              and (g.env_id is null or g.env_id = ${task.envId})))`);
+      return refsOf(result);
+    });
+  }
+
+  /** Accounts that may see the client list (`release:client:list`, as `can()` decides it): who gets presence. */
+  private async clientWatchers(tenantId: number): Promise<number[]> {
+    return withTenant(this.db(), tenantId, async (tx) => {
+      const result = await tx.execute(sql`
+        select distinct tu.account_ref::int as ref
+          from tenant_users tu
+          join accounts a on a.id = tu.account_ref
+         where tu.status = '0'
+           and (a.super_admin or ${holdsRole(sql`m.permission in (${ALL_PERMISSIONS}, ${CLIENT_LIST})`)})`);
+      return refsOf(result);
     });
   }
 
@@ -591,16 +620,26 @@ export class ReleaseEngine implements AgentBridge {
   }
 
   private async publishClient(tenantId: number, clientId: number, online: boolean) {
-    const admins = await withTenant(this.db(), tenantId, (tx) =>
-      tx.select({ accountRef: tenantUsers.accountRef }).from(tenantUsers).limit(500),
-    );
     await this.app.publish({
-      accountRefs: admins.map((a) => a.accountRef),
+      accountRefs: await this.clientWatchers(tenantId),
       kind: 'task',
       payload: { domain: 'release', event: 'presence', clientId, presence: online ? 'online' : 'offline' },
     });
   }
 }
+
+/** The permission that shows agents and their presence (GET /api/release/client). */
+const CLIENT_LIST = 'release:client:list';
+
+/** `exists` an enabled role of member `tu` (through its enabled menus) for which `condition` holds. */
+const holdsRole = (condition: SQL) => sql`exists (
+  select 1 from user_roles ur
+    join roles r on r.tenant_id = ur.tenant_id and r.id = ur.role_id and r.status = '0'
+    left join role_menus rm on rm.tenant_id = r.tenant_id and rm.role_id = r.id
+    left join menus m on m.id = rm.menu_id and m.status = '0'
+   where ur.tenant_id = tu.tenant_id and ur.user_id = tu.id and ${condition})`;
+
+const refsOf = (result: unknown): number[] => (result as { rows: { ref: number | string }[] }).rows.map((row) => Number(row.ref));
 
 function isUniqueViolation(error: unknown): boolean {
   let e = error as { code?: string; cause?: unknown } | undefined;

@@ -19,6 +19,7 @@ import {
   taskListQuerySchema,
   userProjectSchema,
 } from '@atrium/contracts/release';
+import { MASK } from '@atrium/contracts/release-mask';
 import { and, asc, count, desc, eq, inArray, isNull, max, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -31,6 +32,7 @@ import { ok } from '../../crud/register-resource';
 import { withTenant } from '../../db/client';
 import {
   type ReleaseSnapshotStep,
+  type ReleaseVariable,
   releaseAbilities,
   releaseClients,
   releaseEnrolTokens,
@@ -44,6 +46,7 @@ import {
   tenantUsers,
 } from '../../db/schema';
 import { AppError, forbidden, notFound } from '../../errors';
+import { secretContext } from '../../secrets/at-rest';
 import { agentUsername } from '../realtime/rules';
 import { newSecret, ReleaseEngine, sha256 } from './engine';
 
@@ -87,7 +90,8 @@ function route<B extends z.ZodType | undefined, P extends z.ZodType | undefined,
       const result = await inTenant(request, (ctx) =>
         handler(ctx, { body: request.body as Out<B>, params: request.params as Out<P>, query: request.query as Out<Q> }),
       );
-      if (spec.write) recordAudit(request, { after: result });
+      // a handler that records its own after (an environment's, secrets masked) keeps it
+      if (spec.write && request.auditState?.after === undefined) recordAudit(request, { after: result });
       return ok(result);
     },
   });
@@ -124,15 +128,60 @@ async function requireLevel(ctx: Ctx, projectId: number, envId: number, needed: 
   if (levelRank(await levelOf(ctx, projectId, envId)) < levelRank(needed)) throw forbidden();
 }
 
+/** A project's configuration (its processes, keep count) changes only for a MAINTAINER of the whole project. */
+const requireProjectMaintainer = (ctx: Ctx, projectId: number) => requireLevel(ctx, projectId, 0, 'MAINTAINER');
+
+/**
+ * An environment serves every project, so its protection, approvals and variables change only for the
+ * tenant administrator or a MAINTAINER of it on every project of the tenant (ADR 029): a MAINTAINER of
+ * one project must not lift the approvals another project's deployments wait for.
+ */
+async function requireEnvMaintainer(ctx: Ctx, envId: number) {
+  if (isTenantAdmin(ctx)) return;
+  const userId = ctx.caller.userId;
+  if (!userId) throw forbidden();
+  const result = await ctx.tx.execute(sql`
+    select count(*)::int as projects,
+           (count(*) filter (where not exists (
+              select 1 from release_user_projects g
+               where g.tenant_id = p.tenant_id and g.user_id = ${userId} and g.project_id = p.id
+                 and (g.env_id is null or g.env_id = ${envId}) and g.level = 'MAINTAINER')))::int as uncovered
+      from release_projects p`);
+  const [row] = (result as unknown as { rows: { projects: number; uncovered: number }[] }).rows;
+  if (!row || Number(row.projects) === 0 || Number(row.uncovered) > 0) throw forbidden();
+}
+
 const toAbility = (row: typeof releaseAbilities.$inferSelect) => {
   const { tenantId: _t, ...rest } = row;
   return rest;
 };
+/** Secret variables as stored: sealed with the tenant's context (secrets/box.ts); other variables as they are. */
+const sealVariables = (ctx: Ctx, variables: ReleaseVariable[]): ReleaseVariable[] =>
+  variables.map((v) =>
+    v.secret ? { ...v, value: ctx.request.server.secrets.seal(v.value, secretContext.releaseEnv(ctx.caller.tenantId)) } : v,
+  );
+const openVariables = (ctx: Ctx, variables: ReleaseVariable[]): ReleaseVariable[] =>
+  variables.map((v) =>
+    v.secret ? { ...v, value: ctx.request.server.secrets.open(v.value, secretContext.releaseEnv(ctx.caller.tenantId)) } : v,
+  );
+
 /** Secret values never leave the server: a secret variable comes back with its name only. */
 const toEnv = (row: typeof releaseEnvs.$inferSelect) => {
   const { tenantId: _t, variables, ...rest } = row;
   return { ...rest, variables: variables.map((v) => (v.secret ? { name: v.name, secret: true, value: null } : v)) };
 };
+/**
+ * An environment as the operation log shows it: a secret's value is a mask, and `changed: true` on the
+ * after side when it was replaced (the log says that it changed, never what it was or became).
+ */
+const envForLog = (row: typeof releaseEnvs.$inferSelect, before?: typeof releaseEnvs.$inferSelect) => ({
+  ...toEnv(row),
+  variables: row.variables.map((v) => {
+    if (!v.secret) return v;
+    const old = before?.variables.find((o) => o.name === v.name && o.secret);
+    return { name: v.name, secret: true, value: MASK, ...(before && old?.value !== v.value ? { changed: true } : {}) };
+  }),
+});
 const toClient = (row: typeof releaseClients.$inferSelect) => {
   const { tenantId: _t, secretHash: _s, ...rest } = row;
   return rest;
@@ -279,7 +328,13 @@ export async function releaseRoutes(app: FastifyInstance) {
     async (ctx, { body }) => {
       const [row] = await ctx.tx
         .insert(releaseEnvs)
-        .values({ tenantId: ctx.caller.tenantId, ...body, createBy: by(ctx), updateBy: by(ctx) })
+        .values({
+          tenantId: ctx.caller.tenantId,
+          ...body,
+          variables: sealVariables(ctx, body.variables),
+          createBy: by(ctx),
+          updateBy: by(ctx),
+        })
         .returning()
         .catch((error: unknown) => rethrowUnique(error, { release_envs_key_key: 'key' }));
       return toEnv(row as typeof releaseEnvs.$inferSelect);
@@ -289,31 +344,44 @@ export async function releaseRoutes(app: FastifyInstance) {
     app,
     { method: 'PUT', url: '/release/env/:id', permission: perm('env', 'update'), params: idParam, body: envUpdateSchema, write: true },
     async (ctx, { params, body }) => {
-      const [current] = await ctx.tx.select().from(releaseEnvs).where(eq(releaseEnvs.id, params.id));
-      if (!current) throw notFound();
+      const [stored] = await ctx.tx.select().from(releaseEnvs).where(eq(releaseEnvs.id, params.id)).for('update');
+      if (!stored) throw notFound();
+      // compared and logged in plain text here, stored sealed
+      const current = { ...stored, variables: openVariables(ctx, stored.variables) };
       const variables = body.variables.map((v, index) => {
         if (v.value !== undefined) return { name: v.name, value: v.value, secret: v.secret };
         const kept = current.variables.find((old) => old.name === v.name && old.secret);
         if (!kept) throw invalidField(`variables.${index}.value`, 'required', 'required');
         return kept;
       });
+      // the permission renames; protection, approvals and variables are the environment's maintainers' (ADR 029)
+      const guarded =
+        body.protected !== current.protected ||
+        body.requiredApprovals !== current.requiredApprovals ||
+        JSON.stringify(variables) !== JSON.stringify(current.variables);
+      if (guarded) await requireEnvMaintainer(ctx, current.id);
       const [row] = await ctx.tx
         .update(releaseEnvs)
-        .set({ ...body, variables, updateBy: by(ctx), updateTime: new Date() })
+        .set({ ...body, variables: sealVariables(ctx, variables), updateBy: by(ctx), updateTime: new Date() })
         .where(eq(releaseEnvs.id, params.id))
         .returning();
-      return toEnv(row as typeof releaseEnvs.$inferSelect);
+      const updated = { ...(row as typeof releaseEnvs.$inferSelect), variables };
+      recordAudit(ctx.request, { before: envForLog(current), after: envForLog(updated, current) });
+      return toEnv(updated);
     },
   );
 
   route(
     app,
     { method: 'DELETE', url: '/release/env/:id', permission: perm('env', 'delete'), params: idParam, write: true },
-    async (ctx, { params }) =>
-      removeUnused(ctx, releaseEnvs, params.id, [
+    async (ctx, { params }) => {
+      const deleted = (await removeUnused(ctx, releaseEnvs, params.id, [
         [releaseTasks.envId, 'release.env.hasTasks'],
         [releaseUserProjects.envId, 'release.env.hasGrants'],
-      ]),
+      ])) as unknown as typeof releaseEnvs.$inferSelect;
+      // what went is shown like what is kept: secrets by name only
+      return toEnv({ ...deleted, tenantId: ctx.caller.tenantId });
+    },
   );
 
   // ---- projects ----------------------------------------------------------------------------------
@@ -344,12 +412,16 @@ export async function releaseRoutes(app: FastifyInstance) {
       write: true,
     },
     async (ctx, { params, body }) => {
+      const [current] = await ctx.tx.select().from(releaseProjects).where(eq(releaseProjects.id, params.id)).for('update');
+      if (!current) throw notFound();
+      await requireProjectMaintainer(ctx, current.id);
       const [row] = await ctx.tx
         .update(releaseProjects)
         .set({ ...body, updateBy: by(ctx), updateTime: new Date() })
         .where(eq(releaseProjects.id, params.id))
         .returning();
       if (!row) throw notFound();
+      recordAudit(ctx.request, { before: strip(current) });
       return strip(row);
     },
   );
@@ -388,6 +460,8 @@ export async function releaseRoutes(app: FastifyInstance) {
         .where(eq(releaseProjects.id, body.projectId))
         .for('key share');
       if (!project) throw invalidField('projectId', 'exists', 'ref.missing');
+      // what a project runs is its maintainers' to say
+      await requireProjectMaintainer(ctx, project.id);
       await checkSteps(ctx, body.steps);
       const steps = body.steps.map((s) => ({ ...s, timeoutSec: s.timeoutSec ?? null }));
       const [row] = await ctx.tx
@@ -409,8 +483,10 @@ export async function releaseRoutes(app: FastifyInstance) {
     },
     async (ctx, { params, body }) => {
       // a process the caller cannot see is a 404 whatever the steps say
-      const [current] = await ctx.tx.select({ id: releaseProcesses.id }).from(releaseProcesses).where(eq(releaseProcesses.id, params.id));
+      const [current] = await ctx.tx.select().from(releaseProcesses).where(eq(releaseProcesses.id, params.id)).for('update');
       if (!current) throw notFound();
+      await requireProjectMaintainer(ctx, current.projectId);
+      recordAudit(ctx.request, { before: strip(current) });
       await checkSteps(ctx, body.steps);
       const steps = body.steps.map((s) => ({ ...s, timeoutSec: s.timeoutSec ?? null }));
       const [row] = await ctx.tx
@@ -426,7 +502,15 @@ export async function releaseRoutes(app: FastifyInstance) {
   route(
     app,
     { method: 'DELETE', url: '/release/process/:id', permission: perm('process', 'delete'), params: idParam, write: true },
-    async (ctx, { params }) => removeUnused(ctx, releaseProcesses, params.id, [[releaseTasks.processId, 'release.process.hasTasks']]),
+    async (ctx, { params }) => {
+      const [current] = await ctx.tx
+        .select({ projectId: releaseProcesses.projectId })
+        .from(releaseProcesses)
+        .where(eq(releaseProcesses.id, params.id));
+      if (!current) throw notFound();
+      await requireProjectMaintainer(ctx, current.projectId);
+      return removeUnused(ctx, releaseProcesses, params.id, [[releaseTasks.processId, 'release.process.hasTasks']]);
+    },
   );
 
   // ---- clients (agents) --------------------------------------------------------------------------
