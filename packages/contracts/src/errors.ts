@@ -222,6 +222,18 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
     zh: '不能修改自己的角色、用户类型、状态或部门',
     en: 'you cannot change your own roles, user type, status or department',
   },
+  'user.ownIdentifier': {
+    zh: '自己的账号、邮箱和手机号请在“个人中心 → 安全设置”中修改（需要当前密码）',
+    en: 'change your own account name, e-mail and phone under Profile → Security (it asks for your current password)',
+  },
+  'user.identifierHoldsMore': {
+    zh: '该用户拥有的权限超过了您的，不能修改其登录或找回密码用的账号、邮箱和手机号',
+    en: 'this user holds more than you do: you cannot change what they sign in or recover their password with',
+  },
+  'user.identifierOtherTenants': {
+    zh: '该账号也属于其他租户，只有超级管理员可以修改其登录或找回密码用的信息',
+    en: 'this account belongs to other tenants too: only a super admin changes what it signs in or recovers its password with',
+  },
   'user.defaultRoleExceedsOwn': {
     zh: '新用户默认获得的角色授予的权限超过了您拥有的，需由管理员创建该用户',
     en: 'the role new users get by default grants more than you hold: an administrator must create this user',
