@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDay } from './dates';
 import { defineResource } from './resource';
 
 /**
@@ -8,7 +9,7 @@ import { defineResource } from './resource';
  */
 
 /** yyyy-mm-dd */
-const day = z.iso.date();
+const day = isoDay();
 /** An IANA time zone name; days and weeks are cut in it. */
 const timeZone = z
   .string()

@@ -205,6 +205,7 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   'value.duplicate': { zh: '不能重复', en: 'must not repeat' },
   'value.taken': { zh: '已被使用', en: 'is already in use' },
   'value.nul': { zh: '不能包含 NUL 字符', en: 'must not contain NUL characters' },
+  'value.unicode': { zh: '包含无效的 Unicode 字符（不成对的代理项）', en: 'must be valid Unicode text (it holds a lone surrogate)' },
   'page.cursorBoth': { zh: '只能给出 after 或 before 之一', en: 'give either after or before, not both' },
   'page.cursorSort': { zh: '按该列排序时不能按游标翻页', en: 'this sort cannot page by cursor' },
   'ref.missing': { zh: '所选的记录不存在或已删除', en: 'the chosen record does not exist or was deleted' },
