@@ -128,6 +128,24 @@ describe.each(engines)('disabled means disabled, and bad input never reaches the
     expect(last).toMatchObject({ url: '/api/system/notice' });
   });
 
+  it('logs a refused write whose path id holds a NUL (the entry is not lost)', async () => {
+    const lastEntry = async () =>
+      (
+        await withTenant(ctx.database.db, 1, (tx) =>
+          tx
+            .select({ url: operLogs.url, target: operLogs.target, result: operLogs.result })
+            .from(operLogs)
+            .orderBy(desc(operLogs.id))
+            .limit(1),
+        )
+      )[0];
+    for (const id of ['%00', 'a%00b']) {
+      const answer = await admin.put(`/api/system/post/${id}`, { code: 'x', name: 'x' });
+      expect([id, answer.status]).toEqual([id, 400]);
+      expect(await lastEntry()).toMatchObject({ url: `/api/system/post/${id}`, result: 'failure' });
+    }
+  });
+
   it('bounds date filters to the years 1900–9999', async () => {
     for (const value of ['+275760-09-13', '1899-12-31', '10000-01-01']) {
       const answer = await admin.get(`/api/system/user/user?createTimeFrom=${encodeURIComponent(value)}`);
