@@ -271,6 +271,10 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   'words.max200': { zh: '最多 200 字', en: 'at most 200 words' },
   'chars.nameOnly': { zh: '只能包含汉字、字母或数字', en: 'only Chinese characters, letters or digits' },
   'link.http': { zh: '须以 http:// 或 https:// 开头', en: 'must start with http:// or https://' },
+  'link.httpOrPath': {
+    zh: '须以 http:// 或 https:// 开头，或为本站路径（以一个 / 开头）',
+    en: 'must be an http(s) address or a path on this site (starting with a single /)',
+  },
   'chars.parameter': {
     zh: '以字母开头，只能包含字母、数字、点、下划线或短横线',
     en: 'a letter first, then letters, digits, dots, underscores or hyphens',

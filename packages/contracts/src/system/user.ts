@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { passwordSchema, sexSchema, statusSchema, userTypeSchema } from '../auth';
 import { dateFilter, defineResource, textFilter } from '../resource';
-import { auditFields, idListSchema, optionalEmail, optionalPhone, optionalText } from './common';
+import { auditFields, idListSchema, optionalEmail, optionalPhone, optionalText, webAddress } from './common';
 
 /**
  * Body fields that sign an account in or recover it: changing one of another account's is taking it over,
@@ -53,13 +53,7 @@ const profileFields = {
   address: optionalText(500),
   remark: optionalText(500),
   // an image address: http(s) or a path on this site, never a script (`javascript:`) or data to render
-  avatar: z
-    .string()
-    .trim()
-    .max(500)
-    .regex(/^(https?:\/\/|\/(?!\/))\S*$/i, 'an http(s) address or a path on this site')
-    .or(z.literal(''))
-    .nullish(),
+  avatar: webAddress(500).or(z.literal('')).nullish(),
 };
 
 export const createUserSchema = z.object({
