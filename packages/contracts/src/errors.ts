@@ -21,7 +21,12 @@ export const errorCatalogue = {
   noTenant: { code: 1004, status: 403, zh: '账号已停用或没有可进入的租户', en: 'This account is disabled or has no tenant it may enter' },
   registrationDisabled: { code: 1005, status: 403, zh: '已关闭自助注册', en: 'Self-service registration is turned off' },
   resetCodeInvalid: { code: 1006, status: 400, zh: '验证码错误或已过期', en: 'The reset code is wrong or has expired' },
-  accountExists: { code: 1007, status: 409, zh: '该账号或邮箱已被注册', en: 'This account or e-mail address is already registered' },
+  accountExists: {
+    code: 1007,
+    status: 409,
+    zh: '无法用这些信息注册。如果您已有账号，请直接登录或找回密码；请换一个账号名再试',
+    en: 'These details cannot be registered. If you already have an account, sign in or reset your password; otherwise try another account name',
+  },
   tenantNotAllowed: {
     code: 1301,
     status: 403,
