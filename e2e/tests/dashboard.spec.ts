@@ -69,8 +69,18 @@ test('data analysis draws its charts from the API, resizes them with the window 
   await expect(page.getByTestId('pivot-table').locator('tbody tr').first()).toBeVisible();
 });
 
-test('the monitor turns live over MQTT and keeps updating without a reload', async ({ page }) => {
-  await signIn(page, acme.account, acme.password, '/dashboard/monitor');
+test('the monitor turns live over MQTT and keeps updating without a reload; the server’s figures are the super admin’s', async ({
+  page,
+  browser,
+}) => {
+  // a tenant administrator sees the tenant's own figures, not the host's
+  const tenantPage = await browser.newPage();
+  await signIn(tenantPage, acme.account, acme.password, '/dashboard/monitor');
+  await expect(tenantPage.getByTestId('monitor-sessions')).toBeVisible();
+  await expect(tenantPage.getByTestId('monitor-server')).toHaveCount(0);
+  await expect(tenantPage.getByTestId('monitor-rps')).toHaveCount(0);
+  await tenantPage.close();
+  await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password, '/dashboard/monitor');
   await expect(page.getByTestId('monitor-live')).toContainText('实时');
   const first = await page.getByTestId('monitor-server').innerText();
   await expect.poll(async () => page.getByTestId('monitor-history').getAttribute('data-ready')).toBe('true');

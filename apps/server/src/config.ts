@@ -116,8 +116,9 @@ export const configSchema = z.object({
   CAPTCHA: onOff('on'),
   // Strict-Transport-Security: only when every client reaches the server over TLS (a proxy in front)
   HSTS: onOff('off'),
-  // the OpenAPI page and document at /api/docs
-  API_DOCS: onOff('on'),
+  // the OpenAPI page and document at /api/docs: for anyone, for signed-in callers, or not served; by
+  // default public only where nobody asked for a real database (DATABASE_URL unset), else signed-in
+  API_DOCS: z.enum(['on', 'signed-in', 'off'], { error: 'must be "on", "signed-in" or "off"' }).optional(),
   REGISTRATION: onOff('on'),
   SMTP_URL: url(['smtp:', 'smtps:']),
   LOGIN_RATE_LIMIT: z
@@ -182,7 +183,11 @@ export const configSchema = z.object({
   WEB_DIST: z.string().optional(),
 });
 
-export type Config = Omit<z.output<typeof configSchema>, 'SEED' | 'REDIS_PREFIX'> & { SEED: 'demo' | 'none'; REDIS_PREFIX: string };
+export type Config = Omit<z.output<typeof configSchema>, 'SEED' | 'REDIS_PREFIX' | 'API_DOCS'> & {
+  SEED: 'demo' | 'none';
+  REDIS_PREFIX: string;
+  API_DOCS: 'on' | 'signed-in' | 'off';
+};
 
 export class ConfigError extends Error {}
 
@@ -201,6 +206,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...data,
     // demo accounts with published passwords only where nobody asked for a real database
     SEED: data.SEED ?? (data.DATABASE_URL ? 'none' : 'demo'),
+    // a production install does not describe every route to whoever asks
+    API_DOCS: data.API_DOCS ?? (data.DATABASE_URL ? 'signed-in' : 'on'),
     REDIS_PREFIX: redisPrefix(data),
   };
 }

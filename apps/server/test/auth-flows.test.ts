@@ -113,13 +113,19 @@ describe.each(engines)('register and find password on %s', (engine) => {
     expect(
       (await call(ctx, 'POST', '/api/system/user/login', { body: { account: 'owner@newco.example', password: body.password } })).status,
     ).toBe(200);
-    // taken name or address: 409; a second tenant code is made unique
+    // taken name or address: the same 409, naming neither; the address's owner is told by mail
+    const mailsBefore = mailbox.messages.length;
     const again = await call(ctx, 'POST', '/api/system/user/register', { body: { ...body, accountId: 'NEWCO', email: 'x@y.example' } });
-    expect(again).toMatchObject({ status: 409, body: { code: 1007 } });
+    expect(again).toMatchObject({ status: 409, body: { code: 1007, data: null } });
     const sameMail = await call(ctx, 'POST', '/api/system/user/register', {
-      body: { ...body, accountId: 'other', email: 'owner@newco.example' },
+      body: { ...body, accountId: 'other', email: 'OWNER@newco.example' },
     });
-    expect(sameMail.body.code).toBe(1007);
+    expect(sameMail).toEqual(again);
+    expect(again.body.message).not.toMatch(/e-mail address is already|邮箱已被/);
+    const notice = await mailbox.next(mailsBefore + 1);
+    expect(notice).toMatch(/^To: owner@newco\.example/im);
+    expect(notice).toContain('someone tried to register');
+    expect(mailbox.messages.length).toBe(mailsBefore + 1);
     const sameCode = await call(ctx, 'POST', '/api/system/user/register', {
       body: { ...body, accountId: 'Acme.', email: 'acme2@x.example' },
     });

@@ -53,6 +53,14 @@ describe('seeding and scale-out defaults', () => {
     expect(loadConfig({ SEED: 'none' }).SEED).toBe('none');
   });
 
+  it('serves the API docs to anyone on the embedded database, to signed-in callers on PostgreSQL unless asked', () => {
+    expect(loadConfig({}).API_DOCS).toBe('on');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/atrium' }).API_DOCS).toBe('signed-in');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/atrium', API_DOCS: 'on' }).API_DOCS).toBe('on');
+    expect(loadConfig({ API_DOCS: 'off' }).API_DOCS).toBe('off');
+    expect(() => loadConfig({ API_DOCS: 'maybe' })).toThrow(/API_DOCS/);
+  });
+
   it('namespaces Redis by the database name, whatever the URL says besides', () => {
     const a = loadConfig({ DATABASE_URL: 'postgres://app@10.0.0.5:5432/atrium_prod' });
     const b = loadConfig({ DATABASE_URL: 'postgresql://app:secret@db.internal/atrium_prod?sslmode=require' });

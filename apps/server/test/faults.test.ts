@@ -16,6 +16,30 @@ describe('database faults', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
     expect(isDatabaseUnavailable(new Error('boom'))).toBe(false);
   });
+
+  it.runIf(engines.includes('postgres'))(
+    'counts an exhausted pool (no connection free before the pool’s timeout) as unavailable: 503',
+    async () => {
+      // the error pg-pool itself gives when every connection stays busy
+      const pool = new pg.Pool({ connectionString: postgresAdminUrl, max: 1, connectionTimeoutMillis: 50 });
+      const held = await pool.connect();
+      try {
+        const error = await pool.connect().then(
+          (c) => {
+            c.release();
+            return null;
+          },
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(Error);
+        expect(isDatabaseUnavailable(error)).toBe(true);
+        expect(isDatabaseUnavailable(new Error('Failed query', { cause: error }))).toBe(true);
+      } finally {
+        held.release();
+        await pool.end();
+      }
+    },
+  );
 });
 
 describe.runIf(engines.includes('postgres'))('PostgreSQL going away under a running server', () => {

@@ -57,4 +57,32 @@ describe('security headers', () => {
     }
     expect((await ctx.app.inject({ method: 'GET', url: '/api/docs/json' })).statusCode).toBe(200);
   });
+
+  it('serves the docs to signed-in callers only with API_DOCS=signed-in, the looser CSP on the docs alone', async () => {
+    const other = await buildTestApp('pglite', { API_DOCS: 'signed-in' });
+    try {
+      for (const url of ['/api/docs/', '/api/docs/json', '/api/docs/static/swagger-initializer.js']) {
+        const anonymous = await other.app.inject({ method: 'GET', url });
+        expect([url, anonymous.statusCode, anonymous.json().code]).toEqual([url, 401, 11000]);
+        expect(anonymous.body).not.toContain('/api/system/user/info');
+      }
+      const login = await other.app.inject({
+        method: 'POST',
+        url: '/api/system/user/login',
+        payload: { account: 'admin', password: 'Admin@123456' },
+      });
+      const authorization = `Bearer ${login.json().data.token}`;
+      const document = await other.app.inject({ method: 'GET', url: '/api/docs/json', headers: { authorization } });
+      expect(document.statusCode).toBe(200);
+      expect(document.json().paths).toHaveProperty('/api/system/user/info');
+      const page = await other.app.inject({ method: 'GET', url: '/api/docs/', headers: { authorization } });
+      expect(page.statusCode).toBe(200);
+      const appPolicy = String(
+        (await other.app.inject({ method: 'GET', url: '/api/system/user/captcha' })).headers['content-security-policy'],
+      );
+      expect(String(page.headers['content-security-policy'])).not.toBe(appPolicy);
+    } finally {
+      await other.close();
+    }
+  });
 });

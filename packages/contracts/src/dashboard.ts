@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDay } from './dates';
 import { defineResource } from './resource';
 
 /**
@@ -8,7 +9,7 @@ import { defineResource } from './resource';
  */
 
 /** yyyy-mm-dd */
-const day = z.iso.date();
+const day = isoDay();
 /** An IANA time zone name; days and weeks are cut in it. */
 const timeZone = z
   .string()
@@ -118,16 +119,18 @@ export const LOW_STOCK_THRESHOLD = 5;
 /** The live monitor: one snapshot, then frames over MQTT (`atrium-web/monitor/{clientKey}`) while the page is open. */
 export const monitorFrameSchema = z.object({
   time: z.string(),
-  /** this server process */
-  server: z.object({
-    cpuPercent: z.number(),
-    rssMb: z.number(),
-    heapUsedMb: z.number(),
-    eventLoopDelayMs: z.number(),
-    requestsPerSecond: z.number(),
-    uptimeSeconds: z.number(),
-    dbPool: z.object({ total: z.number().int(), idle: z.number().int(), waiting: z.number().int() }).nullable(),
-  }),
+  /** this server process: the platform's figures, for a super admin only (null for everyone else) */
+  server: z
+    .object({
+      cpuPercent: z.number(),
+      rssMb: z.number(),
+      heapUsedMb: z.number(),
+      eventLoopDelayMs: z.number(),
+      requestsPerSecond: z.number(),
+      uptimeSeconds: z.number(),
+      dbPool: z.object({ total: z.number().int(), idle: z.number().int(), waiting: z.number().int() }).nullable(),
+    })
+    .nullable(),
   /** this tenant */
   tenant: z.object({
     onlineSessions: z.number().int(),
@@ -137,6 +140,7 @@ export const monitorFrameSchema = z.object({
     agentsOnline: z.number().int(),
     agents: z.number().int(),
   }),
+  /** clients of the embedded broker, all tenants': a super admin's only (null for everyone else, or with an external broker) */
   brokerClients: z.number().int().nullable(),
 });
 export type MonitorFrame = z.infer<typeof monitorFrameSchema>;

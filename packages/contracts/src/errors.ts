@@ -21,7 +21,12 @@ export const errorCatalogue = {
   noTenant: { code: 1004, status: 403, zh: '账号已停用或没有可进入的租户', en: 'This account is disabled or has no tenant it may enter' },
   registrationDisabled: { code: 1005, status: 403, zh: '已关闭自助注册', en: 'Self-service registration is turned off' },
   resetCodeInvalid: { code: 1006, status: 400, zh: '验证码错误或已过期', en: 'The reset code is wrong or has expired' },
-  accountExists: { code: 1007, status: 409, zh: '该账号或邮箱已被注册', en: 'This account or e-mail address is already registered' },
+  accountExists: {
+    code: 1007,
+    status: 409,
+    zh: '无法用这些信息注册。如果您已有账号，请直接登录或找回密码；请换一个账号名再试',
+    en: 'These details cannot be registered. If you already have an account, sign in or reset your password; otherwise try another account name',
+  },
   tenantNotAllowed: {
     code: 1301,
     status: 403,
@@ -211,6 +216,7 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   'value.duplicate': { zh: '不能重复', en: 'must not repeat' },
   'value.taken': { zh: '已被使用', en: 'is already in use' },
   'value.nul': { zh: '不能包含 NUL 字符', en: 'must not contain NUL characters' },
+  'value.unicode': { zh: '包含无效的 Unicode 字符（不成对的代理项）', en: 'must be valid Unicode text (it holds a lone surrogate)' },
   'page.cursorBoth': { zh: '只能给出 after 或 before 之一', en: 'give either after or before, not both' },
   'page.cursorSort': { zh: '按该列排序时不能按游标翻页', en: 'this sort cannot page by cursor' },
   'ref.missing': { zh: '所选的记录不存在或已删除', en: 'the chosen record does not exist or was deleted' },
@@ -227,6 +233,18 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   'user.selfChange': {
     zh: '不能修改自己的角色、用户类型、状态或部门',
     en: 'you cannot change your own roles, user type, status or department',
+  },
+  'user.ownIdentifier': {
+    zh: '自己的账号、邮箱和手机号请在“个人中心 → 安全设置”中修改（需要当前密码）',
+    en: 'change your own account name, e-mail and phone under Profile → Security (it asks for your current password)',
+  },
+  'user.identifierHoldsMore': {
+    zh: '该用户拥有的权限超过了您的，不能修改其登录或找回密码用的账号、邮箱和手机号',
+    en: 'this user holds more than you do: you cannot change what they sign in or recover their password with',
+  },
+  'user.identifierOtherTenants': {
+    zh: '该账号也属于其他租户，只有超级管理员可以修改其登录或找回密码用的信息',
+    en: 'this account belongs to other tenants too: only a super admin changes what it signs in or recovers its password with',
   },
   'user.defaultRoleExceedsOwn': {
     zh: '新用户默认获得的角色授予的权限超过了您拥有的，需由管理员创建该用户',
@@ -264,6 +282,10 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   'words.max200': { zh: '最多 200 字', en: 'at most 200 words' },
   'chars.nameOnly': { zh: '只能包含汉字、字母或数字', en: 'only Chinese characters, letters or digits' },
   'link.http': { zh: '须以 http:// 或 https:// 开头', en: 'must start with http:// or https://' },
+  'link.httpOrPath': {
+    zh: '须以 http:// 或 https:// 开头，或为本站路径（以一个 / 开头）',
+    en: 'must be an http(s) address or a path on this site (starting with a single /)',
+  },
   'chars.parameter': {
     zh: '以字母开头，只能包含字母、数字、点、下划线或短横线',
     en: 'a letter first, then letters, digits, dots, underscores or hyphens',

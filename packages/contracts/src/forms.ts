@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateTime } from './dates';
 import { defineResource, textFilter } from './resource';
 import { phonePattern } from './system/common';
 
@@ -37,7 +38,7 @@ export const stepFormInputSchema = z.object({
     .max(20)
     .regex(/^[\p{Script=Han}A-Za-z0-9]+$/u, 'chars.nameOnly'),
   channelType: z.enum(channelTypes),
-  promotionTime: z.iso.datetime({ offset: true }),
+  promotionTime: isoDateTime(),
   // spec §5: must start with http:// or the host (https:// covers a host served over TLS)
   promotionLink: z
     .string()

@@ -1,6 +1,7 @@
 export * from './auth';
 export * from './centre';
 export * from './dashboard';
+export * from './dates';
 export * from './entity';
 export * from './envelope';
 export * from './erp';

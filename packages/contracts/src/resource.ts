@@ -100,7 +100,17 @@ export type ResourceConfig<
    * Only for lists whose repository implements it; elsewhere the two parameters are refused.
    */
   keyset?: boolean;
+  /** How the create and update bodies use the sign-in identifiers they carry (see ACCOUNT_IDENTIFIER_FIELDS). */
+  accountIdentifiers?: Partial<Record<'create' | 'update', AccountIdentifierUse>>;
 };
+
+/**
+ * How a route uses the sign-in identifier fields of its body (ACCOUNT_IDENTIFIER_FIELDS): `target` changes
+ * those of the account of the user named by `:id`, read back through `read` (a path under /api); `own` the
+ * caller's own (behind the current password); `new` gives them to an account it creates; `lookup` only finds
+ * an account by them; `contact` means the fields are a record's contact details nobody signs in with.
+ */
+export type AccountIdentifierUse = { use: 'target'; read: string } | { use: 'own' | 'new' | 'lookup' | 'contact' };
 
 /** A row id to page after or before; `never` where the list has no keyset paging (a 400 naming it). */
 const cursorSchema = z.coerce.number().int().min(1).max(2_147_483_647).optional();

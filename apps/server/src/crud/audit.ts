@@ -61,6 +61,21 @@ export function displayNameOf(row: unknown): string | undefined {
   return out ? out.slice(0, 200) : undefined;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what this replaces
+const UNSTORABLE = /\u0000|\p{Cs}/gu;
+
+/**
+ * A value as the log can store it (text and jsonb): a NUL or a lone surrogate (from a path id such as
+ * `%00`, or an error that quotes the input) becomes U+FFFD, so refused input cannot cost the entry that
+ * records it.
+ */
+function storable<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return value.replace(UNSTORABLE, '\uFFFD') as T;
+  if (depth > 20 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => storable(v, depth + 1)) as T;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [storable(k), storable(v, depth + 1)])) as T;
+}
+
 /** Lets a handler say what it changed; the entry is written whatever the outcome. */
 export function recordAudit(request: FastifyRequest, state: AuditState) {
   request.auditState = { ...request.auditState, ...state };
@@ -92,14 +107,14 @@ export const operLogPlugin = fp(
             operator: caller.accountId,
             module: audit.module,
             action: audit.action,
-            target: (state.target ?? (params?.id !== undefined ? String(params.id) : null))?.slice(0, 200) ?? null,
-            targetName: state.targetName ?? displayNameOf(state.after) ?? displayNameOf(state.before) ?? null,
+            target: storable((state.target ?? (params?.id !== undefined ? String(params.id) : null))?.slice(0, 200) ?? null),
+            targetName: storable(state.targetName ?? displayNameOf(state.after) ?? displayNameOf(state.before) ?? null),
             method: request.method,
-            url: request.url.slice(0, 500),
+            url: storable(request.url.slice(0, 500)),
             ip: request.ip,
-            summary: summarize(state.before, state.after),
+            summary: storable(summarize(state.before, state.after)),
             result: ok ? 'success' : 'failure',
-            errorMessage: ok ? null : (state.error ?? `HTTP ${reply.statusCode}`),
+            errorMessage: ok ? null : storable(state.error ?? `HTTP ${reply.statusCode}`),
             durationMs: Math.round(reply.elapsedTime),
           }),
         );

@@ -61,6 +61,7 @@ export function routeOptions(
       permission: resource.permission(action),
       ...(options.write ? { audit: { module: `${resource.domain}:${resource.name}`, action } } : {}),
       ...(superAdminOnly ? { superAdminOnly: true } : {}),
+      ...(resource.accountIdentifiers?.[action as 'create'] ? { accountIdentifiers: resource.accountIdentifiers[action as 'create'] } : {}),
     },
     // at the request, before its body is read: a caller who may not write gets no field list back
     ...(superAdminOnly ? { onRequest: requireSuperAdmin } : {}),

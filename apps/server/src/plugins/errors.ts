@@ -71,7 +71,7 @@ function validationFields(
 // and too_many_connections (53300)
 const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
 
-/** The database is down or restarting: the client should retry later (503), not see a 500. */
+/** The database is down, restarting or has no connection free: the client should retry later (503), not see a 500. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (
     let e = error as { code?: string; cause?: unknown; message?: string } | undefined, depth = 0;
@@ -81,7 +81,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (e.code && (unavailableCodes.has(e.code) || e.code.startsWith('08'))) return true;
     // 55000 is a broad class; only its "database … is not currently accepting connections" form means down
     if (e.code === '55000' && e.message && /not currently accepting connections/.test(e.message)) return true;
-    if (e.message && /Connection terminated|connection timeout|Client has encountered a connection error/i.test(e.message)) return true;
+    // pg-pool's own timeout: every connection busy (the pool exhausted) or the server slow to accept one
+    if (
+      e.message &&
+      /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+        e.message,
+      )
+    )
+      return true;
   }
   return false;
 }

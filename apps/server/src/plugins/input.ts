@@ -3,12 +3,30 @@ import fp from 'fastify-plugin';
 import { AppError } from '../errors';
 import { sendEnvelope } from './errors';
 
-/** The path of the first string holding U+0000 (PostgreSQL text cannot store it), or null. */
-export function nulPath(value: unknown, path: string[] = [], depth = 0): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || 'body' : null;
+/** What a stored string may not hold: U+0000, and a lone UTF-16 surrogate (not Unicode text at all). */
+function textFault(text: string): { rule: string; message: string } | null {
+  if (text.includes('\u0000')) return { rule: 'nul', message: 'value.nul' };
+  // in a `u` expression a pair is one code point: only a lone surrogate is a surrogate here
+  if (/\p{Cs}/u.test(text)) return { rule: 'unicode', message: 'value.unicode' };
+  return null;
+}
+
+/**
+ * The first string, or object key, that PostgreSQL cannot store as text or jsonb (a NUL, or a lone
+ * surrogate, which JSON allows as `\udc00`), with its path; null when there is none.
+ */
+export function badTextPath(value: unknown, path: string[] = [], depth = 0): { field: string; rule: string; message: string } | null {
+  const at = () => path.join('.') || 'body';
+  if (typeof value === 'string') {
+    const fault = textFault(value);
+    return fault && { field: at(), ...fault };
+  }
   if (depth > 20 || value === null || typeof value !== 'object') return null;
   for (const [key, inner] of Object.entries(value)) {
-    const hit = nulPath(inner, [...path, key], depth + 1);
+    // a bad key is named by where the object sits (the key itself cannot be shown)
+    const keyFault = textFault(key);
+    if (keyFault) return { field: at(), ...keyFault };
+    const hit = badTextPath(inner, [...path, key], depth + 1);
     if (hit !== null) return hit;
   }
   return null;
@@ -16,8 +34,9 @@ export function nulPath(value: unknown, path: string[] = [], depth = 0): string 
 
 /**
  * Input every route shares, checked before any schema or handler sees it:
- * - a NUL character in any body, query or path value is a 400 naming the field (it would be a 500 in
- *   PostgreSQL, and the write's log entry would be lost with the transaction);
+ * - a NUL character or a lone UTF-16 surrogate in any body, query or path value (or an object key) is a
+ *   400 naming the field: PostgreSQL stores neither in text or jsonb, so it would be a 500, and the
+ *   write's log entry would be lost with the transaction;
  * - `Content-Type: application/json` with an empty body is "no payload", as the body-less calls
  *   (logout, userInfoLogin, menu) are documented to take;
  * - a known path asked with a method it does not answer is 405 with `Allow`, not 404;
@@ -47,10 +66,8 @@ export const inputPlugin = fp(
 
     app.addHook('preValidation', async (request) => {
       for (const value of [request.body, request.query, request.params]) {
-        const field = nulPath(value);
-        if (field !== null) {
-          throw new AppError('validation', { fields: [{ field, rule: 'nul', message: 'value.nul' }] });
-        }
+        const fault = badTextPath(value);
+        if (fault !== null) throw new AppError('validation', { fields: [fault] });
       }
     });
 

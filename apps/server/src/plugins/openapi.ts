@@ -1,15 +1,21 @@
 import { errorCatalogue } from '@atrium/contracts';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { AppError } from '../errors';
+import { tokenOf } from './auth';
 
 const catalogue = Object.values(errorCatalogue)
   .map((e) => `| ${e.code} | ${e.status} | ${e.en} | ${e.zh} |`)
   .join('\n');
 
-/** OpenAPI generated from the routes' zod schemas: JSON at /api/docs/json, UI at /api/docs (API_DOCS=on). */
+/**
+ * OpenAPI generated from the routes' zod schemas: JSON at /api/docs/json, UI at /api/docs. API_DOCS=on
+ * serves them to anyone, `signed-in` (the default with DATABASE_URL) to a caller with a valid session
+ * (`Authorization: Bearer`, else 401), `off` not at all. Only these routes get swagger-ui's own, looser CSP.
+ */
 export const openapiPlugin = fp(
   async (app: FastifyInstance) => {
     await app.register(swagger, {
@@ -27,7 +33,16 @@ export const openapiPlugin = fp(
       transform: jsonSchemaTransform,
     });
     // API_DOCS=off: the document stays available to the process (tests, tooling) but is not served
-    if (app.config.API_DOCS) await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+    if (app.config.API_DOCS === 'off') return;
+    const signedIn = async (request: FastifyRequest) => {
+      const result = await app.sessions.resolve(tokenOf(request));
+      if (!result.ok) throw new AppError(result.code === 1302 ? 'sessionEnded' : 'tokenInvalid');
+    };
+    await app.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      staticCSP: true,
+      ...(app.config.API_DOCS === 'signed-in' ? { uiHooks: { onRequest: signedIn } } : {}),
+    });
   },
   { name: 'openapi' },
 );

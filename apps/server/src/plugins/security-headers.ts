@@ -60,8 +60,8 @@ const documentOnlyHeaders = [
  * the app loads (its own scripts and styles, data: images, the broker's WebSocket), no framing
  * (frame-ancestors 'none' and X-Frame-Options DENY: no clickjacking of force-logout or delete),
  * nosniff, a strict Referrer-Policy, a Permissions-Policy switching off device features, and
- * Strict-Transport-Security when HSTS=on (only behind TLS). The API docs page gets a looser CSP
- * (swagger-ui's inline scripts) when API_DOCS=on.
+ * Strict-Transport-Security when HSTS=on (only behind TLS). The API docs routes alone get a looser CSP
+ * (swagger-ui's inline scripts) when they are served (API_DOCS=on or signed-in).
  */
 export const securityHeadersPlugin = fp(
   async (app: FastifyInstance) => {

@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Mail } from '../../src/modules/auth/mailer';
 import type { RegisteredRoute } from '../../src/plugins/route-registry';
 import { buildTestApp, engines } from '../helper';
-import { allBut, arena, escalationProbes, extraProbes, privilegedRoutes, writeRoutesByPermission } from './escalation';
+import {
+  allBut,
+  arena,
+  escalationProbes,
+  extraProbes,
+  identifierProbe,
+  identifierTargetRoutes,
+  privilegedRoutes,
+  undeclaredIdentifierRoutes,
+  writeRoutesByPermission,
+} from './escalation';
 import { apiRoutes, fillParams } from './surface';
 
 /**
@@ -175,6 +186,51 @@ describe.each(engines)('privilege escalation inside a tenant on %s', (engine) =>
       expect(attempts.filter((t) => t.status !== t.expected).map((t) => `${t.what}: ${t.status}`)).toEqual([]);
     },
   );
+});
+
+describe.each(engines)('changing what signs another account in on %s', (engine) => {
+  let ctx: Awaited<ReturnType<typeof buildTestApp>>;
+  let a: Awaited<ReturnType<typeof arena>>;
+  const mails: Mail[] = [];
+
+  beforeAll(async () => {
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+    ctx.app.mailer.send = async (mail) => {
+      mails.push(mail);
+    };
+    a = await arena(ctx);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('has every route whose body carries an account name, e-mail or phone declare how it uses them', () => {
+    expect(undeclaredIdentifierRoutes(ctx.app.routeRegistry)).toEqual([]);
+    expect(identifierTargetRoutes(ctx.app.routeRegistry).map((r) => `${r.method} ${r.url}`)).toContain('PUT /api/system/user/info/:id');
+  });
+
+  it('refuses each change of another account’s identifiers to a caller holding less than its owner (403, unchanged), tells the previous e-mail of an allowed one', async () => {
+    const failures: string[] = [];
+    for (const route of identifierTargetRoutes(ctx.app.routeRegistry)) {
+      failures.push(...(await identifierProbe(a, route, mails)).map((f) => `${route.method} ${route.url}: ${f}`));
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses one’s own e-mail through the user form (403 naming email): only PUT /api/user/contact changes it, telling the previous address', async () => {
+    const { caller, userId } = await a.limited(['system:user:update', 'system:user:query'], '1');
+    const me = (await caller.get(`/api/system/user/user/${userId}`)).body.data;
+    const refused = await caller.put(`/api/system/user/info/${userId}`, { ...me, email: 'mine@probe.test' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.data.fields.map((f: { field: string }) => f.field)).toEqual(['email']);
+    expect((await caller.get(`/api/system/user/user/${userId}`)).body.data.email).toBe(me.email);
+    const first = await caller.put('/api/user/contact', { password: 'Kx9!mountain-ledger', email: 'first@probe.test', phone: '' });
+    expect(first.status).toBe(200);
+    const told = mails.length;
+    const second = await caller.put('/api/user/contact', { password: 'Kx9!mountain-ledger', email: 'second@probe.test', phone: '' });
+    expect(second.status).toBe(200);
+    expect(mails.slice(told).map((m) => m.to)).toEqual(['first@probe.test']);
+  });
 });
 
 describe('the authorization matrix itself', () => {

@@ -1,7 +1,9 @@
+import { ACCOUNT_IDENTIFIER_FIELDS, type AccountIdentifierUse } from '@atrium/contracts';
+import type { Mail } from '../../src/modules/auth/mailer';
 import type { RegisteredRoute } from '../../src/plugins/route-registry';
 import type { buildTestApp } from '../helper';
 import { type Caller, signIn } from '../system/api';
-import { apiRoutes } from './surface';
+import { apiRoutes, fillParams } from './surface';
 
 type TestContext = Awaited<ReturnType<typeof buildTestApp>>;
 type MenuNode = { id: number; permission: string | null; children: MenuNode[] };
@@ -339,4 +341,76 @@ export async function allBut(a: Arena) {
       if (answer.status !== 200) throw new Error(`rewriting the probe role: ${JSON.stringify(answer.body)}`);
     },
   };
+}
+
+const identifierUse = (route: RegisteredRoute) => route.config.accountIdentifiers as AccountIdentifierUse | undefined;
+const identifierKeys = (route: RegisteredRoute) =>
+  bodyKeys(route).filter((k) => (ACCOUNT_IDENTIFIER_FIELDS as readonly string[]).includes(k));
+
+/** Write routes whose body carries a sign-in or recovery identifier but that do not declare how they use it. */
+export function undeclaredIdentifierRoutes(routes: RegisteredRoute[]): string[] {
+  return apiRoutes(routes)
+    .filter((r) => r.method !== 'GET' && identifierKeys(r).length > 0 && !identifierUse(r))
+    .map((r) => `${r.method} ${r.url}`);
+}
+
+/** Routes that change the identifiers of the account of the user their `:id` names. */
+export function identifierTargetRoutes(routes: RegisteredRoute[]): RegisteredRoute[] {
+  return apiRoutes(routes).filter((r) => identifierUse(r)?.use === 'target');
+}
+
+/** A value for an identifier field no account holds yet. */
+const freshIdentifier = (field: string) => {
+  const n = ++serial;
+  if (field === 'email') return `moved.${Date.now().toString(36)}.${n}@probe.test`;
+  if (field === 'phone') return `+86 139${String(Date.now() % 1e5).padStart(5, '0')}${String(n).padStart(3, '0')}`;
+  return `moved.${Date.now().toString(36)}.${n}`;
+};
+
+/**
+ * The generated probe of a route that changes another account's identifiers: a caller holding the route's
+ * permission (and the read's), data scope all, changes each identifier field of a user holding the admin
+ * role (403, the field unchanged) and of a user holding nothing (200, the previous e-mail told of it).
+ */
+export async function identifierProbe(a: Arena, route: RegisteredRoute, mails: Mail[]): Promise<string[]> {
+  const use = identifierUse(route) as Extract<AccountIdentifierUse, { use: 'target' }>;
+  const readUrl = `/api${use.read}`;
+  const read = apiRoutes(a.ctx.app.routeRegistry).find((r) => r.method === 'GET' && r.url === readUrl);
+  if (!read) return [`${route.method} ${route.url}: no GET ${use.read} to read the target with`];
+  const permissions = [route.config.permission, read.config.permission].filter((p): p is string => !!p);
+  const { caller } = await a.limited(permissions, '1');
+  const person = async (roleIds: number[]) => {
+    const user = await a.colleague();
+    await a.admin.put(`/api/system/user/authRole/${user.id}`, { roleIds });
+    const current = (await a.admin.get(fillParams(readUrl, () => String(user.id)))).body.data;
+    const email = freshIdentifier('email');
+    const set = await a.admin.put(`/api/system/user/info/${user.id}`, { ...current, email });
+    if (set.status !== 200) throw new Error(`giving ${user.id} an e-mail: ${JSON.stringify(set.body)}`);
+    return { id: user.id as number, email };
+  };
+  const boss = await person([a.adminRoleId]);
+  const plain = await person([]);
+  const readBack = async (id: number) => (await a.admin.get(fillParams(readUrl, () => String(id)))).body.data;
+  const send = async (id: number, field: string, value: string) =>
+    a.ctx.app.inject({
+      method: route.method as 'PUT',
+      url: fillParams(route.url, () => String(id)),
+      headers: { authorization: `Bearer ${caller.token}` },
+      payload: { ...(await readBack(id)), [field]: value },
+    });
+  const failures: string[] = [];
+  for (const field of identifierKeys(route)) {
+    const before = (await readBack(boss.id))[field];
+    const refused = await send(boss.id, field, freshIdentifier(field));
+    if (refused.statusCode !== 403) failures.push(`${field} of a user holding more → ${refused.statusCode}`);
+    const after = (await readBack(boss.id))[field];
+    if (after !== before) failures.push(`${field} of a user holding more changed: ${before} → ${after}`);
+    const told = mails.length;
+    const value = freshIdentifier(field);
+    const allowed = await send(plain.id, field, value);
+    if (allowed.statusCode !== 200) failures.push(`${field} of a user holding nothing → ${allowed.statusCode} ${allowed.body}`);
+    else if (!mails.slice(told).some((m) => m.to === plain.email)) failures.push(`${field} changed, ${plain.email} not told`);
+    if (field === 'email' && allowed.statusCode === 200) plain.email = value;
+  }
+  return failures;
 }

@@ -128,6 +128,42 @@ describe.each(engines)('disabled means disabled, and bad input never reaches the
     expect(last).toMatchObject({ url: '/api/system/notice' });
   });
 
+  it('logs a refused write whose path id holds a NUL (the entry is not lost)', async () => {
+    const lastEntry = async () =>
+      (
+        await withTenant(ctx.database.db, 1, (tx) =>
+          tx
+            .select({ url: operLogs.url, target: operLogs.target, result: operLogs.result })
+            .from(operLogs)
+            .orderBy(desc(operLogs.id))
+            .limit(1),
+        )
+      )[0];
+    for (const id of ['%00', 'a%00b']) {
+      const answer = await admin.put(`/api/system/post/${id}`, { code: 'x', name: 'x' });
+      expect([id, answer.status]).toEqual([id, 400]);
+      expect(await lastEntry()).toMatchObject({ url: `/api/system/post/${id}`, result: 'failure' });
+    }
+  });
+
+  it('refuses a printer pointed at another tenant’s warehouse (400 naming warehouseId), on create and update', async () => {
+    const acme = await signIn(ctx, 'acme', 'Acme@123456');
+    const theirs = (await admin.post('/api/erp/warehouse', { name: 'Theirs', code: `T${Date.now().toString(36)}` })).body.data.id;
+    const mine = (await acme.post('/api/erp/warehouse', { name: 'Mine', code: `M${Date.now().toString(36)}` })).body.data.id;
+    const body = { name: 'Till', vendor: 'simulator', deviceKey: 'secret-123', paperWidth: 58, triggers: [] };
+    const refused = await acme.post('/api/mall/printer', { ...body, sn: `SN${Date.now()}a`, warehouseId: theirs });
+    expect([refused.status, fieldsOf(refused.body)]).toEqual([400, ['warehouseId']]);
+    const made = await acme.post('/api/mall/printer', { ...body, sn: `SN${Date.now()}b`, warehouseId: mine });
+    expect(made.status).toBe(200);
+    const moved = await acme.put(`/api/mall/printer/${made.body.data.id}`, {
+      ...made.body.data,
+      deviceKey: undefined,
+      warehouseId: theirs,
+    });
+    expect([moved.status, fieldsOf(moved.body)]).toEqual([400, ['warehouseId']]);
+    expect((await acme.get(`/api/mall/printer/${made.body.data.id}`)).body.data.warehouseId).toBe(mine);
+  });
+
   it('bounds date filters to the years 1900–9999', async () => {
     for (const value of ['+275760-09-13', '1899-12-31', '10000-01-01']) {
       const answer = await admin.get(`/api/system/user/user?createTimeFrom=${encodeURIComponent(value)}`);

@@ -143,6 +143,36 @@ describe.each(engines)('mall goods on %s', (engine) => {
     expect(ledger.map((l: { delta: number }) => l.delta)).toEqual([-2, -2, 5]);
   });
 
+  it('takes images only from http(s) or this site, and opens detail links with rel="noopener noreferrer"', async () => {
+    const p = await product();
+    const goods = (await api.post('/api/mall/goods', { productId: p.id })).body.data;
+    const skus = p.skus.map((s) => ({ skuId: s.id, price: 990 }));
+    for (const image of [
+      '//evil.example/a.png',
+      '/\\evil.example/a.png',
+      'javascript:alert(1)',
+      'data:image/png;base64,AA',
+      'https:///x',
+    ]) {
+      const refused = await api.put(`/api/mall/goods/${goods.id}`, { title: 'T', skus, images: [image] });
+      expect([image, refused.status, fieldsOf(refused.body)]).toEqual([image, 400, ['images.0']]);
+      const product = await api.post('/api/erp/product', { name: 'P', code: `img${Date.now()}`, images: [image], skus: [{ price: 1 }] });
+      expect([image, product.status, fieldsOf(product.body)]).toEqual([image, 400, ['images.0']]);
+    }
+    const res = await api.put(`/api/mall/goods/${goods.id}`, {
+      title: 'T',
+      skus,
+      images: ['https://cdn.example/a.png', '/uploads/a.png'],
+      detail:
+        '<p><a href="https://shop.example" target="_blank" rel="opener">x</a><a href="//evil.example">y</a><img src="//evil.example/i.png"></p>',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.images).toEqual(['https://cdn.example/a.png', '/uploads/a.png']);
+    expect(res.body.data.detail).toBe(
+      '<p><a href="https://shop.example" target="_blank" rel="noopener noreferrer">x</a><a rel="noopener noreferrer">y</a><img /></p>',
+    );
+  });
+
   it('updates title, mall prices (fen) and a sanitised detail; shelves one and many', async () => {
     const p = await product();
     const goods = (await api.post('/api/mall/goods', { productId: p.id })).body.data;

@@ -67,4 +67,31 @@ describe('receipt rendering', () => {
     const markup = fillTemplate('<C>{shop}</C>\n{orderNo}\n<CUT>', { ...data, shop: '<QR>x</QR>' }, 58);
     expect(parseMarkup(markup)[0]).toEqual({ type: 'text', align: 'center', bold: false, text: ' QR x /QR ' });
   });
+
+  it('prints user data as printable text only: a drawer kick and a cut in a member or item name reach the printer as neither', () => {
+    const kick = '\x1bp\x00\x19\xfa';
+    const cut = '\x1dVB\x00';
+    const hostile = {
+      ...data,
+      shop: `Shop${kick}`,
+      title: `T\x9b2J${cut}`,
+      lines: [{ name: `Tea${cut}\n<CUT>\u2028x`, quantity: 1, amount: 100 }],
+      member: `Zhang${kick}${cut}\x07\x7f`,
+    };
+    const markup = fillTemplate(null, hostile, 58);
+    expect([...markup].filter((c) => c !== '\n' && /[\p{Cc}\u2028]/u.test(c))).toEqual([]);
+    expect(markup.split('\n').filter((l) => l === '<CUT>')).toHaveLength(1);
+    const bytes = renderEscPos(parseMarkup(markup), 58);
+    const count = (needle: number[]) => {
+      let n = 0;
+      for (let at = bytes.indexOf(Buffer.from(needle)); at >= 0; at = bytes.indexOf(Buffer.from(needle), at + 1)) n++;
+      return n;
+    };
+    expect(count([0x1b, 0x70])).toBe(0); // ESC p: the drawer kick
+    expect(count([0x1d, 0x56])).toBe(1); // GS V: the template's own cut only
+    expect(count([0x07])).toBe(0);
+    // a template's own control bytes go the same way; markup written straight to the renderer too
+    expect(fillTemplate(`<C>{member}${kick}</C>`, data, 58)).toBe('<C>张三  ú</C>');
+    expect(renderEscPos(parseMarkup(`x${kick}`), 58).includes(Buffer.from([0x1b, 0x70]))).toBe(false);
+  });
 });

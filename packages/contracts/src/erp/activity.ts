@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateTime } from '../dates';
 import type { EntityManifest } from '../entity';
 import { defineResource, textFilter } from '../resource';
 import { auditFields, moneySchema, nameSchema, optionalText, refId } from './common';
@@ -32,8 +33,8 @@ export const createActivitySchema = z
     discountPercent: z.number().int().min(1).max(99).nullish(),
     threshold: moneySchema.nullish(),
     reduction: moneySchema.nullish(),
-    startTime: z.iso.datetime({ offset: true }),
-    endTime: z.iso.datetime({ offset: true }),
+    startTime: isoDateTime(),
+    endTime: isoDateTime(),
     skuIds: z.array(refId).min(1).max(1000),
     remark: optionalText(500),
   })

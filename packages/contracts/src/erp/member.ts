@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDay } from '../dates';
 import type { EntityManifest } from '../entity';
 import { defineResource, textFilter } from '../resource';
 import { auditFields, createTimeField, erpStatus, moneySchema, nameSchema, optionalText, remarkField, statusField } from './common';
@@ -30,7 +31,7 @@ export const createMemberSchema = z.object({
   name: nameSchema(30),
   mobile: mobileSchema,
   sex: sexSchema.default('2'),
-  birthday: z.iso.date().nullish(),
+  birthday: isoDay().nullish(),
   level: z.number().int().min(0).max(10).default(0),
   points: z.number().int().min(0).max(1_000_000_000).default(0),
   balance: moneySchema.default(0),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EntityManifest } from '../entity';
 import { defineResource, textFilter } from '../resource';
+import { webAddress } from '../system/common';
 import {
   auditFields,
   codeSchema,
@@ -73,7 +74,7 @@ export const createProductSchema = z.object({
   code: codeSchema(64),
   categoryId: refId.nullish(),
   unit: optionalText(10),
-  images: z.array(z.string().trim().min(1).max(500)).max(10).default([]),
+  images: z.array(webAddress(500)).max(10).default([]),
   description: optionalText(2000),
   specs: z.array(productSpecSchema).max(5).default([]),
   status: erpStatus.status.default('0'),

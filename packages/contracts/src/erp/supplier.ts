@@ -28,6 +28,8 @@ export const createSupplierSchema = z.object({
 export const supplierSchema = z.object({ id: z.number().int(), ...rowOf(createSupplierSchema), ...auditFields });
 
 export const supplierResource = defineResource({
+  // phone and e-mail here are how to reach the record's people, not what anyone signs in with
+  accountIdentifiers: { create: { use: 'contact' }, update: { use: 'contact' } },
   name: 'supplier',
   domain: 'erp',
   basePath: '/erp/supplier',

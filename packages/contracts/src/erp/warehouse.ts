@@ -29,6 +29,8 @@ export const createWarehouseSchema = z.object({
 export const warehouseSchema = z.object({ id: z.number().int(), ...rowOf(createWarehouseSchema), ...auditFields });
 
 export const warehouseResource = defineResource({
+  // phone and e-mail here are how to reach the record's people, not what anyone signs in with
+  accountIdentifiers: { create: { use: 'contact' }, update: { use: 'contact' } },
   name: 'warehouse',
   domain: 'erp',
   basePath: '/erp/warehouse',

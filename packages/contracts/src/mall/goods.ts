@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EntityManifest } from '../entity';
 import { idFilter, moneySchema, optionalText, refId, sortSchemaField } from '../erp/common';
 import { defineResource, textFilter } from '../resource';
+import { webAddress } from '../system/common';
 
 export const shelves = ['on', 'off'] as const;
 export const shelfSchema = z.enum(shelves);
@@ -43,11 +44,7 @@ export type Goods = z.infer<typeof goodsSchema>;
 /** `POST /api/mall/goods {productId}`: publishes a catalogue product with defaults (off shelf). */
 export const createGoodsSchema = z.object({ productId: refId });
 
-const imageUrl = z
-  .string()
-  .trim()
-  .max(500)
-  .regex(/^(https?:\/\/|\/)/, 'link.http');
+const imageUrl = webAddress(500);
 
 /** The update page's three tabs: basic, price & stock (prices only; stock moves by deltas), detail. */
 export const updateGoodsSchema = z.object({

@@ -9,6 +9,17 @@ export const auditFields = {
 };
 
 export const phonePattern = /^\+?[0-9][0-9 -]{4,18}[0-9]$/;
+/**
+ * An address the page loads or links to (an image, an avatar): http(s) with a host, or a path on this site.
+ * Never another scheme (`javascript:`, `data:`), and never `//host` or `/\\host`, which browsers read as
+ * another site's address. The one building block for every such field.
+ */
+export const webAddress = (max = 500) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .regex(/^(https?:\/\/[^\s/\\]|\/(?![/\\]))[^\s\\]*$/i, 'link.httpOrPath');
 export const optionalText = (max: number) => z.string().trim().max(max).nullish();
 export const optionalPhone = () => z.string().trim().max(20).regex(phonePattern, 'invalid phone number').or(z.literal('')).nullish();
 export const optionalEmail = () => z.string().trim().max(100).pipe(z.email()).or(z.literal('')).nullish();

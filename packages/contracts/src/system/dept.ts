@@ -27,6 +27,8 @@ export const createDeptSchema = z.object({
 });
 
 export const deptResource = defineResource({
+  // phone and e-mail here are how to reach the record's people, not what anyone signs in with
+  accountIdentifiers: { create: { use: 'contact' }, update: { use: 'contact' } },
   name: 'dept',
   domain: 'system',
   basePath: '/system/dept',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { passwordSchema, statusSchema } from '../auth';
+import { isoDateTime, isoDay } from '../dates';
 import { defineResource, textFilter } from '../resource';
 import { codeSchema, optionalText } from './common';
 
@@ -14,7 +15,7 @@ export const tenantSchema = z.object({
   updateTime: z.string(),
 });
 
-const expireTime = z.iso.datetime({ offset: true }).or(z.iso.date()).nullish();
+const expireTime = isoDateTime().or(isoDay()).nullish();
 
 export const updateTenantSchema = z.object({
   name: z.string().trim().min(1).max(100),

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { passwordSchema, sexSchema, statusSchema, userTypeSchema } from '../auth';
 import { dateFilter, defineResource, textFilter } from '../resource';
-import { auditFields, idListSchema, optionalEmail, optionalPhone, optionalText } from './common';
+import { auditFields, idListSchema, optionalEmail, optionalPhone, optionalText, webAddress } from './common';
+
+/**
+ * Body fields that sign an account in or recover it: changing one of another account's is taking it over,
+ * so it needs what resetting its password needs. A field added later that does the same (MFA factors, SSO
+ * links) belongs here; a route whose body carries one declares how it uses it (AccountIdentifierUse, in its
+ * config as `accountIdentifiers`), and the authorization matrix probes every such route.
+ */
+export const ACCOUNT_IDENTIFIER_FIELDS = ['accountId', 'email', 'phone'] as const;
+export type AccountIdentifierField = (typeof ACCOUNT_IDENTIFIER_FIELDS)[number];
 
 export const userSchema = z.object({
   id: z.number().int(),
@@ -44,13 +53,7 @@ const profileFields = {
   address: optionalText(500),
   remark: optionalText(500),
   // an image address: http(s) or a path on this site, never a script (`javascript:`) or data to render
-  avatar: z
-    .string()
-    .trim()
-    .max(500)
-    .regex(/^(https?:\/\/|\/(?!\/))\S*$/i, 'an http(s) address or a path on this site')
-    .or(z.literal(''))
-    .nullish(),
+  avatar: webAddress(500).or(z.literal('')).nullish(),
 };
 
 export const createUserSchema = z.object({
@@ -86,6 +89,8 @@ export const userResource = defineResource({
   }),
   sortable: ['createTime', 'accountId', 'id'],
   keyset: true,
+  // the form changes a user's e-mail and phone (the server's guardIdentifierChange); creating makes a new account
+  accountIdentifiers: { create: { use: 'new' }, update: { use: 'target', read: '/system/user/user/:id' } },
   defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'query', 'create', 'update', 'status', 'delete', 'export', 'import'],
   // the spec's exact calls (section 7)

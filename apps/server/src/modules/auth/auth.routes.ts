@@ -1,4 +1,5 @@
 import {
+  type AccountIdentifierUse,
   captchaSchema,
   changeContactInputSchema,
   changePasswordInputSchema,
@@ -34,6 +35,10 @@ const e = errorEnvelopeSchema;
 const authErrors = { 401: e };
 const bearer = [{ bearer: [] }];
 const MINUTE = 60_000;
+// how each route uses the sign-in identifiers its body carries (the authorization matrix reads these)
+const OWN: AccountIdentifierUse = { use: 'own' };
+const NEW: AccountIdentifierUse = { use: 'new' };
+const LOOKUP: AccountIdentifierUse = { use: 'lookup' };
 
 /**
  * Sign-in, session and tenant calls with the spec's exact paths (section 7), plus captcha, register and
@@ -136,7 +141,7 @@ export async function authRoutes(app: FastifyInstance) {
   r.put(
     '/user/info',
     {
-      config: { rateLimit: { max: 20, timeWindow: 10 * MINUTE } },
+      config: { accountIdentifiers: OWN, rateLimit: { max: 20, timeWindow: 10 * MINUTE } },
       schema: {
         tags: ['auth'],
         summary: "Saves the signed-in user's own basic settings (nickname, country/region, area, address, profile)",
@@ -171,7 +176,7 @@ export async function authRoutes(app: FastifyInstance) {
     '/user/contact',
     {
       // each attempt verifies a password, and a 409 tells that a phone or e-mail exists somewhere
-      config: { rateLimit: { max: 10, timeWindow: 15 * MINUTE } },
+      config: { accountIdentifiers: OWN, rateLimit: { max: 10, timeWindow: 15 * MINUTE } },
       schema: {
         tags: ['auth'],
         summary: "Changes the signed-in user's phone and e-mail (the sign-in identifiers); the current password proves the owner",
@@ -182,7 +187,7 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: envelopeOf(userProfileSchema), 400: e, 409: e, 429: e, ...authErrors },
       },
     },
-    async (request) => ok(await changeOwnContact(app, request.auth, request.body)),
+    async (request) => ok(await changeOwnContact(app, request, request.body)),
   );
 
   r.post(
@@ -237,7 +242,7 @@ export async function authRoutes(app: FastifyInstance) {
   r.post(
     '/system/user/register',
     {
-      config: { public: true, rateLimit: limits.register },
+      config: { public: true, accountIdentifiers: NEW, rateLimit: limits.register },
       schema: {
         tags: ['auth'],
         summary: 'A new account and a new tenant in which it is administrator; answers a token',
@@ -252,7 +257,7 @@ export async function authRoutes(app: FastifyInstance) {
   r.post(
     '/system/user/password/reset-code',
     {
-      config: { public: true, rateLimit: limits.resetCode },
+      config: { public: true, accountIdentifiers: LOOKUP, rateLimit: limits.resetCode },
       schema: {
         tags: ['auth'],
         summary: 'Mails a password reset code; the answer is the same whether or not the address is registered',
@@ -269,7 +274,7 @@ export async function authRoutes(app: FastifyInstance) {
   r.post(
     '/system/user/password/reset',
     {
-      config: { public: true, rateLimit: limits.reset },
+      config: { public: true, accountIdentifiers: LOOKUP, rateLimit: limits.reset },
       schema: {
         tags: ['auth'],
         summary: 'Sets a new password with the mailed code; ends every session of the account',

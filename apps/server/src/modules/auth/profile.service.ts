@@ -1,10 +1,11 @@
 import type { ChangeContactInput, ChangePasswordInput, UserInfo, UserSettingsInput } from '@atrium/contracts';
 import { and, eq, ne, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { conflict, invalidField, rethrowUnique } from '../../crud/conflict';
 import type { RawResult } from '../../db/client';
 import { accounts, tenants } from '../../db/schema';
 import type { AuthContext } from '../../plugins/access';
+import { changedIdentifiers, tellIdentifierChange } from './identifiers';
 import { assertPasswordPolicy, hashPassword, verifyPassword } from './password';
 import { invalidateAccess } from './session.service';
 
@@ -150,10 +151,14 @@ export async function changeOwnPassword(
 /**
  * Changes the signed-in user's phone and e-mail, the identifiers one signs in with: the current password
  * must match (400 naming `password`); a phone or e-mail of another account is a 409 naming it. The user's
- * other sessions stay (the password is unchanged), the cached user info is dropped.
+ * other sessions stay (the password is unchanged), the cached user info is dropped; the previous e-mail is told.
  */
-export async function changeOwnContact(app: FastifyInstance, auth: AuthContext, input: ChangeContactInput): Promise<UserProfile> {
-  const [account] = await app.database.db.select({ hash: accounts.passwordHash }).from(accounts).where(eq(accounts.id, auth.accountRef));
+export async function changeOwnContact(app: FastifyInstance, request: FastifyRequest, input: ChangeContactInput): Promise<UserProfile> {
+  const auth = request.auth;
+  const [account] = await app.database.db
+    .select({ hash: accounts.passwordHash, accountId: accounts.accountId, email: accounts.email, phone: accounts.phone })
+    .from(accounts)
+    .where(eq(accounts.id, auth.accountRef));
   if (!account?.hash || !(await verifyPassword(account.hash, input.password))) {
     throw invalidField('password', 'wrong', 'password.wrong');
   }
@@ -177,6 +182,9 @@ export async function changeOwnContact(app: FastifyInstance, auth: AuthContext, 
     .set({ email: input.email, phone, updateTime: app.clock.now() })
     .where(eq(accounts.id, auth.accountRef))
     .catch((e) => rethrowUnique(e, { accounts_email_key: 'email', accounts_phone_key: 'phone' }));
+  // the previous address hears of it, as it does when someone else changes them
+  const fields = changedIdentifiers(account, { email: input.email, phone });
+  if (account.email && fields.length) tellIdentifierChange(app, request, account.email, { accountId: account.accountId, fields });
   invalidateAccess(app, { accountRef: auth.accountRef });
   return userProfile(app, auth);
 }

@@ -55,7 +55,7 @@ export async function register(
           .where(
             sql`lower(${accounts.accountId}) = ${input.accountId.toLowerCase()} or lower(${accounts.email}) = ${input.email.toLowerCase()}`,
           );
-        if (taken) throw new AppError('accountExists');
+        if (taken) throw new RegistrationRefused();
         const [account] = await tx
           .insert(accounts)
           .values({
@@ -89,7 +89,10 @@ export async function register(
       });
     } catch (error) {
       if (error instanceof TenantCodeTaken) continue;
-      if (isUniqueViolation(error)) throw new AppError('accountExists');
+      if (error instanceof RegistrationRefused || isUniqueViolation(error)) {
+        await tellOwnerOfRegistration(app, request, input.email);
+        throw new AppError('accountExists');
+      }
       throw error;
     }
   }
@@ -105,6 +108,35 @@ export async function register(
 }
 
 class TenantCodeTaken extends Error {}
+class RegistrationRefused extends Error {}
+
+const registeredMail = (lang: 'zh-CN' | 'en-US') =>
+  lang === 'en-US'
+    ? {
+        subject: 'Atrium: someone tried to register with your address',
+        text: 'Someone just tried to register a new Atrium account with this e-mail address, which already has an account.\n\nIf it was you, sign in, or use "Forgot password" on the sign-in page. If it was not, you need do nothing.\n',
+      }
+    : {
+        subject: 'Atrium：有人尝试用您的邮箱注册',
+        text: '刚刚有人尝试用本邮箱注册新的 Atrium 账号，而该邮箱已有账号。\n\n如果是您本人，请直接登录，或在登录页使用“忘记密码”。如果不是，您无需任何操作。\n',
+      };
+
+/**
+ * A refused registration answers the same 409 whether the account name or the e-mail was taken (the
+ * answer names neither); when the e-mail belongs to an account, its owner is told by mail, after answering.
+ */
+async function tellOwnerOfRegistration(app: FastifyInstance, request: FastifyRequest, email: string) {
+  const [owner] = await app.database.db
+    .select({ email: accounts.email })
+    .from(accounts)
+    .where(sql`lower(${accounts.email}) = ${email.toLowerCase()}`);
+  if (!owner?.email) return;
+  const sending = app.mailer
+    .send({ to: owner.email, ...registeredMail(request.lang) })
+    .catch((error: unknown) => request.log.error({ err: error }, 'registration notice not sent'));
+  app.pendingMail.add(sending);
+  void sending.finally(() => app.pendingMail.delete(sending));
+}
 
 const resetMail = (lang: 'zh-CN' | 'en-US', code: string) =>
   lang === 'en-US'

@@ -121,6 +121,6 @@ export async function dashboardRoutes(app: FastifyInstance) {
       response: monitorSnapshotSchema,
       summary: 'Server and tenant status now and orders per minute over the last hour; frames then follow over MQTT for `watchSeconds`',
     },
-    async (ctx) => monitor.snapshot(ctx.tx, ctx.caller.tenantId, ctx.caller.accountRef),
+    async (ctx) => monitor.snapshot(ctx.tx, ctx.caller.tenantId, ctx.caller.accountRef, ctx.caller.superAdmin),
   );
 }

@@ -11,11 +11,13 @@ export const MONITOR_INTERVAL_MS = 2000;
 export const MONITOR_WATCH_SECONDS = 60;
 
 const MB = 1024 * 1024;
+type ServerFigures = NonNullable<MonitorFrame['server']>;
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /**
- * The live monitor: samples this process (CPU, memory, event-loop delay, request rate, database pool)
- * and, for each tenant someone watches, its sessions, orders of the last minute and device presence.
+ * The live monitor: samples this process (CPU, memory, event-loop delay, request rate, database pool:
+ * the platform's figures, shown to a super admin only) and, for each tenant someone watches, its
+ * sessions, orders of the last minute and device presence.
  * A watcher is an account that called the snapshot in the last minute; frames reach its browser tabs
  * over MQTT every two seconds and stop by themselves when the page stops asking. With several
  * instances, each one reports itself to the watchers that called it.
@@ -27,7 +29,7 @@ export class Monitor {
   private lastRequests = 0;
   private lastCpu = process.cpuUsage();
   private lastTime = process.hrtime.bigint();
-  private server: Omit<MonitorFrame['server'], 'dbPool'> = {
+  private server: Omit<ServerFigures, 'dbPool'> = {
     cpuPercent: 0,
     rssMb: 0,
     heapUsedMb: 0,
@@ -35,8 +37,8 @@ export class Monitor {
     requestsPerSecond: 0,
     uptimeSeconds: 0,
   };
-  /** accountRef → until when (ms) and in which tenant it watches */
-  private readonly watchers = new Map<number, { until: number; tenantId: number }>();
+  /** accountRef → until when (ms), in which tenant it watches, and whether it sees the platform's figures */
+  private readonly watchers = new Map<number, { until: number; tenantId: number; platform: boolean }>();
   private timer: NodeJS.Timeout | undefined;
   private sending = false;
 
@@ -70,7 +72,7 @@ export class Monitor {
     this.lastRequests = this.requests;
   }
 
-  private serverStatus(): MonitorFrame['server'] {
+  private serverStatus(): ServerFigures {
     const pool = this.app.database.poolStats();
     return { ...this.server, dbPool: this.app.database.engine === 'postgres' ? pool : null };
   }
@@ -110,18 +112,22 @@ export class Monitor {
     };
   }
 
-  private async frame(tx: Tx, tenantId: number): Promise<MonitorFrame> {
+  /**
+   * One frame: the tenant's own figures for everyone; the process's and the broker's (host-wide, every
+   * tenant's load) only for the platform, a super admin.
+   */
+  private async frame(tx: Tx, tenantId: number, platform: boolean): Promise<MonitorFrame> {
     return {
       time: new Date().toISOString(),
-      server: this.serverStatus(),
+      server: platform ? this.serverStatus() : null,
       tenant: await this.tenantStatus(tx, tenantId),
-      brokerClients: this.brokerClients(),
+      brokerClients: platform ? this.brokerClients() : null,
     };
   }
 
   /** The snapshot a page opens with; the caller then receives frames for MONITOR_WATCH_SECONDS. */
-  async snapshot(tx: Tx, tenantId: number, accountRef: number): Promise<MonitorSnapshot> {
-    this.watchers.set(accountRef, { until: Date.now() + MONITOR_WATCH_SECONDS * 1000, tenantId });
+  async snapshot(tx: Tx, tenantId: number, accountRef: number, platform: boolean): Promise<MonitorSnapshot> {
+    this.watchers.set(accountRef, { until: Date.now() + MONITOR_WATCH_SECONDS * 1000, tenantId, platform });
     this.start();
     const result = (await tx.execute(sql`
       with m as (select generate_series(date_trunc('minute', now()) - interval '59 minutes', date_trunc('minute', now()), interval '1 minute') as minute),
@@ -130,7 +136,7 @@ export class Monitor {
       select to_char(m.minute at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:00"Z"') as minute, coalesce(v.n, 0)::int as orders
         from m left join v on v.minute = m.minute order by m.minute`)) as RawResult<{ minute: string; orders: number }>;
     return {
-      frame: await this.frame(tx, tenantId),
+      frame: await this.frame(tx, tenantId, platform),
       ordersPerMinute: result.rows,
       watchSeconds: MONITOR_WATCH_SECONDS,
       intervalMs: MONITOR_INTERVAL_MS,
@@ -156,18 +162,25 @@ export class Monitor {
     try {
       this.sample();
       const now = Date.now();
-      const byTenant = new Map<number, number[]>();
+      // one frame per tenant and view (the platform's or the tenant's own)
+      const byView = new Map<string, { tenantId: number; platform: boolean; accountRefs: number[] }>();
       for (const [accountRef, watch] of this.watchers) {
-        if (watch.until < now) this.watchers.delete(accountRef);
-        else byTenant.set(watch.tenantId, [...(byTenant.get(watch.tenantId) ?? []), accountRef]);
+        if (watch.until < now) {
+          this.watchers.delete(accountRef);
+          continue;
+        }
+        const key = `${watch.tenantId}:${watch.platform}`;
+        const view = byView.get(key) ?? { tenantId: watch.tenantId, platform: watch.platform, accountRefs: [] };
+        view.accountRefs.push(accountRef);
+        byView.set(key, view);
       }
-      if (byTenant.size === 0) {
+      if (byView.size === 0) {
         clearInterval(this.timer);
         this.timer = undefined;
         return;
       }
-      for (const [tenantId, accountRefs] of byTenant) {
-        const frame = await withTenant(this.app.database.db, tenantId, (tx) => this.frame(tx, tenantId));
+      for (const { tenantId, platform, accountRefs } of byView.values()) {
+        const frame = await withTenant(this.app.database.db, tenantId, (tx) => this.frame(tx, tenantId, platform));
         await this.app.realtime.publish({ accountRefs, kind: 'monitor', payload: { frame } });
       }
     } catch (error) {

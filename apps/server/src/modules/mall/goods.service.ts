@@ -16,14 +16,20 @@ import { assertStockTarget, moveStock } from '../erp/stock/stock.service';
 type GoodsRow = typeof mallGoods.$inferSelect;
 type GoodsQuery = ListQueryOf<typeof goodsResource>;
 
-/** Rich text as the mall may show it: formatting, links and images over http(s) only; no scripts, styles or handlers. */
+/**
+ * Rich text as the mall may show it: formatting, links and images over http(s) only (no protocol-relative
+ * `//host` address); no scripts, styles or handlers. Every link opens with `rel="noopener noreferrer"`:
+ * a page opened from it can neither steer the mall's tab nor learn where it came from.
+ */
 export function sanitiseDetail(html: string | null | undefined): string | null {
   if (!html) return null;
   return sanitizeHtml(html, {
     allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'span'],
-    allowedAttributes: { a: ['href', 'title', 'target'], img: ['src', 'alt', 'width', 'height'], '*': [] },
+    allowedAttributes: { a: ['href', 'title', 'target', 'rel'], img: ['src', 'alt', 'width', 'height'], '*': [] },
     allowedSchemes: ['http', 'https'],
     allowedSchemesByTag: { img: ['http', 'https'] },
+    allowProtocolRelative: false,
+    transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer' }) },
   });
 }
 

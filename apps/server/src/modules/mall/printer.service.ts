@@ -13,8 +13,9 @@ import { and, count, eq, inArray } from 'drizzle-orm';
 import { refused } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
 import { contains, orderOf, pageOffset } from '../../crud/query';
+import { assertReferences } from '../../crud/references';
 import { type Db, withTenant } from '../../db/client';
-import { mallPrinters, mallPrintJobs, printerDevices, printOutbox } from '../../db/schema';
+import { erpWarehouses, mallPrinters, mallPrintJobs, printerDevices, printOutbox } from '../../db/schema';
 import type { PrinterIdentity } from '../realtime/rules';
 
 const scryptAsync = promisify(scrypt) as (key: string, salt: Buffer, length: number) => Promise<Buffer>;
@@ -167,6 +168,7 @@ export const printerService = {
   },
 
   async create(ctx: Ctx, input: CreatePrinterInput): Promise<Printer> {
+    await assertReferences(ctx, [{ field: 'warehouseId', table: erpWarehouses, ids: input.warehouseId }]);
     await assertSnFree(ctx, input.vendor, input.sn);
     const [row] = await ctx.tx
       .insert(mallPrinters)
@@ -184,6 +186,7 @@ export const printerService = {
   },
 
   async update(ctx: Ctx, id: number, input: UpdatePrinterInput): Promise<Printer> {
+    await assertReferences(ctx, [{ field: 'warehouseId', table: erpWarehouses, ids: input.warehouseId }]);
     await assertSnFree(ctx, input.vendor, input.sn, id);
     const [row] = await ctx.tx
       .update(mallPrinters)

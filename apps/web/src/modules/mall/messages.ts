@@ -1,5 +1,6 @@
 /** The mall and printer pages' strings in both languages. */
 export const mallZh: Record<string, string> = {
+  'rule.link.httpOrPath': '须以 http:// 或 https:// 开头，或为本站路径（以一个 / 开头）',
   'mall.goods.entity': '商品',
   'mall.goods.title': '商品标题',
   'mall.goods.subtitle': '副标题',
@@ -113,6 +114,7 @@ export const mallZh: Record<string, string> = {
 };
 
 export const mallEn: Record<string, string> = {
+  'rule.link.httpOrPath': 'an http(s) address or a path on this site (starting with a single /)',
   'mall.goods.entity': 'Goods',
   'mall.goods.title': 'Title',
   'mall.goods.subtitle': 'Subtitle',

@@ -37,6 +37,26 @@ export const DEFAULT_TEMPLATE = [
   '<CUT>',
 ].join('\n');
 
+// an ESC/POS command introducer (ESC, FS, GS, DLE) with the command byte after it, then any other C0 or
+// C1 control, DEL, and the Unicode line and paragraph separators
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control bytes are what this removes
+const COMMAND = /[\x10\x1b\x1c\x1d][\s\S]?/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control bytes are what this removes
+const CONTROL = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/g;
+
+/**
+ * Text as a printer may receive it: printable characters only. An ESC/POS command (drawer kick, cut,
+ * code page…) in a name loses its introducer and command byte, every other control becomes a space (a
+ * tab or line break included: a value stays on its line). Applied to every piece of user data on a
+ * receipt (fillTemplate) and again to all text the ESC/POS rendering writes.
+ */
+export function printable(text: string): string {
+  return text.replace(COMMAND, '').replace(CONTROL, ' ');
+}
+
+/** A value from user data: printable, and without the markup's angle brackets (a value adds no tags). */
+const valueText = (text: string) => printable(text).replace(/[<>]/g, ' ');
+
 export function columnsOf(paperWidth: number): number {
   return paperWidth >= 80 ? 48 : 32;
 }
@@ -96,7 +116,7 @@ export function itemRows(lines: ReceiptLine[], columns: number): string[] {
   const nameWidth = columns - qtyWidth - amountWidth;
   const rows = [pad('品名 Item', nameWidth, 'right') + pad('数量', qtyWidth, 'left') + pad('金额', amountWidth, 'left')];
   for (const l of lines) {
-    const names = wrap(l.name, nameWidth);
+    const names = wrap(valueText(l.name), nameWidth);
     names.forEach((piece, i) => {
       rows.push(
         i === 0
@@ -121,10 +141,11 @@ export function fillTemplate(template: string | null | undefined, data: ReceiptD
   };
   const out: string[] = [];
   for (const raw of (template?.trim() ? template : DEFAULT_TEMPLATE).split(/\r?\n/)) {
-    const line = raw.trim();
+    // the template is the tenant's text too: printable, its tags kept
+    const line = printable(raw).trim();
     if (line === '{lines}') out.push(...itemRows(data.lines, columns));
-    // values never carry markup or line breaks of their own
-    else out.push(line.replace(/\{(\w+)\}/g, (whole, name: string) => (values[name] ?? whole).replace(/[<>\r\n]/g, ' ')));
+    // values never carry markup, line breaks or printer commands of their own
+    else out.push(line.replace(/\{(\w+)\}/g, (whole, name: string) => valueText(values[name] ?? whole)));
   }
   return out.join('\n');
 }
@@ -193,7 +214,8 @@ export function renderEscPos(blocks: Block[], paperWidth: number, copies = 1): B
   const columns = columnsOf(paperWidth);
   const parts: Buffer[] = [];
   const bytes = (...b: number[]) => parts.push(Buffer.from(b));
-  const text = (s: string) => parts.push(Buffer.from(s, 'utf8'));
+  // whatever the markup holds, only printable text reaches the printer between the commands written here
+  const text = (s: string) => parts.push(Buffer.from(printable(s.replace(/\n$/, '')) + (s.endsWith('\n') ? '\n' : ''), 'utf8'));
   for (let copy = 0; copy < copies; copy++) {
     bytes(ESC, 0x40); // initialise
     bytes(FS, 0x28, 0x43, 0x02, 0x00, 0x30, 0x02); // character encoding: UTF-8
@@ -204,7 +226,7 @@ export function renderEscPos(blocks: Block[], paperWidth: number, copies = 1): B
       } else if (b.type === 'cut') {
         bytes(0x0a, 0x0a, 0x0a, GS, 0x56, 0x42, 0x00);
       } else if (b.type === 'qr') {
-        const data = Buffer.from(b.data, 'utf8');
+        const data = Buffer.from(printable(b.data), 'utf8');
         const len = data.length + 3;
         bytes(ESC, 0x61, 1);
         bytes(GS, 0x28, 0x6b, 0x04, 0x00, 0x31, 0x41, 0x32, 0x00); // model 2

@@ -140,7 +140,7 @@ export const roleGuard = {
   },
 
   /** Whether the caller holds at least everything the given user's roles grant (for taking over an account). */
-  async assertHoldsAtLeast(ctx: Ctx, userId: number) {
+  async assertHoldsAtLeast(ctx: Ctx, userId: number, field = 'id', message = 'role.exceedsOwn') {
     if (unbounded(ctx)) return;
     const rows = await ctx.tx
       .select({ id: userRoles.roleId })
@@ -149,7 +149,8 @@ export const roleGuard = {
     await roleGuard.assertGrantable(
       ctx,
       rows.map((r) => Number(r.id)),
-      'id',
+      field,
+      message,
     );
   },
 };

@@ -1,4 +1,5 @@
 import {
+  type AccountIdentifierUse,
   assignRolesSchema,
   envelopeOf,
   idParamSchema,
@@ -7,7 +8,7 @@ import {
   userResource,
   userSchema,
 } from '@atrium/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { displayNameOf, recordAudit } from '../../../crud/audit';
@@ -29,11 +30,14 @@ export async function userRoutes(app: FastifyInstance) {
   app.addContentTypeParser(XLSX_TYPE, { parseAs: 'buffer', bodyLimit: 5 * 1024 * 1024 }, (_request, body, done) => done(null, body));
   r.post(
     userResource.paths.import,
-    routeOptions(
-      userResource,
-      'import',
-      { consumes: [XLSX_TYPE], response: { 200: envelopeOf(importResultSchema) } },
-      { write: true, summary: 'user: import from Excel' },
+    declare(
+      { accountIdentifiers: { use: 'new' } satisfies AccountIdentifierUse },
+      routeOptions(
+        userResource,
+        'import',
+        { consumes: [XLSX_TYPE], response: { 200: envelopeOf(importResultSchema) } },
+        { write: true, summary: 'user: import from Excel' },
+      ),
     ),
     async (request) => {
       if (!Buffer.isBuffer(request.body)) throw new AppError('unsupportedMediaType');
@@ -83,6 +87,12 @@ export async function userRoutes(app: FastifyInstance) {
     },
   );
 }
+
+/** The route options with declarations added to their config. */
+const declare = (config: Record<string, unknown>, options: RouteShorthandOptions): RouteShorthandOptions => ({
+  ...options,
+  config: { ...options.config, ...config },
+});
 
 /** 409 answers naming a taken account number, phone or e-mail, per caller and window, before 429. */
 export const TAKEN_PROBES = { limit: 20, windowMs: 10 * 60 * 1000 };

@@ -7,6 +7,7 @@ import { columnList, type RawResult } from '../../../db/client';
 import { accounts, depts, memberships, posts, roles, tenantUsers, userPosts, userRoles } from '../../../db/schema';
 import { forbidden, notFound } from '../../../errors';
 import { can } from '../../../plugins/access';
+import { guardIdentifierChange } from '../../auth/identifiers';
 import { assertPasswordPolicy, hashPassword } from '../../auth/password';
 import { endSessions, invalidateAccess } from '../../auth/session.service';
 import { denied, roleGuard, unbounded } from '../role/role.guard';
@@ -208,6 +209,11 @@ export const userService = {
     if (input.roleIds !== undefined) await assertRoleChange(ctx, found.user.roleIds, input.roleIds);
     if (input.userType !== found.user.userType) assertMayGrant(ctx, 'userType');
     if ((input.deptId ?? null) !== found.user.deptId) await roleGuard.assertDepartmentInScope(ctx, input.deptId);
+    await guardIdentifierChange(
+      ctx,
+      { userId: id, accountRef: found.accountRef, accountId: found.user.accountId, before: found.user },
+      { email: blank(input.email), phone: blank(input.phone) },
+    );
     await assertFree(ctx, input, found.accountRef);
     await ctx.tx
       .update(accounts)

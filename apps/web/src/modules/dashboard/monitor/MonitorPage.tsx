@@ -23,7 +23,7 @@ function uptime(seconds: number): string {
   return `${d ? `${d}d ` : ''}${h}h ${m}m`;
 }
 
-/** Spec §1 monitor (admin): server and tenant status, live over MQTT while the page is open. */
+/** Spec §1 monitor (admin): the tenant's status, and for a super admin the server's (the platform's), live over MQTT while the page is open. */
 export function MonitorPage() {
   const { t } = useTranslation();
   const [frames, setFrames] = useState<MonitorFrame[]>([]);
@@ -74,6 +74,8 @@ export function MonitorPage() {
     }),
     [snapshot.data, t],
   );
+  // the process's figures are the platform's: only a super admin's frames carry them
+  const platform = frames.some((f) => f.server !== null);
   const history = useMemo(
     () => ({
       tooltip: { trigger: 'axis' },
@@ -85,14 +87,14 @@ export function MonitorPage() {
         { type: 'value', name: 'ms / req/s' },
       ],
       series: [
-        { name: t('monitor.cpu'), type: 'line', smooth: true, showSymbol: false, data: frames.map((f) => f.server.cpuPercent) },
+        { name: t('monitor.cpu'), type: 'line', smooth: true, showSymbol: false, data: frames.map((f) => f.server?.cpuPercent ?? null) },
         {
           name: t('monitor.loopDelay'),
           type: 'line',
           yAxisIndex: 1,
           smooth: true,
           showSymbol: false,
-          data: frames.map((f) => f.server.eventLoopDelayMs),
+          data: frames.map((f) => f.server?.eventLoopDelayMs ?? null),
         },
         {
           name: t('monitor.requests'),
@@ -100,7 +102,7 @@ export function MonitorPage() {
           yAxisIndex: 1,
           smooth: true,
           showSymbol: false,
-          data: frames.map((f) => f.server.requestsPerSecond),
+          data: frames.map((f) => f.server?.requestsPerSecond ?? null),
         },
       ],
     }),
@@ -134,39 +136,43 @@ export function MonitorPage() {
       <Row gutter={16} className="analysis-grid" align="stretch">
         {tile(t('monitor.sessions'), frame?.tenant.onlineSessions ?? 0, 'monitor-sessions')}
         {tile(t('monitor.ordersLastMinute'), frame?.tenant.ordersLastMinute ?? 0, 'monitor-orders')}
-        {tile(t('monitor.brokerClients'), frame ? (frame.brokerClients ?? t('monitor.noBroker')) : 0, 'monitor-broker')}
+        {platform ? tile(t('monitor.brokerClients'), frame?.brokerClients ?? t('monitor.noBroker'), 'monitor-broker') : null}
         {tile(t('monitor.printers'), frame ? `${frame.tenant.printersOnline} / ${frame.tenant.printers}` : '0 / 0', 'monitor-printers')}
         {tile(t('monitor.agents'), frame ? `${frame.tenant.agentsOnline} / ${frame.tenant.agents}` : '0 / 0', 'monitor-agents')}
-        {tile(t('monitor.requests'), frame?.server.requestsPerSecond ?? 0, 'monitor-rps', 'req/s')}
-        <Col xs={24} xl={14}>
-          <Card bordered={false} title={t('monitor.history')}>
-            <Chart option={history} height={300} testId="monitor-history" aria-label={t('monitor.history')} />
-          </Card>
-        </Col>
-        <Col xs={24} xl={10}>
-          <Card bordered={false} title={t('monitor.server')} data-testid="monitor-server">
-            <Descriptions
-              column={1}
-              colon=" "
-              labelStyle={{ width: 140 }}
-              data={
-                frame
-                  ? [
-                      { label: t('monitor.cpu'), value: `${frame.server.cpuPercent}%` },
-                      { label: t('monitor.memory'), value: `${frame.server.rssMb} MB` },
-                      { label: t('monitor.heap'), value: `${frame.server.heapUsedMb} MB` },
-                      { label: t('monitor.loopDelay'), value: `${frame.server.eventLoopDelayMs} ms` },
-                      {
-                        label: t('monitor.dbPool'),
-                        value: frame.server.dbPool ? t('monitor.dbPool.value', frame.server.dbPool) : t('monitor.dbPool.embedded'),
-                      },
-                      { label: t('monitor.uptime'), value: uptime(frame.server.uptimeSeconds) },
-                    ]
-                  : []
-              }
-            />
-          </Card>
-        </Col>
+        {platform ? tile(t('monitor.requests'), frame?.server?.requestsPerSecond ?? 0, 'monitor-rps', 'req/s') : null}
+        {platform ? (
+          <Col xs={24} xl={14}>
+            <Card bordered={false} title={t('monitor.history')}>
+              <Chart option={history} height={300} testId="monitor-history" aria-label={t('monitor.history')} />
+            </Card>
+          </Col>
+        ) : null}
+        {platform ? (
+          <Col xs={24} xl={10}>
+            <Card bordered={false} title={t('monitor.server')} data-testid="monitor-server">
+              <Descriptions
+                column={1}
+                colon=" "
+                labelStyle={{ width: 140 }}
+                data={
+                  frame?.server
+                    ? [
+                        { label: t('monitor.cpu'), value: `${frame.server.cpuPercent}%` },
+                        { label: t('monitor.memory'), value: `${frame.server.rssMb} MB` },
+                        { label: t('monitor.heap'), value: `${frame.server.heapUsedMb} MB` },
+                        { label: t('monitor.loopDelay'), value: `${frame.server.eventLoopDelayMs} ms` },
+                        {
+                          label: t('monitor.dbPool'),
+                          value: frame.server.dbPool ? t('monitor.dbPool.value', frame.server.dbPool) : t('monitor.dbPool.embedded'),
+                        },
+                        { label: t('monitor.uptime'), value: uptime(frame.server.uptimeSeconds) },
+                      ]
+                    : []
+                }
+              />
+            </Card>
+          </Col>
+        ) : null}
         <Col span={24}>
           <Card bordered={false} title={t('monitor.ordersPerMinute')}>
             <Chart option={orders} height={240} testId="monitor-orders-chart" aria-label={t('monitor.ordersPerMinute')} />
