@@ -129,14 +129,17 @@ for (const [name, after] of plan) {
     name,
     (async () => {
       const before = await Promise.all(after.map((step) => finished.get(step)));
-      const failedBefore = after.find((_, i) => before[i].status !== 0 && before[i].status !== 'skipped');
+      // a step that failed, or did not run because one before it failed, stops every step after it
+      const failedBefore = after
+        .map((step, i) => before[i].blockedBy ?? (before[i].status !== 0 && before[i].status !== 'skipped' ? step : null))
+        .find(Boolean);
       if (only.length && !only.includes(name)) {
         const result = { status: 'skipped', why: 'not asked for (npm test -- <steps>)' };
         results.set(name, result);
         return result;
       }
       if (failedBefore) {
-        const result = { status: 'skipped', why: `${failedBefore} failed` };
+        const result = { status: 'skipped', why: `${failedBefore} failed`, blockedBy: failedBefore };
         results.set(name, result);
         return result;
       }
