@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { buildApp } from './app';
 import type { Config } from './config';
-import { openDatabase } from './db/client';
+import { configuredDatabase, openDatabase } from './db/client';
 import { lockDataDir } from './lock';
 import { seed } from './seed';
 
@@ -16,16 +15,7 @@ export async function startServer(config: Config, options: { logger?: boolean | 
   const embedded = !config.DATABASE_URL;
   const unlock = embedded ? lockDataDir(config.DATA_DIR) : () => {};
   try {
-    const database = await openDatabase(
-      embedded
-        ? { engine: 'pglite', dataDir: path.join(config.DATA_DIR, 'pglite') }
-        : {
-            engine: 'postgres',
-            ownerUrl: config.DATABASE_URL as string,
-            appUrl: config.DATABASE_APP_URL,
-            poolSize: config.DATABASE_POOL_SIZE,
-          },
-    );
+    const database = await openDatabase(configuredDatabase(config));
     const app = await buildApp({ config, database, logger: options.logger as never });
     try {
       if (!embedded && config.SEED === 'demo') {

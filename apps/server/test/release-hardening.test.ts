@@ -14,22 +14,12 @@ import { arena } from './attack/escalation';
 import { buildTestApp, engines } from './helper';
 import { brokerUrl, collect, connect } from './realtime-helpers';
 import { type Caller, signIn } from './system/api';
+import { unique, until } from './wait';
+
+/** Step-run ids of the runs these tests start on an agent directly. */
+let runIds = 0;
 
 type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
-
-let seq = 0;
-const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${seq++}`;
-
-/** Polls until `check` answers something truthy; fails (never hangs) after `ms`. */
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`still waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * Start-up variables of shells, the dynamic loader and interpreters: each, honoured, would run code of
@@ -174,7 +164,7 @@ describe('the agent names every variable of a step itself, whatever the server s
         {
           type: 'run',
           taskId: 1,
-          stepRunId: ++seq,
+          stepRunId: ++runIds,
           stepIndex: 0,
           version: '1.0',
           name: 'probe',
@@ -258,7 +248,7 @@ describe.each(engines)('release hardening on %s', (engine) => {
   const logOf = async (id: number) => (await admin.get(`/api/release/task/${id}/log?format=json`)).body.data.text as string;
 
   beforeAll(async () => {
-    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000', RELEASE_LEASE_MS: '1500' });
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000', RELEASE_LEASE_MS: '60000' });
     await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     const address = ctx.app.server.address();
     server = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -507,7 +497,7 @@ describe.each(engines)('release hardening on %s', (engine) => {
     const drained = async (who: typeof onA) => {
       const before = who.inbox.messages.length;
       await ctx.app.publish({ accountRefs: [who.accountRef], kind: 'task', payload: { domain: 'test', event: 'sentinel' } });
-      await who.inbox.waitFor(before + 1, 10_000);
+      await who.inbox.waitFor(before + 1);
       return who.inbox.messages.map((m) => m.body);
     };
 

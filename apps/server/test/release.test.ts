@@ -14,6 +14,7 @@ import { BrokerHook } from '../src/modules/realtime/hook';
 import type { ReleaseEngine } from '../src/modules/release/engine';
 import { buildTestApp, engines } from './helper';
 import { type Caller, fieldsOf, signIn } from './system/api';
+import { unique, until } from './wait';
 
 type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
 const agentCli = fileURLToPath(new URL('../../../packages/agent/src/cli.ts', import.meta.url));
@@ -21,20 +22,6 @@ const SECRET = 'pa55-Very-secret-value';
 // long enough that no live agent loses a task on a busy machine: the tests that need the lease to run out
 // move the app clock past it
 const LEASE_MS = 60_000;
-
-let seq = 0;
-const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${seq++}`;
-
-/** Polls until `check` answers something truthy; fails (never hangs) after `ms`. */
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`still waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Whether a process runs (a zombie waiting for its parent counts as gone). */
 function alive(pid: number): boolean {

@@ -68,6 +68,18 @@ export function committedMigrationCount(folder = migrationsFolder): number {
  * grants, closes the owner connection and returns a connection as the application role — which row-level
  * security applies to. Refuses to return a connection that could bypass row-level security.
  */
+/** What the configuration says to open: PGlite in DATA_DIR, or PostgreSQL at DATABASE_URL (the owner) and DATABASE_APP_URL. */
+export function configuredDatabase(config: {
+  DATABASE_URL?: string;
+  DATABASE_APP_URL?: string;
+  DATABASE_POOL_SIZE?: number;
+  DATA_DIR: string;
+}): DatabaseOptions {
+  return config.DATABASE_URL
+    ? { engine: 'postgres', ownerUrl: config.DATABASE_URL, appUrl: config.DATABASE_APP_URL, poolSize: config.DATABASE_POOL_SIZE }
+    : { engine: 'pglite', dataDir: path.join(config.DATA_DIR, 'pglite') };
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const folder = options.migrationsFolder ?? migrationsFolder;
   const database = options.engine === 'pglite' ? await openPglite(options.dataDir, folder) : await openPostgres(options, folder);

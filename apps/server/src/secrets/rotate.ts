@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { loadConfig } from '../config';
-import { openDatabase } from '../db/client';
+import { configuredDatabase, openDatabase } from '../db/client';
 import { lockDataDir } from '../lock';
 import { configuredKeys, openSecrets, rotateSecrets } from './at-rest';
 import { SecretBox } from './box';
@@ -17,11 +16,7 @@ async function main() {
   const embedded = !config.DATABASE_URL;
   const unlock = embedded ? lockDataDir(config.DATA_DIR) : () => {};
   try {
-    const database = await openDatabase(
-      embedded
-        ? { engine: 'pglite', dataDir: path.join(config.DATA_DIR, 'pglite') }
-        : { engine: 'postgres', ownerUrl: config.DATABASE_URL as string, appUrl: config.DATABASE_APP_URL },
-    );
+    const database = await openDatabase(configuredDatabase(config));
     try {
       const log = { info: () => {}, warn: () => {} };
       const keys = await configuredKeys(config);
