@@ -9,13 +9,13 @@ import {
   type printerResource,
   type UpdatePrinterInput,
 } from '@atrium/contracts';
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNull, or } from 'drizzle-orm';
 import { refused } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
 import { contains, orderOf, pageOffset } from '../../crud/query';
 import { assertReferences } from '../../crud/references';
 import { type Db, withTenant } from '../../db/client';
-import { erpWarehouses, mallPrinters, mallPrintJobs, printerDevices, printOutbox } from '../../db/schema';
+import { erpWarehouses, mallPrinters, mallPrintJobs, printerDevices, printOutbox, tenants } from '../../db/schema';
 import type { PrinterIdentity } from '../realtime/rules';
 
 const scryptAsync = promisify(scrypt) as (key: string, salt: Buffer, length: number) => Promise<Buffer>;
@@ -40,15 +40,24 @@ export async function verifyDeviceKey(key: string, stored: string | null): Promi
 /** The version of a device key: a fingerprint of its stored hash (a new key gets a new salt, so a new version). */
 const keyVersionOf = (keyHash: string) => createHash('sha256').update(keyHash).digest('hex').slice(0, 16);
 
-/** Whether the tenant's printer is enabled. */
+/** Whether the tenant's printer is enabled, in a tenant that is enabled and not expired. */
 async function printerEnabled(db: Db, tenantId: number, printerId: number): Promise<boolean> {
   const [printer] = await withTenant(db, tenantId, (tx) =>
     tx
-      .select({ status: mallPrinters.status })
+      .select({ id: mallPrinters.id })
       .from(mallPrinters)
-      .where(and(eq(mallPrinters.tenantId, tenantId), eq(mallPrinters.id, printerId))),
+      .innerJoin(tenants, eq(tenants.id, mallPrinters.tenantId))
+      .where(
+        and(
+          eq(mallPrinters.tenantId, tenantId),
+          eq(mallPrinters.id, printerId),
+          eq(mallPrinters.status, '0'),
+          eq(tenants.status, '0'),
+          or(isNull(tenants.expireTime), gt(tenants.expireTime, new Date())),
+        ),
+      ),
   );
-  return printer?.status === '0';
+  return !!printer;
 }
 
 /**

@@ -90,12 +90,23 @@ export class ReleaseEngine implements AgentBridge {
   async authenticate(agent: AgentIdentity, secret: string): Promise<boolean> {
     const [row] = await withTenant(this.db(), agent.tenantId, (tx) =>
       tx
-        .select({ status: releaseClients.status, secretHash: releaseClients.secretHash })
+        .select({ secretHash: releaseClients.secretHash })
         .from(releaseClients)
-        .where(eq(releaseClients.id, agent.clientId)),
+        .innerJoin(tenants, eq(tenants.id, releaseClients.tenantId))
+        .where(and(eq(releaseClients.id, agent.clientId), this.activeNow())),
     ).catch(() => []);
-    // a pending (not yet approved), disabled or revoked agent may not connect: it retries until approved
-    return !!row && row.status === 'ACTIVE' && row.secretHash === sha256(secret);
+    // a pending (not yet approved), disabled or revoked agent, or one of a disabled or expired tenant, may
+    // not connect: it retries until approved
+    return !!row && row.secretHash === sha256(secret);
+  }
+
+  /** The agent is ACTIVE and its tenant enabled and not expired (for a query joining release_clients and tenants). */
+  private activeNow(): SQL {
+    return and(
+      eq(releaseClients.status, 'ACTIVE'),
+      eq(tenants.status, '0'),
+      or(isNull(tenants.expireTime), sql`${tenants.expireTime} > ${this.now()}`),
+    ) as SQL;
   }
 
   /** Whether an agent is ACTIVE now (approved, not disabled or revoked). */
@@ -103,10 +114,14 @@ export class ReleaseEngine implements AgentBridge {
     return withTenant(this.db(), agent.tenantId, (tx) => this.activeIn(tx, agent.clientId));
   }
 
-  /** Whether the client is ACTIVE, read in the transaction that acts on what it said. */
+  /** Whether the client is ACTIVE (in an open tenant), read in the transaction that acts on what it said. */
   private async activeIn(tx: Tx, clientId: number): Promise<boolean> {
-    const [row] = await tx.select({ status: releaseClients.status }).from(releaseClients).where(eq(releaseClients.id, clientId));
-    return row?.status === 'ACTIVE';
+    const [row] = await tx
+      .select({ id: releaseClients.id })
+      .from(releaseClients)
+      .innerJoin(tenants, eq(tenants.id, releaseClients.tenantId))
+      .where(and(eq(releaseClients.id, clientId), this.activeNow()));
+    return !!row;
   }
 
   /**

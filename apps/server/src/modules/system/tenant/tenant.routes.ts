@@ -1,10 +1,13 @@
 import { tenantResource } from '@atrium/contracts';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { registerResource } from '../../../crud/register-resource';
+import { withTenant } from '../../../db/client';
+import { printerDevices, releaseClients } from '../../../db/schema';
 import { endSessions, invalidateAccess } from '../../auth/session.service';
 import { tenantRepository } from './tenant.repository';
 
-/** Tenants, for the platform's super admin only; disabling one ends its sessions (1302). */
+/** Tenants, for the platform's super admin only; disabling one ends its sessions (1302) and signs out its printers and agents. */
 export async function tenantRoutes(app: FastifyInstance) {
   registerResource(
     app,
@@ -25,6 +28,23 @@ export async function tenantRoutes(app: FastifyInstance) {
     },
     { globalResource: true },
   );
-  const statusChanged = (tenantId: number, status: string) =>
-    status === '1' ? endSessions(app, { reason: 'tenant_disabled', tenantId }) : invalidateAccess(app, { tenantId });
+  const statusChanged = async (tenantId: number, status: string) => {
+    if (status !== '1') return invalidateAccess(app, { tenantId });
+    await endSessions(app, { reason: 'tenant_disabled', tenantId });
+    // its printers and release agents are signed out too (they cannot sign in again while it is disabled)
+    const devices = await app.database.db
+      .select({ printerId: printerDevices.printerId, sn: printerDevices.sn })
+      .from(printerDevices)
+      .where(eq(printerDevices.tenantRef, tenantId));
+    const agents = await withTenant(app.database.db, tenantId, (tx) => tx.select({ id: releaseClients.id }).from(releaseClients));
+    const ended = [
+      ...devices.map((d) => ({ kind: 'printer' as const, tenantId, printerId: d.printerId, sn: d.sn })),
+      ...agents.map((a) => ({ kind: 'agent' as const, tenantId, clientId: a.id })),
+    ];
+    await Promise.all(
+      ended.map((identity) =>
+        app.realtime.endIdentity(identity).catch((err: unknown) => app.log.warn({ err }, 'a disabled tenant’s device not signed out')),
+      ),
+    );
+  };
 }
