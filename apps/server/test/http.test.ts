@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
-import { openDatabase } from '../src/db/client';
+import { committedMigrationCount, openDatabase } from '../src/db/client';
 import { createTestDatabase, engines, type TestDatabase, testConfig } from './helper';
 
 describe.each(engines)('HTTP contract on %s', (engine) => {
@@ -39,7 +39,11 @@ describe.each(engines)('HTTP contract on %s', (engine) => {
     expect(ready.statusCode).toBe(200);
     expect(ready.json().data.status).toBe('ready');
     // each configured dependency is named; without REDIS_URL there is no Redis to report
-    expect(ready.json().data.checks).toEqual({ database: { status: 'up' }, broker: { status: 'up', mode: 'embedded' } });
+    expect(ready.json().data.checks).toEqual({
+      database: { status: 'up' },
+      schema: { status: 'current', applied: committedMigrationCount(), known: committedMigrationCount() },
+      broker: { status: 'up', mode: 'embedded' },
+    });
   });
 
   it('reports not ready when the database is gone', async () => {
