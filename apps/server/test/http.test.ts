@@ -13,8 +13,13 @@ describe.each(engines)('HTTP contract on %s', (engine) => {
 
   beforeAll(async () => {
     webDist = await mkdtemp(path.join(os.tmpdir(), 'atrium-web-'));
-    await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root">atrium-app</div>');
+    await writeFile(
+      path.join(webDist, 'index.html'),
+      '<!doctype html><script src="/assets/index-old.js"></script><div id="root">atrium-app</div>',
+    );
     await writeFile(path.join(webDist, 'robots.txt'), 'User-agent: *');
+    await mkdir(path.join(webDist, 'assets'));
+    await writeFile(path.join(webDist, 'assets', 'index-old.js'), 'console.log("old build")');
     testDatabase = await createTestDatabase(engine);
     const database = await openDatabase(testDatabase.options);
     app = await buildApp({ config: testConfig({ WEB_DIST: webDist, BODY_LIMIT: '2048' }), database, logger: false });
@@ -120,21 +125,31 @@ describe.each(engines)('HTTP contract on %s', (engine) => {
     expect(file.body).toBe('User-agent: *');
     const missingAsset = await app.inject('/assets/missing.js');
     expect(missingAsset.statusCode).toBe(404);
-    // a build written while the server runs: its new files are served, the new index.html with them
-    await mkdir(path.join(webDist, 'assets'), { recursive: true });
-    await writeFile(path.join(webDist, 'assets', 'index-new.js'), 'console.log("new build")');
-    await writeFile(path.join(webDist, 'index.html'), '<!doctype html><script src="/assets/index-new.js"></script>atrium-app');
-    const rebuilt = await app.inject('/assets/index-new.js');
-    expect([rebuilt.statusCode, rebuilt.body, rebuilt.headers['cache-control']]).toEqual([
-      200,
-      'console.log("new build")',
-      'public, max-age=31536000, immutable',
-    ]);
-    expect((await app.inject('/system/user')).body).toContain('/assets/index-new.js');
     // a path out of the folder is a page like any other, never a file from elsewhere
     for (const url of ['/assets/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/assets/%2e%2e%2f%2e%2e%2fetc/passwd']) {
       expect((await app.inject(url)).body, url).not.toContain('root:');
     }
+  });
+
+  it('keeps serving the web build it started with when a new one is written under it', async () => {
+    // an upgrade in place: the build empties the folder, then writes a new index.html and new hashed assets
+    await rm(path.join(webDist, 'assets'), { recursive: true });
+    await rm(path.join(webDist, 'index.html'));
+    expect((await app.inject('/')).statusCode).toBe(200);
+    await mkdir(path.join(webDist, 'assets'));
+    await writeFile(path.join(webDist, 'assets', 'index-new.js'), 'console.log("new build")');
+    await writeFile(path.join(webDist, 'index.html'), '<!doctype html><script src="/assets/index-new.js"></script>atrium-app');
+    for (const url of ['/', '/system/user']) {
+      const page = await app.inject(url);
+      expect([page.statusCode, page.body], url).toEqual([200, expect.stringContaining('/assets/index-old.js')]);
+    }
+    const old = await app.inject('/assets/index-old.js');
+    expect([old.statusCode, old.body, old.headers['cache-control']]).toEqual([
+      200,
+      'console.log("old build")',
+      'public, max-age=31536000, immutable',
+    ]);
+    expect((await app.inject('/assets/index-new.js')).statusCode).toBe(404);
   });
 
   it('publishes the OpenAPI document and its UI', async () => {
