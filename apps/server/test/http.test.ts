@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,6 +150,31 @@ describe.each(engines)('HTTP contract on %s', (engine) => {
       'public, max-age=31536000, immutable',
     ]);
     expect((await app.inject('/assets/index-new.js')).statusCode).toBe(404);
+  });
+
+  it('names its release, the version in package.json, on every answer', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    for (const url of [
+      '/api/system/meta',
+      '/api/no/such/thing',
+      '/api/user/info',
+      '/healthz',
+      '/readyz',
+      '/',
+      '/system/user',
+      '/assets/index-old.js',
+    ]) {
+      const response = await app.inject(url);
+      expect(response.headers['x-atrium-release'], url).toBe(version);
+    }
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      payload: 'not json',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect([refused.statusCode, refused.headers['x-atrium-release']]).toEqual([400, version]);
   });
 
   it('publishes the OpenAPI document and its UI', async () => {

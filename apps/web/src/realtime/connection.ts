@@ -12,6 +12,8 @@ export type RealtimeOptions = {
   onMessage: (message: RealtimeMessage) => void;
   /** After every (re)connection: what was published while away is read from the stored notifications. */
   onConnected: () => void;
+  /** The broker refused the connection (CONNACK with a failure code): after an upgrade, this tab may be out of date. */
+  onRefused?: (code: number) => void;
 };
 
 const FIRST_RETRY_MS = 1000;
@@ -89,7 +91,10 @@ export function startRealtime(options: RealtimeOptions): () => void {
   });
   client.on('close', scheduleRetry);
   // mqtt.js reports refused connections and transport failures here; the retry follows on close
-  client.on('error', () => {});
+  client.on('error', (error) => {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'number' && code > 0) options.onRefused?.(code);
+  });
   window.addEventListener('online', retryNow);
 
   return () => {
