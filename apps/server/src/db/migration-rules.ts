@@ -26,7 +26,7 @@ const marker = /^\s*--\s*contract:\s*(\S.*?)\s*\(no longer used since v?(\d+\.\d
  */
 export const contractHistory: Readonly<Record<string, string>> = {
   '0007_login_logs_rls_known_devices: drops column accounts.failed_logins':
-    'sign-in locks moved to their own table; dropped in 0.2.0 together with the code that stopped using it, so 0.1.0 instances beside a 0.2.0 schema failed every sign-in (CHANGELOG 0.2.0)',
+    'sign-in locks left accounts (ADR 007); dropped in 0.2.0 together with the code that stopped using it, so 0.1.0 instances beside a 0.2.0 schema failed every sign-in (CHANGELOG 0.2.0)',
   '0007_login_logs_rls_known_devices: drops column accounts.locked_until':
     'as accounts.failed_logins: dropped in 0.2.0 with the code that stopped using it (CHANGELOG 0.2.0)',
   '0016_notification_counts: drops index notifications_account_idx':
