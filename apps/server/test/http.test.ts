@@ -1,9 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { committedMigrationCount, openDatabase } from '../src/db/client';
+import { snapshotWebDist } from '../src/plugins/web';
 import { createTestDatabase, engines, type TestDatabase, testConfig } from './helper';
 
 describe.each(engines)('HTTP contract on %s', (engine) => {
@@ -150,6 +153,23 @@ describe.each(engines)('HTTP contract on %s', (engine) => {
       'public, max-age=31536000, immutable',
     ]);
     expect((await app.inject('/assets/index-new.js')).statusCode).toBe(404);
+  });
+
+  it('removes web snapshots left by processes that are gone, and keeps those of running ones', async () => {
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const stale = path.join(os.tmpdir(), `atrium-web-snapshot-${gone}-test`);
+    const live = path.join(os.tmpdir(), `atrium-web-snapshot-${process.ppid}-test`);
+    await mkdir(stale, { recursive: true });
+    await mkdir(live, { recursive: true });
+    const snapshot = await snapshotWebDist(webDist);
+    try {
+      expect(existsSync(stale)).toBe(false);
+      expect(existsSync(live)).toBe(true);
+      expect(existsSync(path.join(snapshot, 'index.html'))).toBe(true);
+    } finally {
+      await rm(snapshot, { recursive: true, force: true });
+      await rm(live, { recursive: true, force: true });
+    }
   });
 
   it('names its release, the version in package.json, on every answer', async () => {

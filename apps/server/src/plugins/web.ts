@@ -13,13 +13,36 @@ const reserved = /^\/(api|metrics|healthz|readyz|mqtt|\.well-known)(\/|$)/;
 // a browser asking for a page says text/html (or anything); a scraper or an API client does not
 const acceptsHtml = (accept: string | undefined) => !accept || /text\/html|\*\/\*/.test(accept);
 
+const SNAPSHOT_PREFIX = 'atrium-web-snapshot-';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: a process of another user holds that id
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Snapshots left by processes that did not stop cleanly (killed, crashed): their pid is gone. */
+async function removeStaleSnapshots() {
+  const tmp = os.tmpdir();
+  const names = await readdir(tmp).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(/^atrium-web-snapshot-(\d+)-/.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !alive(pid)) await rm(path.join(tmp, name), { recursive: true, force: true }).catch(() => {});
+  }
+}
+
 /**
  * A private copy of the web build as it is now, for this process to serve until it stops: files are
  * hard-linked (a build replaces its files rather than writing into them, so a link keeps the old
  * content) or copied where linking fails; HTML files, small and perhaps rewritten in place, are copied.
  */
 export async function snapshotWebDist(dist: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), `atrium-web-${process.pid}-`));
+  await removeStaleSnapshots();
+  const dir = await mkdtemp(path.join(os.tmpdir(), `${SNAPSHOT_PREFIX}${process.pid}-`));
   try {
     for (const entry of await readdir(dist, { recursive: true, withFileTypes: true })) {
       if (!entry.isFile()) continue;
