@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrationsFolder } from '../src/db/client';
-import { contractHistory, contractingChanges, migrationFindings, migrationRuleViolations } from '../src/db/migration-rules';
+import { contractHistory, contractingChanges, migrationFindings, migrationRuleViolations, olderRelease } from '../src/db/migration-rules';
 import { migrationsWith } from './fixtures/migrations';
 
 // Expand, then contract (docs/adr/031): reads the SQL files only, no database
@@ -46,16 +46,26 @@ describe('migration rule: expand, then contract', () => {
     ]);
   });
 
-  it('passes a contract step marked with what it removes and the release since which nothing uses it', async () => {
+  it('passes a contract step marked with what it removes and an older release since which nothing uses it', async () => {
     const folder = await fixture('fixture_marked', [
       '-- contract: accounts.nickname (no longer used since 0.2.0)\nALTER TABLE "accounts" DROP COLUMN "nickname";',
-      '\n-- contract: sessions_online_idx (no longer used since v0.3.1)\nDROP INDEX "sessions_online_idx";',
+      '\n-- contract: sessions_online_idx (no longer used since v0.2.1)\nDROP INDEX "sessions_online_idx";',
       // a marker without its release does not count
       '\n-- contract: accounts.email\nALTER TABLE "accounts" DROP COLUMN "email";',
+      // nor one naming the release the migration ships in: the removal comes a release later
+      '\n-- contract: accounts.phone (no longer used since 0.3.0)\nALTER TABLE "accounts" DROP COLUMN "phone";',
     ]);
-    expect(migrationRuleViolations(folder).map((v) => v.replace(/ \(a contract step.*$/, ''))).toEqual([
+    expect(migrationRuleViolations(folder, contractHistory, '0.3.0').map((v) => v.replace(/ \(a contract step.*$/, ''))).toEqual([
       '0020_fixture_marked: drops column accounts.email',
+      '0020_fixture_marked: drops column accounts.phone: marked as no longer used since 0.3.0, which is not older than this release 0.3.0',
     ]);
+  });
+
+  it('orders releases by their numbers', () => {
+    expect(olderRelease('0.2.0', '0.10.0')).toBe(true);
+    expect(olderRelease('v0.2.1', '0.2.0')).toBe(false);
+    expect(olderRelease('0.2.0', '0.2.0')).toBe(false);
+    expect(olderRelease('1.0.0', 'unknown')).toBe(true);
   });
 
   it('reads the changes a statement makes, not its comments or string literals', () => {

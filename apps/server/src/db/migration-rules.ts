@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { release } from '../release';
 import { migrationsFolder } from './client';
 
 /**
@@ -118,18 +119,38 @@ export function migrationFindings(folder = migrationsFolder): MigrationFinding[]
   return findings;
 }
 
+/** Whether release `a` (x.y.z) comes before release `b`; an unreadable `b` (a checkout without a version) accepts any. */
+export function olderRelease(a: string, b: string): boolean {
+  const parse = (v: string) => /^v?(\d+)\.(\d+)\.(\d+)/.exec(v.trim())?.slice(1).map(Number);
+  const x = parse(a);
+  const y = parse(b);
+  if (!x) return false;
+  if (!y) return true;
+  for (let i = 0; i < 3; i++) if ((x[i] as number) !== (y[i] as number)) return (x[i] as number) < (y[i] as number);
+  return false;
+}
+
 /**
  * The expand-then-contract check: one line for each contracting change that is neither marked as a
- * contract step nor in `contractHistory`, and for each history entry that matches nothing. Empty when
+ * contract step nor in `contractHistory`, for each marked step whose release is not older than this
+ * release (the root package.json's version), and for each history entry that matches nothing. Empty when
  * the migrations keep the rule.
  */
-export function migrationRuleViolations(folder = migrationsFolder, history = contractHistory): string[] {
+export function migrationRuleViolations(folder = migrationsFolder, history = contractHistory, thisRelease = release): string[] {
   const violations: string[] = [];
   const seen = new Set<string>();
   for (const finding of migrationFindings(folder)) {
     const key = `${finding.migration}: ${finding.change}`;
     seen.add(key);
-    if (finding.marked || key in history) continue;
+    if (finding.marked && olderRelease(finding.marked.since, thisRelease)) continue;
+    if (finding.marked) {
+      // the removal ships a release after the last one that used it, never in that release itself
+      violations.push(
+        `${key}: marked as no longer used since ${finding.marked.since}, which is not older than this release ${thisRelease}`,
+      );
+      continue;
+    }
+    if (key in history) continue;
     violations.push(`${key} (a contract step: mark it "-- contract: <what> (no longer used since <version>)" or split it out)`);
   }
   for (const key of Object.keys(history)) {
