@@ -28,6 +28,15 @@ export function brokerUrl(connection: RealtimeConnection, location: Location = w
 }
 
 /**
+ * The broker's refusal code when an error is a refused connection (mqtt.js: a CONNACK with a failure
+ * code, e.g. 2 identifier rejected, 5 not authorized, 135 in MQTT 5); undefined for a transport failure.
+ */
+export function refusalCode(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'number' && code > 0 ? code : undefined;
+}
+
+/**
  * A client id of its own for each tab (and each page load): two tabs never push each other out. It
  * starts with the account's client key, as the broker requires.
  */
@@ -92,8 +101,8 @@ export function startRealtime(options: RealtimeOptions): () => void {
   client.on('close', scheduleRetry);
   // mqtt.js reports refused connections and transport failures here; the retry follows on close
   client.on('error', (error) => {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === 'number' && code > 0) options.onRefused?.(code);
+    const code = refusalCode(error);
+    if (code !== undefined) options.onRefused?.(code);
   });
   window.addEventListener('online', retryNow);
 
