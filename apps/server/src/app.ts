@@ -61,8 +61,9 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
   app.decorate('events', createAppEvents());
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    // the release that answered: a browser tab of another release offers a reload (ADR 032)
-    reply.header(RELEASE_HEADER, release);
+    // the release that answered: a browser tab of another release offers a reload (ADR 032). Not on the
+    // web app's hashed files: they belong to one build anyway, and the page loads dozens of them
+    if (!request.url.startsWith('/assets/')) reply.header(RELEASE_HEADER, release);
   });
 
   await app.register(errorsPlugin);
