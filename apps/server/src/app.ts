@@ -27,7 +27,6 @@ import { compiledSerializer } from './plugins/serializer';
 import { storePlugin } from './plugins/store';
 import { timeoutPlugin } from './plugins/timeout';
 import { webPlugin } from './plugins/web';
-import { RELEASE_HEADER, release } from './release';
 
 export const defaultWebDist = path.resolve(serverDir, '../web/dist');
 
@@ -61,9 +60,6 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
   app.decorate('events', createAppEvents());
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    // the release that answered: a browser tab of another release offers a reload (ADR 032). Not on the
-    // web app's hashed files: they belong to one build anyway, and the page loads dozens of them
-    if (!request.url.startsWith('/assets/')) reply.header(RELEASE_HEADER, release);
   });
 
   await app.register(errorsPlugin);

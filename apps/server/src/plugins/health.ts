@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { isReady, type SchemaState } from '../db/client';
+import { RELEASE_HEADER, release } from '../release';
 
 const check = z.object({ status: z.enum(['up', 'down', 'connecting']), reason: z.string().optional(), mode: z.string().optional() });
 const schemaCheck = z.object({ status: z.enum(['current', 'behind', 'ahead']), applied: z.number(), known: z.number() });
@@ -24,6 +25,7 @@ declare module 'fastify' {
 }
 
 /**
+ * Every answer but the web build's hashed files names this instance's release (`x-atrium-release`).
  * `/healthz`: the process answers. `/readyz`: can this instance take traffic — 200 `ready` when the
  * database answers with every migration applied and Redis and the broker (when configured) are up;
  * 200 `degraded` when only Redis or the broker are away (the server works without them, see README);
@@ -36,9 +38,12 @@ declare module 'fastify' {
 export const healthPlugin = fp(
   async (app: FastifyInstance) => {
     app.decorate('lifecycle', { draining: false });
-    // while draining, kept-alive connections are closed after their answer so clients reconnect elsewhere
-    app.addHook('onSend', async (_request, reply) => {
+    app.addHook('onSend', async (request, reply) => {
+      // while draining, kept-alive connections are closed after their answer so clients reconnect elsewhere
       if (app.lifecycle.draining) reply.header('connection', 'close');
+      // the release that answered: a browser tab of another release offers a reload (ADR 032). Not on the
+      // web app's hashed files: they belong to one build anyway, and the page loads dozens of them
+      if (!request.url.startsWith('/assets/')) reply.header(RELEASE_HEADER, release);
     });
     app.get('/healthz', { schema: { hide: true, response: { 200: health } }, logLevel: 'warn' }, async () => ({
       code: 200,
