@@ -72,6 +72,10 @@ describe('migration rule: expand, then contract', () => {
     expect(contractingChanges('-- DROP TABLE "x"\nCREATE TABLE "y" ("a" text NOT NULL)')).toEqual([]);
     expect(contractingChanges(`COMMENT ON TABLE "y" IS 'we DROP COLUMN nothing'`)).toEqual([]);
     expect(contractingChanges('ALTER TABLE "t" ALTER COLUMN "a" SET NOT NULL')).toEqual(['makes column t.a NOT NULL']);
+    expect(contractingChanges('ALTER TABLE "t" DROP CONSTRAINT "t_code_key"')).toEqual(['drops constraint t.t_code_key']);
+    expect(contractingChanges('DROP POLICY "t_tenant_isolation" ON "t"')).toEqual(['drops policy t.t_tenant_isolation']);
+    expect(contractingChanges('DROP TRIGGER IF EXISTS "t_counts" ON "public"."t"')).toEqual(['drops trigger t.t_counts']);
+    expect(contractingChanges('ALTER TABLE "t" ADD CONSTRAINT "t_fk" FOREIGN KEY ("a") REFERENCES "u"("id")')).toEqual([]);
     expect(contractingChanges('ALTER TABLE "t" ALTER COLUMN "a" SET DATA TYPE bigint')).toEqual(['changes the type of column t.a']);
     expect(contractingChanges('ALTER TABLE "t" ADD COLUMN "n" bigint GENERATED ALWAYS AS IDENTITY NOT NULL')).toEqual([]);
     expect(contractingChanges('ALTER TABLE "t" ADD COLUMN "p" numeric(10,2) NOT NULL')).toEqual([

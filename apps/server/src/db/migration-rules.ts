@@ -7,7 +7,7 @@ import { migrationsFolder } from './client';
  * Expand, then contract (docs/adr/031-expand-then-contract-migrations.md): a release's migrations may only
  * add to the schema, because the previous release keeps running beside them during a rolling upgrade. A
  * statement that takes something away or changes what the previous release writes — a dropped table,
- * column, index, view or type, a rename, a new NOT NULL column without a default, a column made NOT NULL
+ * column, index, view, type, sequence, function, constraint, policy or trigger, a rename, a new NOT NULL column without a default, a column made NOT NULL
  * or given another type — is a contract step, and passes only when marked as one, on the line above it:
  *
  *     -- contract: accounts.locked_until (no longer used since 0.2.0)
@@ -46,8 +46,14 @@ const checks: { pattern: RegExp; says: (m: RegExpMatchArray, table: string | und
     says: (m) => `drops index ${m[1]}`,
   },
   {
-    pattern: new RegExp(String.raw`\bDROP\s+(MATERIALIZED\s+VIEW|VIEW|TYPE)\s+(?:IF\s+EXISTS\s+)?${qualified}`, 'gi'),
+    pattern: new RegExp(String.raw`\bDROP\s+(MATERIALIZED\s+VIEW|VIEW|TYPE|SEQUENCE|FUNCTION)\s+(?:IF\s+EXISTS\s+)?${qualified}`, 'gi'),
     says: (m) => `drops ${(m[1] ?? '').toLowerCase().replace(/\s+/, ' ')} ${m[2]}`,
+  },
+  {
+    // a unique constraint the previous release's ON CONFLICT names, a policy under forced row-level
+    // security, a trigger that keeps a count: each is something the previous release relies on
+    pattern: new RegExp(String.raw`\bDROP\s+(CONSTRAINT|POLICY|TRIGGER)\s+(?:IF\s+EXISTS\s+)?${ident}(?:\s+ON\s+${qualified})?`, 'gi'),
+    says: (m, t) => `drops ${(m[1] ?? '').toLowerCase()} ${m[3] ?? t}.${m[2]}`,
   },
   {
     pattern: new RegExp(String.raw`\bRENAME\s+(?:COLUMN\s+)?${ident}\s+TO\s+${ident}`, 'gi'),
