@@ -49,7 +49,7 @@ export function noteServerRelease(header: string | null | undefined, cause: Stal
  */
 export async function checkRelease(cause: StaleCause): Promise<boolean> {
   try {
-    const response = await fetch('/healthz', { cache: 'no-store' });
+    const response = await fetch('/api/system/meta', { cache: 'no-store' });
     const header = response.headers.get(RELEASE_HEADER);
     noteServerRelease(header, cause);
     return isOtherRelease(header);
