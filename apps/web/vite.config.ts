@@ -1,11 +1,15 @@
+import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { arcoStyles } from './build/arco-styles.ts';
 
 const api = process.env.ATRIUM_API ?? 'http://127.0.0.1:8080';
+// the release this build is (the root package.json's version): the app compares it with the server's (src/app/release.ts)
+const release = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export default defineConfig({
+  define: { __ATRIUM_RELEASE__: JSON.stringify(release) },
   plugins: [
     arcoStyles(),
     react(),

@@ -1,9 +1,12 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
-import { openDatabase } from '../src/db/client';
+import { committedMigrationCount, openDatabase } from '../src/db/client';
+import { snapshotWebDist } from '../src/plugins/web';
 import { createTestDatabase, engines, type TestDatabase, testConfig } from './helper';
 
 describe.each(engines)('HTTP contract on %s', (engine) => {
@@ -13,8 +16,13 @@ describe.each(engines)('HTTP contract on %s', (engine) => {
 
   beforeAll(async () => {
     webDist = await mkdtemp(path.join(os.tmpdir(), 'atrium-web-'));
-    await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root">atrium-app</div>');
+    await writeFile(
+      path.join(webDist, 'index.html'),
+      '<!doctype html><script src="/assets/index-old.js"></script><div id="root">atrium-app</div>',
+    );
     await writeFile(path.join(webDist, 'robots.txt'), 'User-agent: *');
+    await mkdir(path.join(webDist, 'assets'));
+    await writeFile(path.join(webDist, 'assets', 'index-old.js'), 'console.log("old build")');
     testDatabase = await createTestDatabase(engine);
     const database = await openDatabase(testDatabase.options);
     app = await buildApp({ config: testConfig({ WEB_DIST: webDist, BODY_LIMIT: '2048' }), database, logger: false });
@@ -39,7 +47,11 @@ describe.each(engines)('HTTP contract on %s', (engine) => {
     expect(ready.statusCode).toBe(200);
     expect(ready.json().data.status).toBe('ready');
     // each configured dependency is named; without REDIS_URL there is no Redis to report
-    expect(ready.json().data.checks).toEqual({ database: { status: 'up' }, broker: { status: 'up', mode: 'embedded' } });
+    expect(ready.json().data.checks).toEqual({
+      database: { status: 'up' },
+      schema: { status: 'current', applied: committedMigrationCount(), known: committedMigrationCount() },
+      broker: { status: 'up', mode: 'embedded' },
+    });
   });
 
   it('reports not ready when the database is gone', async () => {
@@ -116,21 +128,66 @@ describe.each(engines)('HTTP contract on %s', (engine) => {
     expect(file.body).toBe('User-agent: *');
     const missingAsset = await app.inject('/assets/missing.js');
     expect(missingAsset.statusCode).toBe(404);
-    // a build written while the server runs: its new files are served, the new index.html with them
-    await mkdir(path.join(webDist, 'assets'), { recursive: true });
-    await writeFile(path.join(webDist, 'assets', 'index-new.js'), 'console.log("new build")');
-    await writeFile(path.join(webDist, 'index.html'), '<!doctype html><script src="/assets/index-new.js"></script>atrium-app');
-    const rebuilt = await app.inject('/assets/index-new.js');
-    expect([rebuilt.statusCode, rebuilt.body, rebuilt.headers['cache-control']]).toEqual([
-      200,
-      'console.log("new build")',
-      'public, max-age=31536000, immutable',
-    ]);
-    expect((await app.inject('/system/user')).body).toContain('/assets/index-new.js');
     // a path out of the folder is a page like any other, never a file from elsewhere
     for (const url of ['/assets/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/assets/%2e%2e%2f%2e%2e%2fetc/passwd']) {
       expect((await app.inject(url)).body, url).not.toContain('root:');
     }
+  });
+
+  it('keeps serving the web build it started with when a new one is written under it', async () => {
+    // an upgrade in place: the build empties the folder, then writes a new index.html and new hashed assets
+    await rm(path.join(webDist, 'assets'), { recursive: true });
+    await rm(path.join(webDist, 'index.html'));
+    expect((await app.inject('/')).statusCode).toBe(200);
+    await mkdir(path.join(webDist, 'assets'));
+    await writeFile(path.join(webDist, 'assets', 'index-new.js'), 'console.log("new build")');
+    await writeFile(path.join(webDist, 'index.html'), '<!doctype html><script src="/assets/index-new.js"></script>atrium-app');
+    for (const url of ['/', '/system/user']) {
+      const page = await app.inject(url);
+      expect([page.statusCode, page.body], url).toEqual([200, expect.stringContaining('/assets/index-old.js')]);
+    }
+    const old = await app.inject('/assets/index-old.js');
+    expect([old.statusCode, old.body, old.headers['cache-control']]).toEqual([
+      200,
+      'console.log("old build")',
+      'public, max-age=31536000, immutable',
+    ]);
+    expect((await app.inject('/assets/index-new.js')).statusCode).toBe(404);
+  });
+
+  it('removes web snapshots left by processes that are gone, and keeps those of running ones', async () => {
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const stale = path.join(os.tmpdir(), `atrium-web-snapshot-${gone}-test`);
+    const live = path.join(os.tmpdir(), `atrium-web-snapshot-${process.ppid}-test`);
+    await mkdir(stale, { recursive: true });
+    await mkdir(live, { recursive: true });
+    const snapshot = await snapshotWebDist(webDist);
+    try {
+      expect(existsSync(stale)).toBe(false);
+      expect(existsSync(live)).toBe(true);
+      expect(existsSync(path.join(snapshot, 'index.html'))).toBe(true);
+    } finally {
+      await rm(snapshot, { recursive: true, force: true });
+      await rm(live, { recursive: true, force: true });
+    }
+  });
+
+  it("names its release, the version in package.json, on every answer but the web build's hashed files", async () => {
+    const { version } = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    for (const url of ['/api/system/meta', '/api/no/such/thing', '/api/user/info', '/healthz', '/readyz', '/', '/system/user']) {
+      const response = await app.inject(url);
+      expect(response.headers['x-atrium-release'], url).toBe(version);
+    }
+    // the build's hashed files are one release's anyway; the header would only add bytes to each
+    expect((await app.inject('/assets/index-old.js')).headers['x-atrium-release']).toBeUndefined();
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      payload: 'not json',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect([refused.statusCode, refused.headers['x-atrium-release']]).toEqual([400, version]);
   });
 
   it('publishes the OpenAPI document and its UI', async () => {

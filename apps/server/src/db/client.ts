@@ -238,13 +238,25 @@ async function assertNoRlsBypass(database: Database): Promise<void> {
   }
 }
 
-/** Database reachable and every committed migration applied. */
-export async function isReady(database: Database): Promise<{ ready: boolean; reason?: string }> {
+/**
+ * How the database's schema stands to this release: `current` (every migration this release ships is
+ * applied, and no other), `behind` (some are missing: this release's code would read what is not there),
+ * `ahead` (a newer release migrated it: by the expand-then-contract rule, ADR 031, the release just
+ * before the one that migrated still works on it).
+ */
+export type SchemaState = { status: 'current' | 'behind' | 'ahead'; applied: number; known: number };
+
+/** Database reachable and every committed migration applied (`schema` says how the two counts compare). */
+export async function isReady(database: Database): Promise<{ ready: boolean; reason?: string; schema?: SchemaState }> {
   try {
     const [row] = await database.query<{ n: number }>('select count(*)::int as n from drizzle.__drizzle_migrations');
-    const expected = committedMigrationCount(database.migrationsFolder);
-    if ((row?.n ?? 0) < expected) return { ready: false, reason: `migrations applied ${row?.n ?? 0}/${expected}` };
-    return { ready: true };
+    const applied = row?.n ?? 0;
+    const known = committedMigrationCount(database.migrationsFolder);
+    const status = applied < known ? 'behind' : applied > known ? 'ahead' : 'current';
+    const schema: SchemaState = { status, applied, known };
+    if (status === 'behind')
+      return { ready: false, reason: `schema behind: ${applied} of the ${known} migrations this release needs are applied`, schema };
+    return { ready: true, schema };
   } catch (error) {
     return { ready: false, reason: (error as Error).message };
   }

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { copyFile, link, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -11,19 +13,70 @@ const reserved = /^\/(api|metrics|healthz|readyz|mqtt|\.well-known)(\/|$)/;
 // a browser asking for a page says text/html (or anything); a scraper or an API client does not
 const acceptsHtml = (accept: string | undefined) => !accept || /text\/html|\*\/\*/.test(accept);
 
+const SNAPSHOT_PREFIX = 'atrium-web-snapshot-';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: a process of another user holds that id
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Snapshots left by processes that did not stop cleanly (killed, crashed): their pid is gone. */
+async function removeStaleSnapshots() {
+  const tmp = os.tmpdir();
+  const names = await readdir(tmp).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(/^atrium-web-snapshot-(\d+)-/.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !alive(pid)) await rm(path.join(tmp, name), { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+/**
+ * A private copy of the web build as it is now, for this process to serve until it stops: files are
+ * hard-linked (a build replaces its files rather than writing into them, so a link keeps the old
+ * content) or copied where linking fails; HTML files, small and perhaps rewritten in place, are copied.
+ */
+export async function snapshotWebDist(dist: string): Promise<string> {
+  await removeStaleSnapshots();
+  const dir = await mkdtemp(path.join(os.tmpdir(), `${SNAPSHOT_PREFIX}${process.pid}-`));
+  try {
+    for (const entry of await readdir(dist, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const from = path.join(entry.parentPath, entry.name);
+      const to = path.join(dir, path.relative(dist, from));
+      await mkdir(path.dirname(to), { recursive: true });
+      if (entry.name.endsWith('.html')) await copyFile(from, to);
+      else await link(from, to).catch(() => copyFile(from, to));
+    }
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return dir;
+}
+
 /**
  * Serves the built web app with an SPA fallback: any GET for a page (accepting HTML, outside
  * /api and the server's own paths such as /metrics) that is not a file answers index.html, and the app
  * shows its own not-found page. Other unknown paths get a 404 envelope.
+ *
+ * It serves the build it started with (`snapshotWebDist`), not the folder: a build written under a
+ * running server — an upgrade in place — changes nothing until the restart, so no browser gets a new
+ * index.html whose assets this server does not have, nor a 404 for the page while the build runs.
  */
 export const webPlugin = fp(
   async (app: FastifyInstance, options: { dist: string }) => {
     const hasWeb = existsSync(path.join(options.dist, 'index.html'));
     if (hasWeb) {
+      const root = await snapshotWebDist(options.dist);
+      app.addHook('onClose', () => rm(root, { recursive: true, force: true }));
       await app.register(fastifyStatic, {
-        root: options.dist,
-        // looked up on disk per request, not listed once at start: a build written under a running
-        // server serves its new index.html's new assets instead of a blank page until a restart
+        root,
+        // files looked up per request under the snapshot, which never changes while this process runs
         wildcard: true,
         index: false,
         // the build writes .br and .gz siblings (apps/web/vite.config.ts): sent by Accept-Encoding, with Vary

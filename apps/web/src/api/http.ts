@@ -1,6 +1,7 @@
 import { Message } from '@arco-design/web-react';
 import { INVALID_LOGIN_CODES, SUCCESS_CODE } from '@atrium/contracts/errors';
 import i18next from 'i18next';
+import { noteServerRelease, RELEASE_HEADER } from '../app/release';
 import { getDeviceId, getToken, getTokenFlag, hasSignedOutHere } from './storage';
 
 export type Envelope<T> = { code: number; message: string; data: T };
@@ -83,6 +84,8 @@ export async function request<T>(method: string, url: string, options: RequestOp
     if (!options.silent) Message.error({ content: message || 'Request Error', duration: TOAST_DURATION });
     throw new ApiError(message, 0, 0);
   }
+  // a server of another release than this tab's code: offer a reload (ReleaseNotice)
+  noteServerRelease(response.headers.get(RELEASE_HEADER));
   let envelope: Envelope<T> | undefined;
   try {
     envelope = (await response.json()) as Envelope<T>;

@@ -3,6 +3,7 @@ import zhCN from '@arco-design/web-react/es/locale/zh-CN';
 import i18next from 'i18next';
 import { useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
+import { ReleaseNotice } from '../components/ReleaseNotice';
 import { router } from './router';
 
 type ArcoLocale = typeof zhCN;
@@ -31,6 +32,7 @@ export function App() {
   return (
     <ConfigProvider locale={arcoLocale}>
       <RouterProvider router={router} />
+      <ReleaseNotice />
     </ConfigProvider>
   );
 }

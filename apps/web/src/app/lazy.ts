@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { ChunkLoadError } from '../components/ChunkLoadError';
+import { checkRelease } from './release';
 
 export const CHUNK_ERROR_EVENT = 'atrium:chunk-error';
 
@@ -9,6 +10,8 @@ export async function safeComponent(load: () => Promise<ComponentType>): Promise
     return { Component: await load() };
   } catch (error) {
     window.dispatchEvent(new CustomEvent(CHUNK_ERROR_EVENT, { detail: error }));
+    // the usual cause after an upgrade: this tab's chunks are gone from the server; that leads to the reload notice
+    void checkRelease('chunk');
     return { Component: ChunkLoadError };
   }
 }

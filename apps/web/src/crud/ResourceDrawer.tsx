@@ -1,6 +1,7 @@
 import { Button, Drawer, Form, Grid, Message, Modal, Space } from '@arco-design/web-react';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { holdUnsavedInput } from '../app/release';
 import { FieldInput } from './FieldInput';
 import type { WebResource } from './resource-api';
 import type { FieldDef, TreeOption } from './types';
@@ -114,6 +115,10 @@ export function ResourceDrawer({ resource, fields, entity, editing, onClose, pre
     const shown = fields.filter((f) => !(f.createOnly && !creating) && (f.visible?.(now) ?? true));
     return shown.some((f) => JSON.stringify(blank(now[f.field])) !== JSON.stringify(blank(editing.values[f.field])));
   };
+  // a reload offered after an upgrade asks first too (components/ReleaseNotice.tsx)
+  const changedRef = useRef(changed);
+  changedRef.current = changed;
+  useEffect(() => (editing ? holdUnsavedInput(() => changedRef.current()) : undefined), [editing]);
   const leave = () => {
     if (!changed()) {
       onClose();

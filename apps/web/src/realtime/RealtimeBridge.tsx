@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useEffect } from 'react';
 import { getToken, http } from '../api';
+import { checkRelease } from '../app/release';
 import { useSession } from '../app/session';
 import { startRealtime } from './connection';
 import { emitRealtime } from './events';
@@ -39,6 +40,8 @@ export function RealtimeBridge() {
           clientKey,
           token,
           onConnected: refresh,
+          // refused after an upgrade (the client id rule, say, changed): the reload notice, not silence
+          onRefused: () => void checkRelease('realtime'),
           onMessage: (message) => {
             emitRealtime(message);
             if (message.kind !== 'notification') return;

@@ -12,6 +12,8 @@ export type RealtimeOptions = {
   onMessage: (message: RealtimeMessage) => void;
   /** After every (re)connection: what was published while away is read from the stored notifications. */
   onConnected: () => void;
+  /** The broker refused the connection (CONNACK with a failure code): after an upgrade, this tab may be out of date. */
+  onRefused?: (code: number) => void;
 };
 
 const FIRST_RETRY_MS = 1000;
@@ -23,6 +25,15 @@ export function brokerUrl(connection: RealtimeConnection, location: Location = w
   if (!connection.port) return null;
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   return `${scheme}://${location.hostname}:${connection.port}${connection.path}`;
+}
+
+/**
+ * The broker's refusal code when an error is a refused connection (mqtt.js: a CONNACK with a failure
+ * code, e.g. 2 identifier rejected, 5 not authorized, 135 in MQTT 5); undefined for a transport failure.
+ */
+export function refusalCode(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'number' && code > 0 ? code : undefined;
 }
 
 /**
@@ -89,7 +100,10 @@ export function startRealtime(options: RealtimeOptions): () => void {
   });
   client.on('close', scheduleRetry);
   // mqtt.js reports refused connections and transport failures here; the retry follows on close
-  client.on('error', () => {});
+  client.on('error', (error) => {
+    const code = refusalCode(error);
+    if (code !== undefined) options.onRefused?.(code);
+  });
   window.addEventListener('online', retryNow);
 
   return () => {
