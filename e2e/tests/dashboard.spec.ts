@@ -189,7 +189,8 @@ for (const [locale, theme] of [
     const english = locale === 'en-US';
     const pages: [string, RegExp][] = [
       ['/dashboard/workplace', english ? /Sales, last 30 days/ : /近 30 天销售额/],
-      ['/dashboard/monitor', english ? /Server status/ : /服务器状态/],
+      // a tenant administrator's monitor: the tenant's own figures (the host's are the platform's)
+      ['/dashboard/monitor', english ? /Orders per minute/ : /每分钟订单数/],
       ['/visualization/data-analysis', english ? /Sales trend/ : /销售趋势/],
       ['/visualization/multi-dimension-data-analysis', english ? /Category × warehouse/ : /分类 × 仓库/],
       ['/profile/basic', english ? /Parameter approvals/ : /参数审批/],
