@@ -10,6 +10,7 @@ import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/client';
 import { seed } from '../src/seed';
+import { dropPostgresDatabase, postgresAdminUrl, postgresDatabaseUrl } from './postgres-admin';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -65,8 +66,6 @@ export default async function setup(project: TestProject) {
   };
 }
 
-const postgresAdminUrl = process.env.DATABASE_URL_TEST ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
 /** A seeded PostgreSQL database to copy, when PostgreSQL is there (helper.ts decides whether suites need it). */
 async function seededPostgres(config: ReturnType<typeof loadConfig>) {
   if (process.env.ATRIUM_TEST_ENGINES === 'pglite') return null;
@@ -80,18 +79,11 @@ async function seededPostgres(config: ReturnType<typeof loadConfig>) {
     return null;
   }
   await admin.end();
-  const url = new URL(postgresAdminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ engine: 'postgres', ownerUrl: url.toString(), poolSize: 2 });
+  const database = await openDatabase({ engine: 'postgres', ownerUrl: postgresDatabaseUrl(name), poolSize: 2 });
   await seed(database, config);
   await database.close();
   return {
     name,
-    async drop() {
-      const client = new pg.Client({ connectionString: postgresAdminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
+    drop: () => dropPostgresDatabase(name),
   };
 }

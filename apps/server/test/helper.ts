@@ -10,8 +10,9 @@ import { type Config, loadConfig } from '../src/config';
 import { type Database, type DatabaseOptions, type Engine, openDatabase } from '../src/db/client';
 import { seed } from '../src/seed';
 
-/** The PostgreSQL server tests use when one is reachable: DATABASE_URL_TEST or the local default. */
-export const postgresAdminUrl = process.env.DATABASE_URL_TEST ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+import { dropPostgresDatabase, postgresAdminUrl, postgresDatabaseUrl } from './postgres-admin';
+
+export { postgresAdminUrl };
 
 async function postgresReachable(): Promise<boolean> {
   if (process.env.ATRIUM_TEST_ENGINES === 'pglite') return false;
@@ -108,18 +109,11 @@ export async function createTestDatabase(
   if (seeded && !template) throw new Error('no seeded PostgreSQL template: was PostgreSQL reachable when the run started?');
   await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
-  const url = new URL(postgresAdminUrl);
-  url.pathname = `/${name}`;
-  const ownerUrl = url.toString();
+  const ownerUrl = postgresDatabaseUrl(name);
   return {
     options: { engine, ownerUrl, migrationsFolder, poolSize: 4 },
     ownerUrl,
-    async drop() {
-      const client = new pg.Client({ connectionString: postgresAdminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
+    drop: () => dropPostgresDatabase(name),
   };
 }
 
