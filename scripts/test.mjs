@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { checkNode, ensureDependencies, root, say } from './lib.mjs';
+import { previousRelease, releaseDir } from './release-checkout.mjs';
 
 checkNode();
 ensureDependencies();
@@ -59,10 +60,11 @@ function playwrightCounts(file) {
 }
 
 /** A vitest run of one workspace, with its counts. */
-async function vitest(name, cwd) {
+async function vitest(name, cwd, { args = [], env = {} } = {}) {
   const file = path.join(reports, `${name}.json`);
-  const status = await run(npx, ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], {
+  const status = await run(npx, ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], {
     cwd: path.join(root, cwd),
+    env: { ...process.env, ...env },
   });
   return { status, counts: vitestCounts(file) };
 }
@@ -99,6 +101,14 @@ const steps = {
   // starts and stops one of its own), installed when missing
   tools: async () => ({ status: await run(process.execPath, ['scripts/debian-packages.mjs', 'chromium', 'redis-server']) }),
   api: () => vitest('api', 'apps/server'),
+  // the previous release (package.json atrium.previousRelease, checked out and built on its own) and
+  // this one side by side on one PostgreSQL database: a rolling upgrade, rehearsed
+  upgrade: async () => {
+    const checkout = await run(process.execPath, ['scripts/release-checkout.mjs']);
+    if (checkout !== 0) return { status: checkout };
+    const dir = releaseDir(previousRelease().commit);
+    return vitest('upgrade', 'apps/server', { args: ['-c', 'vitest.upgrade.config.ts'], env: { ATRIUM_PREVIOUS_RELEASE_DIR: dir } });
+  },
   budget: async () => ({ status: await run(process.execPath, ['--import', 'tsx', 'bench/src/budget.ts']) }),
   browser: async () => {
     const file = path.join(reports, 'browser.json');
@@ -117,6 +127,7 @@ const plan = [
   ['build', []],
   ['tools', ['build']],
   ['api', ['build', 'tools']],
+  ['upgrade', ['build']],
   ['budget', ['api']],
   ['browser', ['budget']],
 ];
