@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import type { Config } from './config';
 import { configuredDatabase, openDatabase } from './db/client';
 import { lockDataDir } from './lock';
+import { retirePublishedPasswords } from './modules/auth/published-passwords';
 import { seed } from './seed';
 
 /**
@@ -25,6 +26,7 @@ export async function startServer(config: Config, options: { logger?: boolean | 
       }
       // one instance at a time, like the migrations
       await database.exclusively(() => seed(database, config));
+      await database.exclusively(() => retirePublishedPasswords(app, database, config));
       await app.listen({ port: config.PORT, host: config.HOST });
     } catch (error) {
       await app.close();

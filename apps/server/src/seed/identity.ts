@@ -253,7 +253,8 @@ export const userRoleGrants = [
   'list:service:query',
 ];
 
-const demoAccounts = {
+/** The demo accounts; their passwords are in the README. */
+export const demoAccounts = {
   admin: {
     accountId: 'admin',
     password: 'Admin@123456',
