@@ -1,8 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { walkPays } from '../../src/crud/statements';
 import { MARKS_FROM } from '../../src/crud/totals';
 import { type RawResult, withTenant } from '../../src/db/client';
-import { tenants } from '../../src/db/schema';
+import { memberships, tenants, tenantUsers } from '../../src/db/schema';
 import { buildTestApp, engines } from '../helper';
 import { type Caller, signIn } from './api';
 
@@ -422,5 +423,76 @@ describe.each(engines)('user list on %s: every filter shape against the model', 
       expect((await caller.get(`/api/system/user/user/${outside.id}`)).status, account).toBe(404);
       expect((await caller.get(`/api/system/user/user/${me.id}`)).status, account).toBe(200);
     }
+  });
+
+  it('finds a renamed account by its new name, walked or through the index, in every tenant it belongs to and no other', async () => {
+    // A walk tests the name on the membership's copy (tenant_users.name_key, ADR 040), which triggers
+    // keep: a rename must reach it in each tenant of the account, under that tenant's row-level security.
+    const tenantOf = async (code: string) =>
+      (await ctx.database.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.code, code)))[0]?.id ?? 0;
+    const [hq, acme] = [await tenantOf('hq'), await tenantOf('acme')];
+    const walkers = 40;
+    for (let n = 0; n < walkers; n++) {
+      const created = await admin.post('/api/system/user/info', { accountId: `walker${n}`, name: `Walker ${n}`, roleIds: [] });
+      expect(created.status).toBe(200);
+    }
+    const solo = (await admin.post('/api/system/user/info', { accountId: 'solo-walker', name: 'Solitaire', roleIds: [] })).body
+      .data as User;
+    // the same account joins acme, where its admin sees its own people only
+    const [link] = await withTenant(ctx.database.db, hq, (tx) =>
+      tx.select({ ref: tenantUsers.accountRef }).from(tenantUsers).where(eq(tenantUsers.id, solo.id)),
+    );
+    await ctx.database.db.insert(memberships).values({ accountId: link?.ref ?? 0, tenantRef: acme });
+    const [inAcme] = await withTenant(ctx.database.db, acme, (tx) =>
+      tx
+        .insert(tenantUsers)
+        .values({ tenantId: acme, accountRef: link?.ref ?? 0 })
+        .returning({ id: tenantUsers.id }),
+    );
+    const acmeAdmin = await signIn(ctx, 'acme', 'Acme@123456');
+    const keysOf = (tenantId: number) =>
+      withTenant(ctx.database.db, tenantId, async (tx) =>
+        rowsOf<{ key: string }>(await tx.execute(sql`select name_key as key from tenant_users where account_ref = ${link?.ref ?? 0}`)).map(
+          (r) => r.key,
+        ),
+      );
+    expect([await keysOf(hq), await keysOf(acme)]).toEqual([['solitaire'], ['solitaire']]);
+
+    expect((await admin.put(`/api/system/user/info/${solo.id}`, { name: 'Walker Solo' })).status).toBe(200);
+    expect([await keysOf(hq), await keysOf(acme)]).toEqual([['walker solo'], ['walker solo']]);
+
+    // hq: page 1 of the prefix walks the list (41 matches among its users), later pages use the index
+    const everyone = await everyUser(admin);
+    const expected = everyone.filter((u) => u.name.toLowerCase().startsWith('walker')).map((u) => u.id);
+    expect(expected).toHaveLength(walkers + 1);
+    expect(expected).toContain(solo.id);
+    expect(walkPays({ matches: expected.length, rows: everyone.length, reach: 10 })).toBe(true);
+    expect(walkPays({ matches: expected.length, rows: everyone.length, reach: 20 })).toBe(false);
+    const pages: number[][] = [];
+    for (let pageNum = 1; pages.flat().length < expected.length; pageNum++) {
+      const page = (await admin.get(`/api/system/user/user?name=WALK&pageSize=10&pageNum=${pageNum}`)).body.data;
+      expect(page.total).toBe(expected.length);
+      expect(page.list.length, `page ${pageNum}`).toBeGreaterThan(0);
+      pages.push(page.list.map((u: User) => u.id));
+    }
+    expect(pages.flat()).toEqual(expected);
+    // keyset pages with the prefix walk too (no offset): the same pages, both ways
+    for (let i = 1; i < pages.length; i++) {
+      const after = (await admin.get(`/api/system/user/user?name=walk&pageSize=10&after=${pages[i - 1]?.at(-1)}`)).body.data;
+      expect(after.list.map((u: User) => u.id)).toEqual(pages[i]);
+      const before = (await admin.get(`/api/system/user/user?name=walk&pageSize=10&before=${pages[i]?.[0]}`)).body.data;
+      expect(before.list.map((u: User) => u.id)).toEqual(pages[i - 1]);
+    }
+    // the old name finds nobody, in either tenant
+    expect((await admin.get('/api/system/user/user?name=solit')).body.data.total).toBe(0);
+    expect((await acmeAdmin.get('/api/system/user/user?name=solit')).body.data.total).toBe(0);
+    // acme sees its own membership of the account by the new name, and none of hq's walkers
+    const acmeWalkers = (await acmeAdmin.get('/api/system/user/user?name=walker&pageSize=50')).body.data;
+    expect(acmeWalkers.list.map((u: User) => u.id)).toEqual([inAcme?.id]);
+    expect(acmeWalkers.list[0].name).toBe('Walker Solo');
+    // nor does hq see acme's own people by their name
+    expect((await acmeAdmin.post('/api/system/user/info', { accountId: 'acme-walker', name: 'Walkabout', roleIds: [] })).status).toBe(200);
+    expect((await acmeAdmin.get('/api/system/user/user?name=walka')).body.data.total).toBe(1);
+    expect((await admin.get('/api/system/user/user?name=walka')).body.data.total).toBe(0);
   });
 });

@@ -128,9 +128,16 @@ export const userRepository = {
         has.from ? gte(tenantUsers.createTime, p('from')) : undefined,
         has.to ? lte(tenantUsers.createTime, p('to')) : undefined,
       );
-      // text filters match from the start (index-served on 100,000s of accounts), case-insensitively
-      const onAccount = allOf(...texts.map((f) => startsWithPlaceholder(textColumns[f], f, { caseless: f !== 'phone', walk })));
-      return { own, all: allOf(own, onAccount) };
+      // text filters match from the start (index-served on 100,000s of accounts), case-insensitively; a
+      // walk tests the name on the membership's copy (name_key, in the list's index): no account read
+      const ownName = walk && texts.includes('name');
+      const onAccount = allOf(
+        ...texts
+          .filter((f) => !(ownName && f === 'name'))
+          .map((f) => startsWithPlaceholder(textColumns[f], f, { caseless: f !== 'phone', walk })),
+      );
+      const onOwn = allOf(own, ownName ? startsWithPlaceholder(tenantUsers.nameKey, 'name', { caseless: false, walk }) : undefined);
+      return { own: onOwn, all: allOf(onOwn, onAccount), account: onAccount !== undefined };
     };
     const cursor = q.after !== undefined ? 'after' : q.before !== undefined ? 'before' : null;
     // a deep page by number starts from a row seen near it (pageMarks), skipping the rows in between
@@ -185,7 +192,7 @@ export const userRepository = {
       const pageIdsOf = (tx: Ctx['tx']) => {
         const where = whereOf(scope.caller, walk);
         return (
-          needsAccount
+          where.account || q.sort.column === 'accountId'
             ? tx
                 .select({ id: tenantUsers.id })
                 .from(tenantUsers)
