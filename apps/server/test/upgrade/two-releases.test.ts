@@ -151,6 +151,10 @@ describe.skipIf(!previousDir || !reachable)('a rolling upgrade: the previous rel
     expect((await next.call('GET', '/user/info', { token })).status).toBe(200);
     expect((await next.signIn('upgrade_two', PASSWORD)).status).toBe(200);
     expect(profile(await userByAccount(next, token, 'upgrade_one'))).toEqual(before.list);
+    // found by name, whichever release wrote or renamed them (this release may keep derived columns)
+    const byName = await next.call('GET', '/system/user/user?pageNum=1&pageSize=10&name=upgrade', { token });
+    expect(byName.status).toBe(200);
+    expect((byName.body.data.list as Data[]).map((row) => row.accountId).sort()).toEqual(['upgrade_one', 'upgrade_two']);
     const three = await next.call('POST', '/system/user/info', {
       token,
       body: { accountId: 'upgrade_three', name: 'Upgrade Three', password: PASSWORD, deptId: before.deptId },
