@@ -12,7 +12,14 @@ import { invalidateAccess } from './session.service';
 /** The spec's user-info fields for the signed-in account in its current tenant. */
 export async function userInfo(app: FastifyInstance, auth: AuthContext): Promise<UserInfo> {
   const [row] = await app.database.db
-    .select({ account: accounts, tenantName: tenants.name })
+    .select({
+      account: accounts,
+      tenantName: tenants.name,
+      // the tenants "switch tenant" lists (a super admin: all)
+      tenantCount: auth.superAdmin
+        ? sql<number>`(select count(*)::int from tenants)`
+        : sql<number>`(select count(*)::int from memberships m where m.account_id = ${accounts.id})`,
+    })
     .from(accounts)
     .innerJoin(tenants, eq(tenants.id, auth.tenantId))
     .where(eq(accounts.id, auth.accountRef));
@@ -37,6 +44,9 @@ export async function userInfo(app: FastifyInstance, auth: AuthContext): Promise
     password: a.passwordHash !== null,
     role: auth.role,
     roles: auth.roles,
+    heldRoles: auth.heldRoles,
+    activeRole: auth.activeRole,
+    tenantCount: Number(row.tenantCount),
     tenantId: auth.tenantId,
     tenantName: row.tenantName,
     tenantCode: auth.tenantCode,
