@@ -65,7 +65,7 @@ export type UserProfile = UserInfo & {
   lastLoginIp: string | null;
 };
 
-/** What the user-info page shows: user info plus department, posts, role names and the previous sign-in. */
+/** What the user-info page shows: user info plus department, posts, role names and the latest sign-in. */
 export async function userProfile(app: FastifyInstance, auth: AuthContext): Promise<UserProfile> {
   const info = await userInfo(app, auth);
   const [account] = await app.database.db.select({ profile: accounts.profile }).from(accounts).where(eq(accounts.id, auth.accountRef));
@@ -86,10 +86,11 @@ export async function userProfile(app: FastifyInstance, auth: AuthContext): Prom
     }>;
     return result.rows[0] ?? null;
   });
-  // the sign-in before this one, in this tenant (login_logs is under row-level security)
+  // the latest sign-in in this tenant (login_logs is under row-level security): the first successful one
+  // of the page's recent activity (GET /api/user/activity), which reads the same rows in the same order
   const last = await app.withTenant(auth.tenantId, async (tx) => {
     const result = (await tx.execute(
-      sql`select create_time, ip from login_logs where account_ref = ${auth.accountRef} and result = 'success' order by create_time desc offset 1 limit 1`,
+      sql`select create_time, ip from login_logs where account_ref = ${auth.accountRef} and result = 'success' order by create_time desc, id desc limit 1`,
     )) as RawResult<{ create_time: Date | string; ip: string | null }>;
     return result.rows[0];
   });
