@@ -341,7 +341,7 @@ test.describe('signed in', () => {
     await page.getByRole('button', { name: '用户菜单' }).click();
     const menu = page.locator('.user-menu');
     await expect(menu.getByText('您只有一个角色，无可切换')).toBeVisible();
-    await expect(menu.locator('.arco-menu-item').filter({ hasText: '切换角色' })).toHaveClass(/arco-menu-disabled/);
+    await expect(page.getByRole('menuitem', { name: /切换角色/ })).toHaveClass(/disabled/);
     // one tenant: nowhere to switch to
     await expect(menu.getByText('切换租户')).toHaveCount(0);
     await menu.getByText('切换角色').click();
@@ -380,7 +380,7 @@ test.describe('signed in', () => {
     const pick = async (name: string) => {
       await page.getByRole('button', { name: '用户菜单' }).click();
       await menu.getByText('切换角色').hover();
-      await page.locator('.arco-trigger-popup .arco-menu-item').filter({ hasText: name }).first().click();
+      await page.getByRole('menuitem', { name }).click();
     };
     await pick('普通用户');
     await expect(page.getByText('角色已切换为 普通用户')).toBeVisible();
