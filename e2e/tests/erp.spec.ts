@@ -85,6 +85,26 @@ test('every ERP page and detail page is dark in the dark theme: no light panel, 
   await page.evaluate(() => localStorage.removeItem('atrium-settings'));
 });
 
+test('the new-activity form shows the fields of the type chosen only', async ({ page }) => {
+  await signIn(page, demoAccounts.acme.account, demoAccounts.acme.password, '/erp/activity');
+  await page.getByRole('button', { name: /新建/ }).click();
+  const form = drawer(page);
+  const item = (label: string) => form.locator('.arco-form-item').filter({ hasText: label });
+  const typeSelect = item('类型').locator('.arco-select-view');
+  const choose = async (type: string) => {
+    await typeSelect.click();
+    await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: type }).first().click();
+  };
+  await choose('折扣');
+  await expect(item('折扣（%')).toBeVisible();
+  await expect(item('满（元）')).toHaveCount(0);
+  await expect(item('减（元）')).toHaveCount(0);
+  await choose('满减');
+  await expect(item('满（元）')).toBeVisible();
+  await expect(item('减（元）')).toBeVisible();
+  await expect(item('折扣（%')).toHaveCount(0);
+});
+
 test('create a product with two specs, adjust its stock, sell it, cancel the sale, and read the ledger', async ({ page }) => {
   test.setTimeout(400_000);
   const stamp = Date.now().toString(36).slice(-5);

@@ -23,11 +23,15 @@ test.describe('realtime notifications', () => {
         socket.on('framereceived', () => frames.push(Date.now()));
       });
 
-      await signIn(userPage, demoAccounts.user.account, demoAccounts.user.password);
+      await signIn(userPage, demoAccounts.user.account, demoAccounts.user.password, '/staging');
       // the tab subscribed to its account's topic (the spec's log line)
       await expect.poll(() => logs.includes('订阅成功'), { timeout: 10_000 }).toBe(true);
       expect(sockets.some((url) => url.endsWith('/mqtt'))).toBe(true);
       const before = await unreadOnBell(userPage);
+      // the staging page's count of unread notices follows the same event as the bell
+      const noticesTile = userPage.getByTestId('todo-notices').locator('.kpi-value');
+      await expect(noticesTile).toBeVisible();
+      const noticesBefore = Number(await noticesTile.textContent());
       await userPage.evaluate(() => {
         (window as unknown as { sameDocument: boolean }).sameDocument = true;
       });
@@ -60,6 +64,7 @@ test.describe('realtime notifications', () => {
       console.log(`notice reached the other browser ${(delivered ?? 0) - sentAt} ms after it was sent`);
       expect((delivered ?? Number.POSITIVE_INFINITY) - sentAt).toBeLessThan(3000);
       await expect(userPage.locator('.arco-notification').getByText(title)).toBeVisible();
+      await expect(noticesTile).toHaveText(String(noticesBefore + 1));
       expect(await userPage.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 
       await userPage.getByRole('button', { name: /消息通知/ }).click();
@@ -67,6 +72,7 @@ test.describe('realtime notifications', () => {
       await panel.getByRole('tab', { name: /通知/ }).click();
       await panel.getByText(title).click();
       await expect.poll(() => unreadOnBell(userPage), { timeout: 30_000 }).toBe(before);
+      await expect(noticesTile).toHaveText(String(noticesBefore));
 
       // the full list ("view all") shows it read
       await userPage.goto('/user/notification');

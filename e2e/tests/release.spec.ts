@@ -140,8 +140,17 @@ test('creates an ability, a process and a task, follows its live log, and cancel
   const second = await startTask(`Slow ${suffix}`, `2.0.${suffix}`);
   await expect(second.getByTestId('release-log')).toContainText(`line 3 of 2.0.${suffix}`);
   await expect(second.getByText('RUNNING').first()).toBeVisible();
-  await second.getByRole('button', { name: '取消' }).click();
-  await page.locator('.arco-popconfirm .arco-btn-primary').click();
+  // force release asks first; keeping the task changes nothing
+  await second.getByRole('button', { name: '强制释放' }).click();
+  const confirm = page.locator('.arco-popconfirm:visible');
+  await expect(confirm).toContainText('强制释放会把任务记为丢失');
+  await confirm.getByRole('button', { name: '保留任务' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(second.getByText('RUNNING').first()).toBeVisible();
+  // cancelling asks too, and its two buttons do not both say "cancel"
+  await second.getByRole('button', { name: '取消任务' }).click();
+  await expect(confirm.getByRole('button')).toHaveText(['保留任务', '取消任务']);
+  await confirm.getByRole('button', { name: '取消任务' }).click();
   await expect(second.getByText('CANCELED').first()).toBeVisible();
   await expect(second.getByTestId('release-log')).not.toContainText('finished');
 
@@ -267,6 +276,8 @@ test('a reader of the release pages sees their lists and no button they may not 
     await page.goto(path);
     await expect(main.locator('.arco-table'), path).toBeVisible();
     await expect(main.locator('.arco-spin-loading'), path).toHaveCount(0);
+    // no actions column left empty (the ability list keeps it for its history button)
+    if (path !== '/release/ability') await expect(main.locator('.arco-table-th').filter({ hasText: '操作' }), path).toHaveCount(0);
     // the lists show; no create, edit, publish, approve, grant or remove button
     await expect(
       main.getByRole('button', { name: /新建|编辑|删除|发布|弃用|新版本|生成注册令牌|批准|停用|吊销|授权|移除/ }),

@@ -334,11 +334,19 @@ test.describe('signed in', () => {
     expect(await storedToken(page)).not.toBe(before);
   });
 
-  test('switch roles resolves to admin; /redirect/:path forwards without becoming a tab', async ({ page }) => {
+  test('a user with one role sees switching roles disabled with the reason and no tenant switch; /redirect/:path forwards without becoming a tab', async ({
+    page,
+  }) => {
     await signIn(page, demoAccounts.user.account, demoAccounts.user.password);
     await page.getByRole('button', { name: '用户菜单' }).click();
-    await page.getByRole('menuitem', { name: '切换角色' }).click();
-    await expect(page.getByText('角色已切换为 admin')).toBeVisible();
+    const menu = page.locator('.user-menu');
+    await expect(menu.getByText('您只有一个角色，无可切换')).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: /切换角色/ })).toHaveClass(/disabled/);
+    // one tenant: nowhere to switch to
+    await expect(menu.getByText('切换租户')).toHaveCount(0);
+    await menu.getByText('切换角色').click();
+    await expect(page.getByText(/角色已切换/)).toHaveCount(0);
+    await page.keyboard.press('Escape');
     await openSettings(page);
     await setSwitch(page, 'setting-tabBar', true);
     await page.keyboard.press('Escape');
@@ -346,6 +354,50 @@ test.describe('signed in', () => {
     await page.evaluate(() => window.dispatchEvent(new PopStateEvent('popstate')));
     await expect(page).toHaveURL(/\/list\/card$/);
     await expect(page.getByRole('tablist', { name: '已打开的页面' }).getByRole('tab')).toHaveText(['首页', '卡片列表']);
+  });
+
+  test('switching roles moves among the roles held, and the menu and the server follow', async ({ page, request }) => {
+    // as the administrator, over the API: an account holding both demo roles of the tenant
+    const login = await request.post('/api/system/user/login', {
+      data: { account: demoAccounts.admin.account, password: demoAccounts.admin.password },
+    });
+    const headers = { authorization: `Bearer ${(await login.json()).data.token}` };
+    const roles = (await (await request.get('/api/system/role?pageSize=50', { headers })).json()).data.list as {
+      id: number;
+      code: string;
+    }[];
+    const roleIds = ['admin', 'user'].map((code) => roles.find((r) => r.code === code)?.id);
+    const account = `tworoles${Date.now().toString(36)}`;
+    const password = 'Kx9!two-roles-user';
+    const created = await request.post('/api/system/user/info', {
+      headers,
+      data: { accountId: account, name: 'Two roles', password, roleIds },
+    });
+    expect(created.status(), await created.text()).toBe(200);
+
+    await signIn(page, account, password);
+    const menu = page.locator('.user-menu');
+    const pick = async (name: string) => {
+      await page.getByRole('button', { name: '用户菜单' }).click();
+      await menu.getByText('切换角色').hover();
+      await page.getByRole('menuitem', { name }).click();
+    };
+    await pick('普通用户');
+    await expect(page.getByText('角色已切换为 普通用户')).toBeVisible();
+    // the ordinary role reads no release project list: after a reload (the role is the session's, on the
+    // server) the page is not in its menu, and the guard sends the user elsewhere
+    await page.goto('/release/project');
+    await expect(page).not.toHaveURL(/\/release\/project$/);
+    await expect(page.locator('#main-content')).toBeVisible();
+    // the server answers as that role too
+    const token = await storedToken(page);
+    const denied = await page.request.get('/api/release/project', { headers: { authorization: `Bearer ${token}` } });
+    expect(denied.status()).toBe(403);
+
+    await pick('全部角色');
+    await expect(page.getByText('已恢复全部角色')).toBeVisible();
+    const allowed = await page.request.get('/api/release/project', { headers: { authorization: `Bearer ${token}` } });
+    expect(allowed.status()).toBe(200);
   });
 
   test('logout clears the token, the user and the menu', async ({ page }) => {

@@ -152,6 +152,16 @@ test('as admin: build a department tree, a post, a role with a menu grant and a 
   await expect(row(page, names.child).getByRole('button', { name: '删除' })).toBeEnabled();
 });
 
+test('a reader’s greyed status switch says why on hover, and the list has no empty actions column', async ({ page }) => {
+  await signIn(page, demoAccounts.user.account, demoAccounts.user.password, '/system/post');
+  const main = page.locator('#main-content');
+  const greyed = main.locator('.disabled-reason').first();
+  await expect(greyed.locator('.arco-switch')).toBeDisabled();
+  await greyed.hover();
+  await expect(page.locator('.arco-tooltip-content').filter({ hasText: '您的角色没有修改状态的权限' })).toBeVisible();
+  await expect(main.locator('.arco-table-th').filter({ hasText: '操作' })).toHaveCount(0);
+});
+
 test('the user list pages, sorts and shows its empty state; the detail page opens from a row', async ({ page }) => {
   await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password);
   await page.goto('/system/user');

@@ -564,6 +564,9 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     expect(created.status).toBe('PENDING_APPROVAL');
     const own = await admin.put(`/api/release/task/${created.id}/approve`, {});
     expect([403, 409]).toContain(own.status);
+    // the task's detail says so beforehand, so the creator is offered a disabled button with the reason
+    const approveRefusal = async (c: Caller) => (await c.get(`/api/release/task/${created.id}`)).body.data.approveRefusal;
+    expect(await approveRefusal(admin)).toBe('release.selfApproval');
     const user = await signIn(ctx, 'user', 'User@123456');
     // no grant yet: the task does not exist for them, and they cannot grant themselves one
     expect((await user.get(`/api/release/task/${created.id}`)).status).toBe(404);
@@ -587,10 +590,12 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     ).toBe(200);
     expect((await user.get(`/api/release/task/${created.id}`)).status).toBe(200);
     expect((await user.put(`/api/release/task/${created.id}/approve`, {})).status).toBe(403);
+    expect(await approveRefusal(user)).toBe('release.approverOnly');
     expect((await user.post('/api/release/task', { ...ids, version: '2' })).status).toBe(403);
     expect(
       (await admin.post('/api/release/user-project', { userId, projectId: ids.projectId, envId: ids.envId, level: 'APPROVER' })).status,
     ).toBe(200);
+    expect(await approveRefusal(user)).toBeNull();
     const approved = await user.put(`/api/release/task/${created.id}/approve`, {});
     expect(approved.status).toBe(200);
     expect(approved.body.data.status).toBe('QUEUED');

@@ -11,7 +11,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, usageError } from '@atrium/contracts/command-line';
 import {
   type PrinterAckMessage,
   type PrinterJobMessage,
@@ -23,8 +23,20 @@ import {
 import mqtt from 'mqtt';
 import { receiptPng } from './receipt-png';
 
-const { values } = parseArgs({
-  options: {
+const usage = `usage: npm run printer:sim -- --sn SN --key KEY [options]
+
+  --sn SN         the printer's serial number (required)
+  --key KEY       its device key (required)
+  --url URL       the broker's WebSocket address (default ws://127.0.0.1:8083/mqtt)
+  --out DIR       where receipts are written (default ./receipts)
+  --paper-out     announce paper-out and acknowledge every job as failed
+  --drop-acks     never acknowledge a job (the server's job stays sent until it times out)
+  --delay MS      wait before printing each job
+  --help          print this text
+`;
+
+const values = commandLine(
+  {
     sn: { type: 'string' },
     key: { type: 'string' },
     url: { type: 'string', default: 'ws://127.0.0.1:8083/mqtt' },
@@ -33,14 +45,10 @@ const { values } = parseArgs({
     'drop-acks': { type: 'boolean', default: false },
     delay: { type: 'string', default: '0' },
   },
-});
+  usage,
+);
 const { sn, key } = values;
-if (!sn || !key) {
-  console.error(
-    'usage: npm run printer:sim -- --sn SN --key KEY [--url ws://host:port/mqtt] [--out DIR] [--paper-out] [--drop-acks] [--delay ms]',
-  );
-  process.exit(2);
-}
+if (!sn || !key) usageError(usage);
 const out = path.resolve(values.out);
 const delay = Number(values.delay) || 0;
 const status = (state: PrinterStatusMessage['state']) => JSON.stringify({ state } satisfies PrinterStatusMessage);

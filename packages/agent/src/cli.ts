@@ -1,9 +1,20 @@
-import { parseArgs } from 'node:util';
+import { commandLine, usageError } from '@atrium/contracts/command-line';
 import { Agent } from './agent';
 
-/** atrium-agent --server URL [--enrol TOKEN] --work DIR [--labels a,b] [--broker ws://host:port/mqtt] */
-const { values } = parseArgs({
-  options: {
+const usage = `usage: atrium-agent --server URL --work DIR [options]
+       (from the repository: npm run agent -- --server URL --work DIR [options])
+
+  --server URL     the Atrium server's address (required)
+  --work DIR       where the agent keeps its credentials and runs release steps (required)
+  --enrol TOKEN    the one-time enrolment token of a new client (first start only)
+  --labels a,b     labels this host offers to environments
+  --broker URL     the broker's WebSocket address (default: the one the server names)
+  --hostname NAME  the name the agent reports (default: the host's name)
+  --help           print this text
+`;
+
+const values = commandLine(
+  {
     server: { type: 'string' },
     enrol: { type: 'string' },
     work: { type: 'string' },
@@ -11,11 +22,9 @@ const { values } = parseArgs({
     broker: { type: 'string' },
     hostname: { type: 'string' },
   },
-});
-if (!values.server || !values.work) {
-  process.stderr.write('usage: atrium-agent --server URL [--enrol TOKEN] --work DIR [--labels a,b] [--broker URL]\n');
-  process.exit(2);
-}
+  usage,
+);
+if (!values.server || !values.work) usageError(usage);
 const agent = new Agent({
   server: values.server,
   work: values.work,

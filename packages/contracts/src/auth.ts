@@ -48,8 +48,16 @@ export const userInfoSchema = z.object({
   remark: z.string().nullable(),
   createTime: z.string(),
   password: z.boolean(),
+  /** the primary role, or the one the session acts as */
   role: z.string(),
+  /** the roles in effect: all held, or the one the session acts as */
   roles: z.array(z.string()),
+  /** every enabled role held in this tenant, with its name: what "switch roles" offers */
+  heldRoles: z.array(z.object({ code: z.string(), name: z.string() })),
+  /** the role chosen with "switch roles"; null while all held roles are in effect */
+  activeRole: z.string().nullable(),
+  /** how many tenants the account may enter ("switch tenant" is offered from two) */
+  tenantCount: z.number().int(),
   tenantId: z.number().int(),
   tenantName: z.string(),
   tenantCode: z.string(),
@@ -92,6 +100,10 @@ export const tenantOptionSchema = z.object({
 export type TenantOption = z.infer<typeof tenantOptionSchema>;
 
 export const switchTenantInputSchema = z.object({ tenantId: z.coerce.number().int().positive() });
+
+/** "Switch roles": act as one role held in the tenant, or (null) as all of them again. */
+export const switchRoleInputSchema = z.object({ role: z.string().trim().min(1).max(64).nullable() });
+export const switchRoleResultSchema = z.object({ role: z.string(), activeRole: z.string().nullable() });
 
 export const registerInputSchema = z.object({
   accountId: z

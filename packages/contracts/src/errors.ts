@@ -144,6 +144,10 @@ export const conflictReasons: Record<string, { zh: string; en: string }> = {
   'release.abilityNotPublished': { zh: '流程中有未发布的能力版本', en: 'The process uses an ability version that is not published' },
   'release.transition': { zh: '当前状态不允许这样操作', en: 'This cannot be done from the current state' },
   'release.selfApproval': { zh: '不能审批自己创建的任务', en: 'You cannot approve your own task' },
+  'release.approverOnly': {
+    zh: '只有对该项目或环境有审批权限的用户可以审批',
+    en: 'Only a user with approver rights on the project or environment can approve',
+  },
   'release.env.hasTasks': { zh: '该环境有 {count} 个发布任务，不能删除', en: 'The environment has {count} task(s): it cannot be deleted' },
   'release.env.hasGrants': {
     zh: '该环境有 {count} 条用户项目权限，不能删除',
@@ -274,6 +278,9 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   'import.tooLarge': { zh: '工作簿解压后过大', en: 'the workbook is too large once unpacked' },
   'import.saveFailed': { zh: '该行未能保存', en: 'the row could not be saved' },
   'password.wrong': { zh: '当前密码不正确', en: 'the current password is wrong' },
+  'role.notHeld': { zh: '不是您在当前租户中持有的角色', en: 'is not a role you hold in this tenant' },
+  'role.single': { zh: '您只有一个角色，无可切换', en: 'you hold one role only: there is nothing to switch to' },
+  'role.superAdmin': { zh: '超级管理员拥有全部权限，不切换角色', en: 'a super admin may do everything and does not switch roles' },
   'password.same': { zh: '新密码不能与当前密码相同', en: 'the new password must differ from the current one' },
   'email.viaContact': {
     zh: '请在“安全设置”中凭当前密码修改',

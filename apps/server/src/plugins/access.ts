@@ -20,10 +20,14 @@ export type AuthContext = {
   userId: number | null;
   superAdmin: boolean;
   userType: UserType;
-  /** codes of the enabled roles held in this tenant, primary first */
+  /** codes of the roles in effect: the enabled roles held in this tenant, primary first, or the one the session acts as */
   roles: string[];
-  /** the primary role's code ('' when the user holds no role); checked against route meta.roles */
+  /** the primary role's code, or the one the session acts as ('' when the user holds no role); checked against route meta.roles */
   role: string;
+  /** every enabled role held in this tenant, primary first, with its name: what "switch roles" offers */
+  heldRoles: { code: string; name: string }[];
+  /** the role chosen with "switch roles"; null: all the roles held are in effect */
+  activeRole: string | null;
   /** permission strings granted in this tenant; a super admin holds '*:*:*' */
   permissions: ReadonlySet<string>;
   dataScope: DataScope;

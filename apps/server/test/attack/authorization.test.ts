@@ -26,6 +26,7 @@ export const selfServiceRoutes = new Map<string, string>([
   ['POST /api/system/user/menu', 'the caller’s own menu, built from what their roles grant'],
   ['GET /api/system/user/tenant', 'the tenants the caller’s own account may enter'],
   ['POST /api/system/user/switchTenant', 'moves the caller’s own session to a tenant their account belongs to'],
+  ['POST /api/system/user/switchRole', 'narrows the caller’s own session to one role they hold in its tenant (or back to all)'],
   ['GET /api/user/info', 'the caller’s own profile'],
   ['PUT /api/user/info', 'the caller’s own profile (the e-mail only with the current password, elsewhere)'],
   ['PUT /api/user/password', 'the caller’s own password, with the current one'],

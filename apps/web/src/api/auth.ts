@@ -22,6 +22,8 @@ export const authApi = {
   menu: () => http.post<MenuRoute[]>('/api/system/user/menu'),
   tenants: (params: { pageNum: number; pageSize: number; keyword?: string }) =>
     http.get<Paged<TenantOption>>('/api/system/user/tenant', { params }),
+  // the answer's field error says why a switch was refused
+  switchRole: (role: string | null) => http.post<{ role: string; activeRole: string | null }>('/api/system/user/switchRole', { role }),
   switchTenant: (tenantId: number) => http.post<{ token: string }>('/api/system/user/switchTenant', { tenantId }),
   // a new account is signed in at once (the answer carries its token)
   register: (input: RegisterInput) => http.post<{ token?: string }>('/api/system/user/register', input),

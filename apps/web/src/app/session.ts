@@ -13,7 +13,6 @@ type SessionState = {
   serverMenu: MenuRoute[];
   setUserInfo: (info: UserInfo) => void;
   setServerMenu: (menu: MenuRoute[]) => void;
-  switchRoles: () => string;
   reset: () => void;
 };
 
@@ -23,11 +22,6 @@ export const useSession = create<SessionState>()((set) => ({
   serverMenu: [],
   setUserInfo: (userInfo) => set({ userInfo, role: userInfo.role }),
   setServerMenu: (serverMenu) => set({ serverMenu }),
-  // spec 6: the role switch always resolves to 'admin'
-  switchRoles: () => {
-    set({ role: 'admin' });
-    return 'admin';
-  },
   reset: () => set({ userInfo: null, role: '', serverMenu: [] }),
 }));
 

@@ -23,7 +23,7 @@ import { NoAccess } from './NoAccess';
 import { ResourceDrawer } from './ResourceDrawer';
 import type { ListParams, WebResource } from './resource-api';
 import { SearchForm } from './SearchForm';
-import { StatusSwitch } from './StatusSwitch';
+import { DisabledReason, StatusSwitch } from './StatusSwitch';
 import { type Density, TableSettings } from './TableSettings';
 import type { ColumnDef, FieldDef, Row } from './types';
 import { useResourceList, useResourceMutations } from './useResource';
@@ -166,13 +166,8 @@ export function ResourcePage<Item extends Row>(props: ResourcePageProps<Item>) {
               }}
             />
           );
-          return locked && canWrite.status ? (
-            <Tooltip content={locked}>
-              <span>{control}</span>
-            </Tooltip>
-          ) : (
-            control
-          );
+          // a greyed switch says why
+          return <DisabledReason reason={canWrite.status ? locked : t('crud.statusReadOnly')}>{control}</DisabledReason>;
         },
       });
     }

@@ -1,5 +1,22 @@
-import { Popconfirm, Switch } from '@arco-design/web-react';
+import { Popconfirm, Switch, Tooltip } from '@arco-design/web-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+
+/**
+ * A greyed control that says why: in a tooltip on hover, and to a screen reader in hidden text beside it
+ * (a disabled control takes no focus). Without a reason the control shows as it is.
+ */
+export function DisabledReason({ reason, children }: { reason?: string; children: ReactNode }) {
+  if (!reason) return <>{children}</>;
+  return (
+    <Tooltip content={reason}>
+      <span className="disabled-reason">
+        {children}
+        <span className="sr-only">{reason}</span>
+      </span>
+    </Tooltip>
+  );
+}
 
 /** The status switch: '0' normal is on; flipping it asks first (spec section 4). */
 export function StatusSwitch({

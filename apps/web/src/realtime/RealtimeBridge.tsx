@@ -8,10 +8,8 @@ import { checkRelease } from '../app/release';
 import { useSession } from '../app/session';
 import { startRealtime } from './connection';
 import { emitRealtime } from './events';
+import { refreshNotificationFigures } from './keys';
 import './locale';
-
-/** Query keys of the stored notifications (the message box and the notifications page read them). */
-const NOTIFICATIONS_KEY = ['notifications'] as const;
 
 /**
  * Live updates for the signed-in layout: one broker connection per tab. A notification refreshes the
@@ -29,7 +27,8 @@ export function RealtimeBridge() {
     if (!accountId || !clientKey || !token) return;
     let stop: (() => void) | undefined;
     let cancelled = false;
-    const refresh = () => queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
+    // every figure a notification changes follows the same event: the bell and the staging page's counts
+    const refresh = () => refreshNotificationFigures(queryClient);
     http
       .get<RealtimeConnection>('/api/system/notification/connection', { silent: true })
       .then((connection) => {

@@ -105,6 +105,9 @@ export const sessions = pgTable(
     endedAt: timestamp('ended_at', { withTimezone: true, mode: 'date' }),
     // logout | forced | password | user_disabled | tenant_disabled | role_changed | switched
     endReason: varchar('end_reason', { length: 20 }),
+    // the role the session acts as (a code the user holds in the tenant), chosen with "switch roles";
+    // null: all the roles the user holds
+    activeRole: varchar('active_role', { length: 64 }),
   },
   (t) => [
     uniqueIndex('sessions_token_hash_key').on(t.tokenHash),

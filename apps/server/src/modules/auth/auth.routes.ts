@@ -13,6 +13,8 @@ import {
   registerResultSchema,
   resetCodeInputSchema,
   resetPasswordInputSchema,
+  switchRoleInputSchema,
+  switchRoleResultSchema,
   switchTenantInputSchema,
   tenantListQuerySchema,
   tenantOptionSchema,
@@ -23,6 +25,7 @@ import {
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { invalidField } from '../../crud/conflict';
 import { tokenOf } from '../../plugins/auth';
 import { login, writeLoginLog } from './login.service';
 import { menuTree } from './menu.service';
@@ -237,6 +240,28 @@ export async function authRoutes(app: FastifyInstance) {
       },
     },
     async (request) => ok(await switchTenant(app, request, request.body.tenantId)),
+  );
+
+  r.post(
+    '/system/user/switchRole',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Switch roles: the session acts as one role the user holds in its tenant, or (null) as all of them',
+        description:
+          'Only narrows: the role in effect grants its own permissions, data scope and menu. Errors: 400 (field role) a role not held here (enabled), a user with one role, a super admin.',
+        security: bearer,
+        body: switchRoleInputSchema,
+        response: { 200: envelopeOf(switchRoleResultSchema), 400: e, ...authErrors },
+      },
+    },
+    async (request) => {
+      const auth = request.auth;
+      const refusal = auth.superAdmin ? 'role.superAdmin' : auth.heldRoles.length < 2 ? 'role.single' : 'role.notHeld';
+      const switched = await app.sessions.actAs(auth, request.body.role);
+      if (!switched) throw invalidField('role', refusal === 'role.notHeld' ? 'notHeld' : 'unavailable', refusal);
+      return ok({ role: switched.role, activeRole: request.body.role });
+    },
   );
 
   r.post(

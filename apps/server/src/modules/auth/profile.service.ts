@@ -12,7 +12,14 @@ import { invalidateAccess } from './session.service';
 /** The spec's user-info fields for the signed-in account in its current tenant. */
 export async function userInfo(app: FastifyInstance, auth: AuthContext): Promise<UserInfo> {
   const [row] = await app.database.db
-    .select({ account: accounts, tenantName: tenants.name })
+    .select({
+      account: accounts,
+      tenantName: tenants.name,
+      // the tenants "switch tenant" lists (a super admin: all)
+      tenantCount: auth.superAdmin
+        ? sql<number>`(select count(*)::int from tenants)`
+        : sql<number>`(select count(*)::int from memberships m where m.account_id = ${accounts.id})`,
+    })
     .from(accounts)
     .innerJoin(tenants, eq(tenants.id, auth.tenantId))
     .where(eq(accounts.id, auth.accountRef));
@@ -37,6 +44,9 @@ export async function userInfo(app: FastifyInstance, auth: AuthContext): Promise
     password: a.passwordHash !== null,
     role: auth.role,
     roles: auth.roles,
+    heldRoles: auth.heldRoles,
+    activeRole: auth.activeRole,
+    tenantCount: Number(row.tenantCount),
     tenantId: auth.tenantId,
     tenantName: row.tenantName,
     tenantCode: auth.tenantCode,
@@ -55,7 +65,7 @@ export type UserProfile = UserInfo & {
   lastLoginIp: string | null;
 };
 
-/** What the user-info page shows: user info plus department, posts, role names and the previous sign-in. */
+/** What the user-info page shows: user info plus department, posts, role names and the latest sign-in. */
 export async function userProfile(app: FastifyInstance, auth: AuthContext): Promise<UserProfile> {
   const info = await userInfo(app, auth);
   const [account] = await app.database.db.select({ profile: accounts.profile }).from(accounts).where(eq(accounts.id, auth.accountRef));
@@ -76,10 +86,11 @@ export async function userProfile(app: FastifyInstance, auth: AuthContext): Prom
     }>;
     return result.rows[0] ?? null;
   });
-  // the sign-in before this one, in this tenant (login_logs is under row-level security)
+  // the latest sign-in in this tenant (login_logs is under row-level security): the first successful one
+  // of the page's recent activity (GET /api/user/activity), which reads the same rows in the same order
   const last = await app.withTenant(auth.tenantId, async (tx) => {
     const result = (await tx.execute(
-      sql`select create_time, ip from login_logs where account_ref = ${auth.accountRef} and result = 'success' order by create_time desc offset 1 limit 1`,
+      sql`select create_time, ip from login_logs where account_ref = ${auth.accountRef} and result = 'success' order by create_time desc, id desc limit 1`,
     )) as RawResult<{ create_time: Date | string; ip: string | null }>;
     return result.rows[0];
   });

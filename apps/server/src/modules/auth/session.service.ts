@@ -36,9 +36,13 @@ type SessionRow = {
   expiresAt: Date;
   endedAt: Date | null;
   endReason: string | null;
+  activeRole: string | null;
 };
 
-type Access = Omit<AuthContext, 'sessionId'>;
+/** What one role the user holds grants in the tenant. */
+type RoleGrant = { permissions: ReadonlySet<string>; dataScope: DataScope };
+/** An account's access in a tenant with all its roles; each role's own grant, for a session acting as one. */
+type Access = Omit<AuthContext, 'sessionId' | 'activeRole'> & { grants: ReadonlyMap<string, RoleGrant> };
 type AccessResult = { ok: true; access: Access } | { ok: false; reason: SessionEndReason };
 
 /** What invalidation covers: one account, one tenant, one account in one tenant, or (empty) everything. */
@@ -152,7 +156,22 @@ export class SessionService {
       row.lastSeenAt = seen;
       await this.database.db.update(sessions).set({ lastSeenAt: seen }).where(eq(sessions.id, row.id));
     }
-    return { ok: true, auth: { sessionId: row.id, ...access.access } };
+    return { ok: true, auth: { sessionId: row.id, ...actingAs(access.access, row.activeRole) } };
+  }
+
+  /**
+   * "Switch roles": the session acts as one role the user holds in its tenant (its permissions, data
+   * scope and menu alone), or with `null` as all of them again. Only ever narrows what the account may
+   * do here: a code the user does not hold (in this tenant, enabled) is refused, and a super admin, who
+   * may do everything anyway, does not switch. Answers the role now in effect, or null when refused.
+   */
+  async actAs(auth: AuthContext, role: string | null): Promise<{ role: string } | null> {
+    const access = await this.access(auth.accountRef, auth.tenantId, { fresh: true });
+    if (!access.ok || access.access.superAdmin) return null;
+    if (role !== null && (access.access.grants.size < 2 || !access.access.grants.has(role))) return null;
+    await this.database.db.update(sessions).set({ activeRole: role }).where(eq(sessions.id, auth.sessionId));
+    for (const [hash, entry] of this.sessionCache) if (entry.row.id === auth.sessionId) this.sessionCache.delete(hash);
+    return { role: actingAs(access.access, role).role };
   }
 
   /**
@@ -214,7 +233,13 @@ export class SessionService {
    * info, the menu), kept beside the cached access and dropped with it: it lives at most ACCESS_TTL_MS
    * and goes at once when roles, grants, menus, the user or the tenant change.
    */
-  async view(auth: { accountRef: number; tenantId: number }, name: string, render: () => Promise<string>): Promise<string> {
+  async view(
+    auth: { accountRef: number; tenantId: number; activeRole: string | null },
+    view: string,
+    render: () => Promise<string>,
+  ): Promise<string> {
+    // a session acting as one role sees that role's rendering
+    const name = auth.activeRole === null ? view : `${view}:${auth.activeRole}`;
     const entry = this.accessCache.get(`${auth.accountRef}:${auth.tenantId}`);
     const hit = entry?.views?.get(name);
     if (hit !== undefined) return hit;
@@ -254,6 +279,7 @@ export class SessionService {
         expiresAt: sessions.expiresAt,
         endedAt: sessions.endedAt,
         endReason: sessions.endReason,
+        activeRole: sessions.activeRole,
       })
       .from(sessions)
       .where(eq(sessions.tokenHash, tokenHash));
@@ -282,23 +308,21 @@ export class SessionService {
         user_type: UserType | null;
         dept_id: number | null;
         status: string | null;
-        roles: { code: string; scope: DataScope }[] | string;
-        permissions: string[] | string;
+        roles: HeldRoleRow[] | string;
       }>(
         await tx.execute(sql`
           select a.account_id, a.super_admin, a.client_key, t.code as tenant_code, t.status as tenant_status, t.expire_time,
             tu.id::int as id, tu.user_type, tu.dept_id::int as dept_id, tu.status,
-            coalesce((select json_agg(json_build_object('code', r.code, 'scope', r.data_scope) order by r.order_num, r.id)
+            coalesce((select json_agg(json_build_object('code', r.code, 'name', r.name, 'scope', r.data_scope, 'permissions',
+                               coalesce((select json_agg(distinct m.permission)
+                                           from role_menus rm
+                                           join menus m on m.id = rm.menu_id
+                                          where rm.tenant_id = r.tenant_id and rm.role_id = r.id
+                                            and m.status = '0' and m.permission is not null), '[]'::json))
+                               order by r.order_num, r.id)
                         from user_roles ur
                         join roles r on r.tenant_id = ur.tenant_id and r.id = ur.role_id
-                       where ur.tenant_id = tu.tenant_id and ur.user_id = tu.id and r.status = '0'), '[]'::json) as roles,
-            coalesce((select json_agg(distinct m.permission)
-                        from user_roles ur
-                        join roles r on r.tenant_id = ur.tenant_id and r.id = ur.role_id
-                        join role_menus rm on rm.tenant_id = r.tenant_id and rm.role_id = r.id
-                        join menus m on m.id = rm.menu_id
-                       where ur.tenant_id = tu.tenant_id and ur.user_id = tu.id and r.status = '0'
-                         and m.status = '0' and m.permission is not null), '[]'::json) as permissions
+                       where ur.tenant_id = tu.tenant_id and ur.user_id = tu.id and r.status = '0'), '[]'::json) as roles
             from accounts a
             join tenants t on t.id = ${tenantId}
             left join tenant_users tu on tu.tenant_id = t.id and tu.account_ref = a.id
@@ -319,12 +343,13 @@ export class SessionService {
             user_type: row.user_type as UserType,
             dept_id: row.dept_id,
             status: row.status ?? '',
-            roles: row.roles,
-            permissions: row.permissions,
+            roles: parseJson<HeldRoleRow[]>(row.roles),
           };
     const base = { accountRef, accountId: head.accountId, tenantId, tenantCode: head.tenantCode, clientKey: head.clientKey };
+    const held = member?.roles ?? [];
+    const heldRoles = held.map((r) => ({ code: r.code, name: r.name }));
     if (head.superAdmin) {
-      const roles = member ? parseJson<{ code: string }[]>(member.roles).map((r) => r.code) : [];
+      const roles = held.map((r) => r.code);
       return {
         ok: true,
         access: {
@@ -333,17 +358,25 @@ export class SessionService {
           superAdmin: true,
           userType: '00',
           roles,
+          heldRoles,
           role: roles[0] ?? 'admin',
           permissions: new Set([ALL_PERMISSIONS]),
           dataScope: '1',
           deptId: member?.dept_id ?? null,
+          grants: new Map(),
         },
       };
     }
     if (!member) return { ok: false, reason: 'removed' };
     if (member.status !== '0') return { ok: false, reason: 'user_disabled' };
-    const roles = parseJson<{ code: string; scope: DataScope }[]>(member.roles);
-    const scopes = new Set(roles.map((r) => r.scope));
+    // a platform-only entity's permissions grant nothing in a tenant (its routes want the super admin)
+    const grants = new Map<string, RoleGrant>(
+      held.map((r) => [
+        r.code,
+        { permissions: new Set(parseJson<string[]>(r.permissions).filter((p) => !isPlatformPermission(p))), dataScope: r.scope },
+      ]),
+    );
+    const scopes = new Set(held.map((r) => r.scope));
     return {
       ok: true,
       access: {
@@ -351,15 +384,29 @@ export class SessionService {
         userId: member.id,
         superAdmin: false,
         userType: member.user_type,
-        roles: roles.map((r) => r.code),
-        role: roles[0]?.code ?? '',
-        // a platform-only entity's permissions grant nothing in a tenant (its routes want the super admin)
-        permissions: new Set(parseJson<string[]>(member.permissions).filter((p) => !isPlatformPermission(p))),
+        roles: held.map((r) => r.code),
+        heldRoles,
+        role: held[0]?.code ?? '',
+        permissions: new Set([...grants.values()].flatMap((g) => [...g.permissions])),
         dataScope: SCOPE_RANK.find((s) => scopes.has(s)) ?? '5',
         deptId: member.dept_id,
+        grants,
       },
     };
   }
+}
+
+type HeldRoleRow = { code: string; name: string; scope: DataScope; permissions: string[] | string };
+
+/**
+ * The session's view of an account's access: all its roles, or (after "switch roles") the one role it
+ * acts as, when the user still holds it; a role taken away meanwhile falls back to all the others.
+ */
+function actingAs(access: Access, activeRole: string | null): Omit<AuthContext, 'sessionId'> {
+  const { grants, ...all } = access;
+  const grant = activeRole === null ? undefined : grants.get(activeRole);
+  if (!grant || activeRole === null) return { ...all, activeRole: null };
+  return { ...all, roles: [activeRole], role: activeRole, permissions: grant.permissions, dataScope: grant.dataScope, activeRole };
 }
 
 // PGlite and node-postgres both parse json columns, but be safe with a driver that hands back text

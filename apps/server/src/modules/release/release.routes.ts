@@ -723,6 +723,20 @@ export async function releaseRoutes(app: FastifyInstance) {
     if (levelRank(level) < levelRank(needed)) throw forbidden();
     return task;
   };
+  /**
+   * Why the caller may not approve the task now, as the field and message key the approve route refuses
+   * with, or null: the task's detail says it beside a disabled button, so nobody is offered a 409.
+   */
+  const approvalRefusal = (ctx: Ctx, task: typeof releaseTasks.$inferSelect, level: PermissionLevel | null) => {
+    if (task.status !== 'PENDING_APPROVAL') return { field: 'status', rule: 'transition', reason: 'release.transition' };
+    if (levelRank(level) < levelRank('APPROVER')) return { field: 'level', rule: 'approver', reason: 'release.approverOnly' };
+    // on a protected environment nobody approves their own task
+    if (task.createdByAccount === ctx.caller.accountRef) return { field: 'createBy', rule: 'self', reason: 'release.selfApproval' };
+    if (task.approvals.includes(ctx.caller.userId ?? -ctx.caller.accountRef)) {
+      return { field: 'approvals', rule: 'twice', reason: 'release.approvedTwice' };
+    }
+    return null;
+  };
   const toTask = (task: typeof releaseTasks.$inferSelect) => {
     const { tenantId: _t, steps, ...rest } = task;
     return { ...rest, steps: steps.map(({ body: _b, ...step }) => step) };
@@ -757,7 +771,8 @@ export async function releaseRoutes(app: FastifyInstance) {
   route(app, { method: 'GET', url: '/release/task/:id', params: idParam }, async (ctx, { params }) => {
     const task = await loadTask(ctx, params.id, 'VIEWER');
     const runs = await ctx.tx.select().from(releaseStepRuns).where(eq(releaseStepRuns.taskId, task.id)).orderBy(asc(releaseStepRuns.id));
-    return { ...toTask(task), stepRuns: runs.map(strip) };
+    const refusal = task.status === 'PENDING_APPROVAL' ? approvalRefusal(ctx, task, await levelOf(ctx, task.projectId, task.envId)) : null;
+    return { ...toTask(task), stepRuns: runs.map(strip), approveRefusal: refusal?.reason ?? null };
   });
   const logQuery = z.object({ format: z.enum(['text', 'json']).default('text') });
   app.get(
@@ -969,11 +984,9 @@ export async function releaseRoutes(app: FastifyInstance) {
   });
   route(app, { method: 'PUT', url: '/release/task/:id/approve', params: idParam, write: true }, async (ctx, { params }) => {
     const task = await loadTask(ctx, params.id, 'APPROVER');
-    if (task.status !== 'PENDING_APPROVAL') throw refused('status', 'transition', 'release.transition');
-    // on a protected environment nobody approves their own task
-    if (task.createdByAccount === ctx.caller.accountRef) throw refused('createBy', 'self', 'release.selfApproval');
+    const refusal = approvalRefusal(ctx, task, 'APPROVER');
+    if (refusal) throw refused(refusal.field, refusal.rule, refusal.reason);
     const approver = ctx.caller.userId ?? -ctx.caller.accountRef;
-    if (task.approvals.includes(approver)) throw refused('approvals', 'twice', 'release.approvedTwice');
     const approvals = [...task.approvals, approver];
     const enough = approvals.length >= task.requiredApprovals;
     const [moved] = await ctx.tx

@@ -1,4 +1,4 @@
-import { Button, Card, Drawer, Form, InputNumber, List, Modal, Space, Table, Typography } from '@arco-design/web-react';
+import { Alert, Button, Card, Drawer, Form, InputNumber, List, Modal, Space, Table, Typography } from '@arco-design/web-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,42 @@ import { CodeEditor } from '../../components/code/CodeEditor';
 import { useCan } from '../../components/permission';
 import { formatDateTime } from '../../locale/datetime';
 import { type Ability, attempt, EmptyList, KeyNameFields, StatusTag, useFormErrors, useList } from './shared';
+import { stepNames, unsetVariables, VARIABLE_PREFIX } from './step-variables';
+
+/**
+ * The environment a step runs with, as the agent builds it (release-env), under the editor: the names
+ * it sets, how parameters and variables arrive, and the names the script reads that nothing sets.
+ */
+function StepVariables({ body }: { body: string }) {
+  const { t } = useTranslation();
+  const unset = unsetVariables(body);
+  return (
+    <div className="step-variables" data-testid="step-variables">
+      <Typography.Text type="secondary">{t('release.bodyHint')}</Typography.Text>
+      <dl>
+        {stepNames.map((name) => (
+          <div key={name}>
+            <dt>
+              <code>${name}</code>
+            </dt>
+            <dd>{t(`release.stepVar.${name}`)}</dd>
+          </div>
+        ))}
+        <div>
+          <dt>
+            <code>${VARIABLE_PREFIX}NAME</code>
+          </dt>
+          <dd>{t('release.stepVar.prefixed')}</dd>
+        </div>
+      </dl>
+      {unset.length > 0 && (
+        <div role="status">
+          <Alert type="warning" content={t('release.stepVar.unset', { names: unset.map((n) => `$${n}`).join(', '), example: unset[0] })} />
+        </div>
+      )}
+    </div>
+  );
+}
 
 type Editing = { id?: number; key: string; name: string; body: string; timeoutSec: number };
 
@@ -112,9 +148,10 @@ export function AbilityPage() {
             <Form.Item label={t('release.timeoutSec')} {...errors.item('timeoutSec')}>
               <InputNumber min={1} value={editing.timeoutSec} onChange={(v) => setEditing({ ...editing, timeoutSec: Number(v) || 600 })} />
             </Form.Item>
-            <Form.Item label={t('release.body')} extra={t('release.bodyHint')} required {...errors.item('body')}>
+            <Form.Item label={t('release.body')} required {...errors.item('body')}>
               <CodeEditor label={t('release.body')} value={editing.body} onChange={(body) => setEditing({ ...editing, body })} />
             </Form.Item>
+            <StepVariables body={editing.body} />
           </Form>
         )}
       </Modal>

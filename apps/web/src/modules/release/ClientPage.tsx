@@ -69,31 +69,36 @@ export function ClientPage() {
             render: (p: string) => <StatusTag value={p} label={t(p === 'online' ? 'release.online' : 'release.offline')} />,
           },
           { title: t('release.lastSeen'), dataIndex: 'lastSeenAt', render: (v: string | null) => (v ? formatDateTime(v) : '—') },
-          {
-            title: t('release.actions'),
-            render: (_: unknown, c: Client) => (
-              <Space>
-                {(c.status === 'PENDING' || c.status === 'DISABLED') && can('release:client:approve') && (
-                  <Button size="mini" type="primary" onClick={() => act(c, 'approve')}>
-                    {t('release.approve')}
-                  </Button>
-                )}
-                {(c.status === 'PENDING' || c.status === 'ACTIVE') && can('release:client:disable') && (
-                  <Button size="mini" onClick={() => act(c, 'disable')}>
-                    {t('release.disable')}
-                  </Button>
-                )}
-                {c.status !== 'REVOKED' && can('release:client:revoke') && (
-                  // revoking cannot be undone: the agent must enrol again
-                  <Popconfirm title={t('release.revokeConfirm', { host: c.hostname })} onOk={() => act(c, 'revoke')}>
-                    <Button size="mini" status="danger">
-                      {t('release.revoke')}
-                    </Button>
-                  </Popconfirm>
-                )}
-              </Space>
-            ),
-          },
+          // a reader gets no actions column: it would stay empty
+          ...(can('release:client:approve') || can('release:client:disable') || can('release:client:revoke')
+            ? [
+                {
+                  title: t('release.actions'),
+                  render: (_: unknown, c: Client) => (
+                    <Space>
+                      {(c.status === 'PENDING' || c.status === 'DISABLED') && can('release:client:approve') && (
+                        <Button size="mini" type="primary" onClick={() => act(c, 'approve')}>
+                          {t('release.approve')}
+                        </Button>
+                      )}
+                      {(c.status === 'PENDING' || c.status === 'ACTIVE') && can('release:client:disable') && (
+                        <Button size="mini" onClick={() => act(c, 'disable')}>
+                          {t('release.disable')}
+                        </Button>
+                      )}
+                      {c.status !== 'REVOKED' && can('release:client:revoke') && (
+                        // revoking cannot be undone: the agent must enrol again
+                        <Popconfirm title={t('release.revokeConfirm', { host: c.hostname })} onOk={() => act(c, 'revoke')}>
+                          <Button size="mini" status="danger">
+                            {t('release.revoke')}
+                          </Button>
+                        </Popconfirm>
+                      )}
+                    </Space>
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
     </Card>

@@ -70,27 +70,32 @@ export function EnvPage() {
             render: (vars: Variable[]) =>
               vars.map((v) => <Tag key={v.name}>{v.secret ? `${v.name} (${t('release.secret')})` : `${v.name}=${v.value}`}</Tag>),
           },
-          {
-            title: t('release.actions'),
-            render: (_: unknown, e: Env) => (
-              <Space>
-                {can('release:env:update') && (
-                  <Button
-                    size="mini"
-                    onClick={() =>
-                      setEditing({
-                        ...e,
-                        variables: e.variables.map((v) => ({ ...v, value: v.secret ? '' : v.value, kept: v.secret, uid: uids++ })),
-                      })
-                    }
-                  >
-                    {t('release.edit')}
-                  </Button>
-                )}
-                {can('release:env:delete') && <DeleteAction path="env" id={e.id} name={e.name} />}
-              </Space>
-            ),
-          },
+          // a reader gets no actions column: it would stay empty
+          ...(can('release:env:update') || can('release:env:delete')
+            ? [
+                {
+                  title: t('release.actions'),
+                  render: (_: unknown, e: Env) => (
+                    <Space>
+                      {can('release:env:update') && (
+                        <Button
+                          size="mini"
+                          onClick={() =>
+                            setEditing({
+                              ...e,
+                              variables: e.variables.map((v) => ({ ...v, value: v.secret ? '' : v.value, kept: v.secret, uid: uids++ })),
+                            })
+                          }
+                        >
+                          {t('release.edit')}
+                        </Button>
+                      )}
+                      {can('release:env:delete') && <DeleteAction path="env" id={e.id} name={e.name} />}
+                    </Space>
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
       <Modal

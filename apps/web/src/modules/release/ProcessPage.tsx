@@ -102,36 +102,41 @@ export function ProcessPage() {
                 </Tag>
               )),
           },
-          {
-            title: t('release.actions'),
-            render: (_: unknown, p: Process) => (
-              <Space>
-                {can('release:process:update') && (
-                  <Button
-                    size="mini"
-                    onClick={() =>
-                      setEditing({
-                        id: p.id,
-                        name: p.name,
-                        projectId: p.projectId,
-                        steps: p.steps.map((s) => ({
-                          uid: uids++,
-                          abilityId: s.abilityId,
-                          params: paramsToText(s.params),
-                          labels: s.labels,
-                          timeoutSec: s.timeoutSec ?? null,
-                          retries: s.retries ?? 0,
-                        })),
-                      })
-                    }
-                  >
-                    {t('release.edit')}
-                  </Button>
-                )}
-                {can('release:process:delete') && <DeleteAction path="process" id={p.id} name={p.name} />}
-              </Space>
-            ),
-          },
+          // a reader gets no actions column: it would stay empty
+          ...(can('release:process:update') || can('release:process:delete')
+            ? [
+                {
+                  title: t('release.actions'),
+                  render: (_: unknown, p: Process) => (
+                    <Space>
+                      {can('release:process:update') && (
+                        <Button
+                          size="mini"
+                          onClick={() =>
+                            setEditing({
+                              id: p.id,
+                              name: p.name,
+                              projectId: p.projectId,
+                              steps: p.steps.map((s) => ({
+                                uid: uids++,
+                                abilityId: s.abilityId,
+                                params: paramsToText(s.params),
+                                labels: s.labels,
+                                timeoutSec: s.timeoutSec ?? null,
+                                retries: s.retries ?? 0,
+                              })),
+                            })
+                          }
+                        >
+                          {t('release.edit')}
+                        </Button>
+                      )}
+                      {can('release:process:delete') && <DeleteAction path="process" id={p.id} name={p.name} />}
+                    </Space>
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
       <Modal

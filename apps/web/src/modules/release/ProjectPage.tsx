@@ -50,19 +50,24 @@ export function ProjectPage() {
           { title: t('release.name'), dataIndex: 'name' },
           { title: t('release.artifactSource'), dataIndex: 'artifactSource', render: (v: string | null) => v ?? '—' },
           { title: t('release.keepReleases'), dataIndex: 'keepReleases' },
-          {
-            title: t('release.actions'),
-            render: (_: unknown, p: Project) => (
-              <Space>
-                {can('release:project:update') && (
-                  <Button size="mini" onClick={() => setEditing({ ...p, artifactSource: p.artifactSource ?? '' })}>
-                    {t('release.edit')}
-                  </Button>
-                )}
-                {can('release:project:delete') && <DeleteAction path="project" id={p.id} name={p.name} />}
-              </Space>
-            ),
-          },
+          // a reader gets no actions column: it would stay empty
+          ...(can('release:project:update') || can('release:project:delete')
+            ? [
+                {
+                  title: t('release.actions'),
+                  render: (_: unknown, p: Project) => (
+                    <Space>
+                      {can('release:project:update') && (
+                        <Button size="mini" onClick={() => setEditing({ ...p, artifactSource: p.artifactSource ?? '' })}>
+                          {t('release.edit')}
+                        </Button>
+                      )}
+                      {can('release:project:delete') && <DeleteAction path="project" id={p.id} name={p.name} />}
+                    </Space>
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
       <Modal

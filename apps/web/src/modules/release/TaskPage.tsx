@@ -1,4 +1,19 @@
-import { Button, Card, Descriptions, Drawer, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag } from '@arco-design/web-react';
+import {
+  Button,
+  Card,
+  Descriptions,
+  Drawer,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Typography,
+} from '@arco-design/web-react';
+import { fieldMessage } from '@atrium/contracts/errors';
 import { taskStatuses } from '@atrium/contracts/release';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -188,7 +203,7 @@ export function TaskPage() {
 
 /** One task: its steps and runs, the log (live while it runs, whole afterwards), cancel and approval. */
 function TaskDetail({ id, onChanged }: { id: number; onChanged: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const task = useQuery({ queryKey: ['release', 'task', id], queryFn: () => http.get<Task>(`/api/release/task/${id}`) });
   const [log, setLog] = useState('');
@@ -264,25 +279,49 @@ function TaskDetail({ id, onChanged }: { id: number; onChanged: () => void }) {
       <Space>
         {data.status === 'PENDING_APPROVAL' && (
           <>
-            <Button type="primary" onClick={() => act('approve')}>
+            <Button
+              type="primary"
+              disabled={!!data.approveRefusal}
+              aria-describedby={data.approveRefusal ? 'approve-refusal' : undefined}
+              onClick={() => act('approve')}
+            >
               {t('release.approve')}
             </Button>
             <Button onClick={() => act('reject')}>{t('release.reject')}</Button>
           </>
         )}
         {['PENDING_APPROVAL', 'QUEUED', 'RUNNING'].includes(data.status) && (
-          <Popconfirm title={t('release.cancelConfirm')} onOk={() => act('cancel')}>
-            <Button status="danger">{t('release.cancel')}</Button>
+          <Popconfirm
+            title={t('release.cancelConfirm')}
+            okText={t('release.cancelTask')}
+            cancelText={t('release.keepTask')}
+            okButtonProps={{ status: 'danger' }}
+            onOk={() => act('cancel')}
+          >
+            <Button status="danger">{t('release.cancelTask')}</Button>
           </Popconfirm>
         )}
         {['RUNNING', 'CANCELLING'].includes(data.status) && (
-          <Button onClick={() => act('force-release')}>{t('release.forceRelease')}</Button>
+          <Popconfirm
+            title={t('release.forceReleaseConfirm')}
+            okText={t('release.forceRelease')}
+            cancelText={t('release.keepTask')}
+            okButtonProps={{ status: 'danger' }}
+            onOk={() => act('force-release')}
+          >
+            <Button>{t('release.forceRelease')}</Button>
+          </Popconfirm>
         )}
         {['FAILED', 'PARTIAL', 'TIMED_OUT', 'LOST', 'CANCELED'].includes(data.status) && (
           <Button onClick={() => again('retry')}>{t('release.retry')}</Button>
         )}
         {data.status === 'SUCCEEDED' && <Button onClick={() => again('rollback')}>{t('release.rollback')}</Button>}
       </Space>
+      {data.status === 'PENDING_APPROVAL' && data.approveRefusal ? (
+        <Typography.Text type="secondary" id="approve-refusal">
+          {fieldMessage(data.approveRefusal, i18n.language === 'en-US' ? 'en-US' : 'zh-CN')}
+        </Typography.Text>
+      ) : null}
       <Table
         rowKey="host"
         size="small"

@@ -88,20 +88,25 @@ export function UserProjectPage() {
             render: (id: number | null) => (id ? (envs.data?.list.find((e) => e.id === id)?.name ?? id) : t('release.allEnvs')),
           },
           { title: t('release.level'), dataIndex: 'level' },
-          {
-            title: t('release.actions'),
-            render: (_: unknown, g: Grant) =>
-              can('release:userProject:delete') && (
-                <Popconfirm
-                  title={t('release.remove')}
-                  onOk={() => attempt(() => http.delete(`/api/release/user-project/${g.id}`), refresh)}
-                >
-                  <Button size="mini" status="danger">
-                    {t('release.remove')}
-                  </Button>
-                </Popconfirm>
-              ),
-          },
+          // a reader gets no actions column: it would stay empty
+          ...(can('release:userProject:delete')
+            ? [
+                {
+                  title: t('release.actions'),
+                  render: (_: unknown, g: Grant) =>
+                    can('release:userProject:delete') && (
+                      <Popconfirm
+                        title={t('release.remove')}
+                        onOk={() => attempt(() => http.delete(`/api/release/user-project/${g.id}`), refresh)}
+                      >
+                        <Button size="mini" status="danger">
+                          {t('release.remove')}
+                        </Button>
+                      </Popconfirm>
+                    ),
+                },
+              ]
+            : []),
         ]}
       />
     </Card>

@@ -62,6 +62,8 @@ export type Task = {
   finishedAt: string | null;
   steps: { name: string; abilityKey: string; abilityVersion: number }[];
   stepRuns?: StepRun[];
+  /** the task's detail: why the caller may not approve it now (a message key), null when they may */
+  approveRefusal?: string | null;
 };
 export type Grant = { id: number; userId: number; projectId: number; envId: number | null; level: string };
 

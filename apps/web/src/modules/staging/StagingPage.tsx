@@ -9,6 +9,7 @@ import { http } from '../../api/http';
 import { recentPages } from '../../app/recent-pages';
 import { useSession } from '../../app/session';
 import { formatDateTime } from '../../locale/datetime';
+import { WORKBENCH_KEY } from '../../realtime/keys';
 import { useMenuPages } from '../../shell/menu/useMenu';
 import { PageLinks } from '../dashboard/workplace/WorkplacePage';
 import '../erp/locale';
@@ -16,7 +17,7 @@ import './messages';
 
 const { Row, Col } = Grid;
 const MAX_PINS = 12;
-const KEY = ['user', 'workbench'] as const;
+const KEY = WORKBENCH_KEY;
 
 /** The home every signed-in user lands on: to-dos, their own recent work, pinned and recent pages, every page. */
 export function StagingPage() {

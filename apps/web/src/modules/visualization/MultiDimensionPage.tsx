@@ -21,10 +21,11 @@ export function MultiDimensionPage() {
     const max = Math.max(1, ...pivot.cells.map((c) => c[2]));
     return {
       tooltip: { position: 'top', valueFormatter: (v: number) => `¥${v}` },
-      grid: { left: 110, right: 24, top: 16, bottom: 72 },
-      xAxis: { type: 'category', data: pivot.warehouses, splitArea: { show: true } },
+      // the legend stands on the right, beside the cells: below them its numbers fell on the axis labels
+      grid: { left: 8, right: 96, top: 16, bottom: 8, containLabel: true },
+      xAxis: { type: 'category', data: pivot.warehouses, splitArea: { show: true }, axisLabel: { hideOverlap: true } },
       yAxis: { type: 'category', data: pivot.categories, splitArea: { show: true } },
-      visualMap: { min: 0, max, calculable: true, orient: 'horizontal', left: 'center', bottom: 0 },
+      visualMap: { min: 0, max, calculable: true, orient: 'vertical', right: 8, top: 'middle', itemHeight: 200 },
       series: [{ name: amount, type: 'heatmap', data: pivot.cells, label: { show: pivot.cells.length <= 60 } }],
     };
   }, [pivot, amount]);

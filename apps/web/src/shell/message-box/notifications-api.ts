@@ -1,6 +1,7 @@
 import type { Notification, NotificationPage, NotificationType } from '@atrium/contracts/realtime';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../api/http';
+import { NOTIFICATIONS_KEY, refreshNotificationFigures } from '../../realtime/keys';
 
 export type { NotificationPage, NotificationType } from '@atrium/contracts/realtime';
 export type NotificationItem = Notification;
@@ -10,7 +11,7 @@ export type NotificationQuery = { type?: NotificationType; read?: boolean; pageN
 
 /** Query keys of the stored notifications; invalidate `notificationKeys.all` when a new one arrives. */
 export const notificationKeys = {
-  all: ['notifications'] as const,
+  all: NOTIFICATIONS_KEY,
   list: (query: NotificationQuery) => ['notifications', 'list', query] as const,
   unread: () => ['notifications', 'unread'] as const,
 };
@@ -38,7 +39,7 @@ export function useMarkRead() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: notificationsApi.markRead,
-    onSuccess: () => client.invalidateQueries({ queryKey: notificationKeys.all }),
+    onSuccess: () => refreshNotificationFigures(client),
   });
 }
 
@@ -46,6 +47,6 @@ export function useMarkAllRead() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: notificationsApi.markAllRead,
-    onSuccess: () => client.invalidateQueries({ queryKey: notificationKeys.all }),
+    onSuccess: () => refreshNotificationFigures(client),
   });
 }

@@ -7,10 +7,9 @@ import { useNavigate } from 'react-router';
 import { authApi } from '../../api/auth';
 import { setToken } from '../../api/storage';
 import { afterLoginPath } from '../../app/guard';
-import { loadSession, useSession } from '../../app/session';
-import { useSettings } from '../../app/settings';
+import { useSession } from '../../app/session';
 import { formatDate } from '../../locale/datetime';
-import { useTabs } from '../tab-bar/tabs-store';
+import { reenter } from './reenter';
 
 const PAGE_SIZE = 8;
 
@@ -46,12 +45,8 @@ export function TenantSwitchModal({ visible, onClose }: { visible: boolean; onCl
     try {
       const { token } = await authApi.switchTenant(tenant.id);
       setToken(token);
-      // nothing fetched in the old tenant may show in the new one (kept-alive pages remount by tenant)
-      queryClient.clear();
-      useSession.getState().setServerMenu([]);
-      await loadSession(useSettings.getState().menuFromServer);
-      // pages of the old tenant must not stay mounted
-      useTabs.getState().closeAll();
+      // nothing fetched in the old tenant may show in the new one, nor its pages stay mounted
+      await reenter(queryClient);
       onClose();
       Message.success(t('tenant.switched', { name: tenant.name }));
       navigate(afterLoginPath(''), { replace: true });

@@ -22,15 +22,23 @@ export const denied = (field: string, rule: string, message: string) => new AppE
 /** A super admin (or `*:*:*`): no grant is beyond them. */
 export const unbounded = (ctx: Ctx) => ctx.caller.superAdmin || ctx.caller.permissions.has(ALL_PERMISSIONS);
 
-/** Menu ids of the caller's enabled roles in this tenant. */
+/** Menu ids of the caller's enabled roles in this tenant (only the one the session acts as, after "switch roles"). */
 async function heldMenus(ctx: Ctx): Promise<Set<number>> {
   if (ctx.caller.userId === null) return new Set();
+  const acting = ctx.caller.activeRole;
   const rows = await ctx.tx
     .selectDistinct({ id: roleMenus.menuId })
     .from(userRoles)
     .innerJoin(roles, and(eq(roles.tenantId, userRoles.tenantId), eq(roles.id, userRoles.roleId)))
     .innerJoin(roleMenus, and(eq(roleMenus.tenantId, roles.tenantId), eq(roleMenus.roleId, roles.id)))
-    .where(and(eq(userRoles.tenantId, ctx.caller.tenantId), eq(userRoles.userId, ctx.caller.userId), eq(roles.status, '0')));
+    .where(
+      and(
+        eq(userRoles.tenantId, ctx.caller.tenantId),
+        eq(userRoles.userId, ctx.caller.userId),
+        eq(roles.status, '0'),
+        acting === null ? undefined : eq(roles.code, acting),
+      ),
+    );
   return new Set(rows.map((r) => Number(r.id)));
 }
 

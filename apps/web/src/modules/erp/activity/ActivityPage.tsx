@@ -7,6 +7,7 @@ import { useCan } from '../../../components/permission';
 import { ExportButton } from '../../../crud/ExportButton';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import { resourceKeys } from '../../../crud/resource-api';
+import { DisabledReason } from '../../../crud/StatusSwitch';
 import type { FieldDef } from '../../../crud/types';
 import { serverErrors } from '../../../crud/validation';
 import '../locale';
@@ -15,8 +16,13 @@ import { SkuSelect } from '../shared/widgets';
 
 const resource = activityEntity.resource;
 const fields = activityEntity.fields ?? [];
+// the fields of one type of activity show only while that type is chosen (the server keeps only those)
+const forType: Record<string, string> = { discountPercent: 'discount', threshold: 'reduction', reduction: 'reduction' };
 const form: FieldDef[] = [
-  ...formOf(fields),
+  ...formOf(fields).map((f) => {
+    const type = forType[f.field];
+    return type ? { ...f, visible: (values: Record<string, unknown>) => values.type === type } : f;
+  }),
   { field: 'skuIds', label: 'erp.activity.skus', type: 'custom', wide: true, render: (p) => <SkuSelect multiple {...p} /> },
 ];
 
@@ -35,20 +41,22 @@ export function ActivityPage() {
       ? {
           ...c,
           render: (a: Activity) => (
-            <Popconfirm
-              title={t(a.status === 'Y' ? 'erp.activity.disableConfirm' : 'erp.activity.enableConfirm', { name: a.name })}
-              disabled={!can(resource.permission('status'))}
-              onOk={async () => {
-                try {
-                  await toggle.mutateAsync({ id: a.id, status: a.status === 'Y' ? 'N' : 'Y' });
-                } catch (error) {
-                  const errors = serverErrors(error, () => a.name, t);
-                  Message.error(errors ? Object.values(errors).join('; ') : (error as Error).message);
-                }
-              }}
-            >
-              <Switch size="small" checked={a.status === 'Y'} disabled={!can(resource.permission('status'))} aria-label={a.name} />
-            </Popconfirm>
+            <DisabledReason reason={can(resource.permission('status')) ? undefined : t('crud.statusReadOnly')}>
+              <Popconfirm
+                title={t(a.status === 'Y' ? 'erp.activity.disableConfirm' : 'erp.activity.enableConfirm', { name: a.name })}
+                disabled={!can(resource.permission('status'))}
+                onOk={async () => {
+                  try {
+                    await toggle.mutateAsync({ id: a.id, status: a.status === 'Y' ? 'N' : 'Y' });
+                  } catch (error) {
+                    const errors = serverErrors(error, () => a.name, t);
+                    Message.error(errors ? Object.values(errors).join('; ') : (error as Error).message);
+                  }
+                }}
+              >
+                <Switch size="small" checked={a.status === 'Y'} disabled={!can(resource.permission('status'))} aria-label={a.name} />
+              </Popconfirm>
+            </DisabledReason>
           ),
         }
       : c,

@@ -1,0 +1,15 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { loadSession, useSession } from '../../app/session';
+import { useSettings } from '../../app/settings';
+import { useTabs } from '../tab-bar/tabs-store';
+
+/**
+ * After the session's access changed (another tenant, another role): nothing fetched before may show,
+ * the user info and the menu are fetched again, and the open pages close (kept-alive pages remount).
+ */
+export async function reenter(queryClient: QueryClient): Promise<void> {
+  queryClient.clear();
+  useSession.getState().setServerMenu([]);
+  await loadSession(useSettings.getState().menuFromServer);
+  useTabs.getState().closeAll();
+}
