@@ -5,6 +5,7 @@ import { erpSales, erpWarehouses, tenants } from '../src/db/schema';
 import { arena } from './attack/escalation';
 import { buildTestApp, engines } from './helper';
 import { type Caller, caller, fieldsOf, signIn } from './system/api';
+import { until } from './wait';
 
 type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
 
@@ -33,6 +34,16 @@ describe.each(engines)('dashboard, approvals and the user centre on %s', (engine
   });
   afterAll(async () => {
     await ctx?.close();
+  });
+
+  // first in the file: nobody has watched the monitor yet, so nothing has sampled since the app started
+  it('samples the server when the monitor is first opened after a quiet period, not at the last watch', async () => {
+    const quietFrom = process.uptime();
+    await until('a quiet period', async () => process.uptime() > quietFrom + 2.5);
+    const before = process.uptime();
+    const res = await (await signIn(ctx, 'admin', 'Admin@123456')).get('/api/dashboard/monitor');
+    expect(res.status).toBe(200);
+    expect(res.body.data.frame.server.uptimeSeconds).toBeGreaterThanOrEqual(Math.floor(before));
   });
 
   it('sums sales by day and by warehouse exactly as the rows add up', async () => {
