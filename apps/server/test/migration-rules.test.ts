@@ -15,6 +15,8 @@ describe('migration rule: expand, then contract', () => {
     folders.push(folder);
     return folder;
   };
+  // the fixture comes after the committed migrations, whatever their number: compare without it
+  const unnumbered = (violation: string) => violation.replace(/^\d{4}_/, '').replace(/ \(a contract step.*$/, '');
 
   it('the committed migrations only expand, or are contract steps marked or kept as history', () => {
     expect(migrationRuleViolations()).toEqual([]);
@@ -36,13 +38,13 @@ describe('migration rule: expand, then contract', () => {
       'CREATE INDEX "accounts_title_idx" ON "accounts" ("title");',
     ]);
     const violations = migrationRuleViolations(folder);
-    expect(violations.map((v) => v.replace(/ \(a contract step.*$/, ''))).toEqual([
-      '0020_fixture_contract: drops column accounts.nickname',
-      '0020_fixture_contract: renames column accounts.email to mail',
-      '0020_fixture_contract: drops index sessions_online_idx',
-      '0020_fixture_contract: adds column accounts.region NOT NULL without a default',
-      '0020_fixture_contract: drops table oper_logs',
-      '0020_fixture_contract: renames table tenants to companies',
+    expect(violations.map(unnumbered)).toEqual([
+      'fixture_contract: drops column accounts.nickname',
+      'fixture_contract: renames column accounts.email to mail',
+      'fixture_contract: drops index sessions_online_idx',
+      'fixture_contract: adds column accounts.region NOT NULL without a default',
+      'fixture_contract: drops table oper_logs',
+      'fixture_contract: renames table tenants to companies',
     ]);
   });
 
@@ -55,9 +57,9 @@ describe('migration rule: expand, then contract', () => {
       // nor one naming the release the migration ships in: the removal comes a release later
       '\n-- contract: accounts.phone (no longer used since 0.3.0)\nALTER TABLE "accounts" DROP COLUMN "phone";',
     ]);
-    expect(migrationRuleViolations(folder, contractHistory, '0.3.0').map((v) => v.replace(/ \(a contract step.*$/, ''))).toEqual([
-      '0020_fixture_marked: drops column accounts.email',
-      '0020_fixture_marked: drops column accounts.phone: marked as no longer used since 0.3.0, which is not older than this release 0.3.0',
+    expect(migrationRuleViolations(folder, contractHistory, '0.3.0').map(unnumbered)).toEqual([
+      'fixture_marked: drops column accounts.email',
+      'fixture_marked: drops column accounts.phone: marked as no longer used since 0.3.0, which is not older than this release 0.3.0',
     ]);
   });
 

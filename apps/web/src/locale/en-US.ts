@@ -57,6 +57,7 @@ export const enUS: Record<MessageKey, string> = {
   'menu.system.post': 'Posts',
   'menu.system.dept': 'Departments',
   'menu.system.tenant': 'Tenants',
+  'menu.system.certification': 'Certification review',
   'menu.system.notice': 'Notices',
   'menu.system.operlog': 'Operation Log',
   'menu.system.loginlog': 'Login Log',

@@ -56,6 +56,7 @@ export const zhCN = {
   'menu.system.post': '岗位管理',
   'menu.system.dept': '部门管理',
   'menu.system.tenant': '租户管理',
+  'menu.system.certification': '认证审核',
   'menu.system.notice': '通知公告',
   'menu.system.operlog': '操作日志',
   'menu.system.loginlog': '登录日志',
