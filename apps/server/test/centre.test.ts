@@ -5,6 +5,7 @@ import { erpSales, erpWarehouses, tenants } from '../src/db/schema';
 import { arena } from './attack/escalation';
 import { buildTestApp, engines } from './helper';
 import { type Caller, caller, fieldsOf, signIn } from './system/api';
+import { until } from './wait';
 
 type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
 
@@ -33,6 +34,16 @@ describe.each(engines)('dashboard, approvals and the user centre on %s', (engine
   });
   afterAll(async () => {
     await ctx?.close();
+  });
+
+  // first in the file: nobody has watched the monitor yet, so nothing has sampled since the app started
+  it('samples the server when the monitor is first opened after a quiet period, not at the last watch', async () => {
+    const quietFrom = process.uptime();
+    await until('a quiet period', async () => process.uptime() > quietFrom + 2.5);
+    const before = process.uptime();
+    const res = await (await signIn(ctx, 'admin', 'Admin@123456')).get('/api/dashboard/monitor');
+    expect(res.status).toBe(200);
+    expect(res.body.data.frame.server.uptimeSeconds).toBeGreaterThanOrEqual(Math.floor(before));
   });
 
   it('sums sales by day and by warehouse exactly as the rows add up', async () => {
@@ -197,6 +208,70 @@ describe.each(engines)('dashboard, approvals and the user centre on %s', (engine
     const withdrawn = await user.put(`/api/user/certification/${id}/withdraw`, {});
     expect(withdrawn.body.data.status).toBe('withdrawn');
     expect((await user.put(`/api/user/certification/${id}/withdraw`, {})).status).toBe(409);
+  });
+
+  it('lets only a platform administrator review a certification, in the tenant it belongs to, and tells the applicant', async () => {
+    const created = await user.post('/api/user/certification', { ...certification, enterpriseName: 'Review Trading Co.' });
+    expect(created.status).toBe(200);
+    const id = created.body.data.id as number;
+    const reject = { result: 'rejected', reason: 'The certificate number does not match the licence' };
+    // a tenant administrator (every permission of its tenant) and an ordinary user cannot review, nor list
+    for (const who of [acme, user]) {
+      expect((await who.get('/api/system/certification')).status).toBe(403);
+      expect((await who.put(`/api/system/certification/${id}/review`, reject)).status).toBe(403);
+    }
+    const platform = await signIn(ctx, 'admin', 'Admin@123456');
+    const listed = await platform.get('/api/system/certification?status=auditing');
+    expect(listed.status).toBe(200);
+    const row = listed.body.data.list.find((c: { id: number }) => c.id === id);
+    expect(row).toMatchObject({ account: 'user', enterpriseName: 'Review Trading Co.', status: 'auditing' });
+    // from another tenant the request is not there: 404, and not listed
+    const tenantList = (await platform.get('/api/system/user/tenant?code=acme')).body.data.list as { id: number; code: string }[];
+    const elsewhere = await signIn(ctx, 'admin', 'Admin@123456');
+    const switched = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/system/user/switchTenant',
+      headers: { authorization: `Bearer ${elsewhere.token}` },
+      payload: { tenantId: tenantList.find((t) => t.code === 'acme')?.id },
+    });
+    const inAcme = caller(ctx, switched.json().data.token);
+    expect((await inAcme.put(`/api/system/certification/${id}/review`, reject)).status).toBe(404);
+    expect((await inAcme.get('/api/system/certification')).body.data.list.some((c: { id: number }) => c.id === id)).toBe(false);
+    // back, so that the account's next sign-in lands where the other tests expect it
+    const hq = (await platform.get('/api/system/user/tenant?code=hq')).body.data.list as { id: number; code: string }[];
+    await inAcme.post('/api/system/user/switchTenant', { tenantId: hq.find((t) => t.code === 'hq')?.id });
+    // a rejection without its reason names the field and changes nothing
+    const bad = await platform.put(`/api/system/certification/${id}/review`, { result: 'rejected', reason: ' ' });
+    expect(bad.status).toBe(400);
+    expect(fieldsOf(bad.body)).toEqual(['reason']);
+    expect((await user.get('/api/user/certification')).body.data.find((c: { id: number }) => c.id === id).status).toBe('auditing');
+
+    const rejected = await platform.put(`/api/system/certification/${id}/review`, reject);
+    expect(rejected.status).toBe(200);
+    expect(rejected.body.data).toMatchObject({ status: 'rejected', reviewBy: 'admin', reviewReason: reject.reason });
+    expect((await platform.put(`/api/system/certification/${id}/review`, { result: 'passed' })).status).toBe(409);
+    expect((await user.put(`/api/user/certification/${id}/withdraw`, {})).status).toBe(409);
+    const own = (await user.get('/api/user/certification')).body.data.find((c: { id: number }) => c.id === id);
+    expect(own).toMatchObject({ status: 'rejected', reviewReason: reject.reason });
+    const told = (title: string) =>
+      until(`the applicant told: ${title}`, async () => {
+        const box = (await user.get('/api/system/notification?type=message&pageSize=50')).body.data.list as {
+          title: string;
+          content: string;
+          link: string;
+        }[];
+        return box.find((n) => n.title.includes(title));
+      });
+    expect(await told('Certification rejected')).toMatchObject({
+      content: expect.stringContaining(reject.reason),
+      link: '/user/setting?tab=certification',
+    });
+
+    // a new request, approved
+    const again = await user.post('/api/user/certification', certification);
+    const passed = await platform.put(`/api/system/certification/${again.body.data.id}/review`, { result: 'passed' });
+    expect(passed.body.data).toMatchObject({ status: 'passed', reviewBy: 'admin', reviewReason: '' });
+    expect((await told('Certification approved')).content).toContain(certification.enterpriseName);
   });
 
   it('shows the workplace sections a role may read, and keeps pins to valid route names', async () => {

@@ -97,10 +97,48 @@ export type CertificationInput = z.infer<typeof certificationInputSchema>;
 export const certificationSchema = certificationInputSchema.extend({
   id: z.number().int(),
   status: z.enum(certificationStatuses),
+  /** who approved or rejected it (a platform administrator), when, and a rejection's reason */
+  reviewBy: z.string().nullable(),
+  reviewTime: z.string().nullable(),
+  reviewReason: z.string(),
   createTime: z.string(),
   updateTime: z.string(),
 });
 export type Certification = z.infer<typeof certificationSchema>;
+
+/** A platform administrator's review: approve, or reject with a reason the applicant reads. */
+export const certificationReviewSchema = z
+  .object({
+    result: z.enum(['passed', 'rejected']),
+    reason: z.string().trim().max(200).default(''),
+  })
+  .superRefine((value, ctx) => {
+    if (value.result === 'rejected' && value.reason === '')
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: 'certification.reasonRequired' });
+  });
+export type CertificationReview = z.input<typeof certificationReviewSchema>;
+
+/** A request as the reviewer sees it: the applicant's account and name beside it. */
+export const certificationRequestSchema = certificationSchema.extend({ account: z.string(), applicant: z.string() });
+export type CertificationRequest = z.infer<typeof certificationRequestSchema>;
+
+/**
+ * The review queue of the tenant the platform administrator is signed in to (ADR 039): the super admin
+ * only, whatever a tenant role holds.
+ */
+export const certificationReviewResource = defineResource({
+  name: 'certification',
+  domain: 'system',
+  basePath: '/system/certification',
+  item: certificationRequestSchema,
+  create: certificationInputSchema,
+  update: certificationInputSchema,
+  filters: z.object({ status: z.enum(certificationStatuses).optional() }),
+  sortable: ['createTime'],
+  defaultSort: { column: 'createTime', direction: 'desc' },
+  actions: ['list'],
+  superAdminOnly: true,
+});
 
 // ---- recent activity and the workbench ----
 

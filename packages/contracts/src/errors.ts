@@ -171,6 +171,7 @@ export const conflictReasons: Record<string, { zh: string; en: string }> = {
     en: 'You cannot decide a change you committed: someone else decides it',
   },
   'certification.notPending': { zh: '只能撤回审核中的认证申请', en: 'Only a request still under review can be withdrawn' },
+  'certification.reviewed': { zh: '该认证申请已处理或已撤回', en: 'This request has already been reviewed or withdrawn' },
   'certification.pending': {
     zh: '已有审核中的认证申请，请先撤回或等待结果',
     en: 'A request is already under review: withdraw it or wait for the result',
@@ -313,6 +314,7 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   'range.order': { zh: '结束日期不能早于开始日期', en: 'the end date must not be before the start date' },
   'range.max366': { zh: '时间范围最长 366 天', en: 'the range covers at most 366 days' },
   'warehouse.defaultEnabled': { zh: '默认仓库须为正常状态', en: 'the default warehouse must be enabled' },
+  'certification.reasonRequired': { zh: '驳回时须填写原因', en: 'give the reason for a rejection' },
   'rate.minAboveMax': { zh: '最小码率不能大于最大码率', en: 'the minimum bit rate must not exceed the maximum' },
   'rate.defaultOutside': { zh: '默认码率须在最小与最大码率之间', en: 'the default bit rate must lie between the minimum and the maximum' },
 };

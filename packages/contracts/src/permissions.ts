@@ -14,6 +14,7 @@ export const permissionCatalogue = {
   'system:post': [...crud, 'status', 'export'],
   'system:menu': [...crud],
   'system:tenant': [...crud, 'status'],
+  'system:certification': ['list', 'review'],
   'system:operlog': ['list', 'query', 'export', 'delete'],
   'system:loginlog': ['list', 'export', 'delete'],
   'system:session': ['list', 'forceLogout'],
@@ -39,7 +40,7 @@ export const permissionCatalogue = {
  * refuse everyone else). A tenant's role may still hold their permissions (its `admin` role holds every
  * menu), but they grant nothing there: the menu and the permission list leave them out.
  */
-export const platformEntities = ['system:tenant'] as const satisfies readonly (keyof typeof permissionCatalogue)[];
+export const platformEntities = ['system:tenant', 'system:certification'] as const satisfies readonly (keyof typeof permissionCatalogue)[];
 
 /** Whether a permission (or a menu's) belongs to a platform-only entity. */
 export const isPlatformPermission = (permission: string | null | undefined): boolean =>

@@ -175,6 +175,12 @@ export const routeCatalogue: CatalogueRoute[] = [
         meta: { locale: 'menu.system.tenant', requiresAuth: true, roles: any },
       },
       {
+        name: 'systemCertification',
+        path: '/system/certification',
+        permission: 'system:certification:list',
+        meta: { locale: 'menu.system.certification', requiresAuth: true, roles: any },
+      },
+      {
         name: 'systemNotice',
         path: '/system/notice',
         permission: 'system:notice:list',

@@ -4,6 +4,7 @@ import { tenants } from '../db/schema';
 import { seedDemoErp } from './erp';
 import { seedDemoIdentity, seedFirstAdmin, seedMenus } from './identity';
 import { seedDemoPrinters } from './printers';
+import { seedDemoGoods, seedDemoRelease } from './showcase';
 import { seedDemoOrganisation } from './system';
 import { seedDemoApprovals, seedDemoServices, seedDemoSets } from './templates';
 
@@ -40,6 +41,11 @@ export async function seed(database: Database, config: Config): Promise<void> {
     database,
     demoTenants.map((t) => t.code),
   );
+  await seedDemoGoods(
+    database,
+    demoTenants.map((t) => t.code),
+  );
+  await seedDemoRelease(database, 'hq');
   await seedDemoSets(
     database,
     demoTenants.map((t) => t.code),

@@ -53,6 +53,38 @@ describe.each(engines)('system management API on %s', (engine) => {
     expect((await admin.get('/api/system/user/user?pageSize=1')).body.data.total).toBe(users);
   });
 
+  it('seeds release management and the mall so that every area shows something working, once', async () => {
+    const counts = async () => ({
+      abilities: (await admin.get('/api/release/ability')).body.data.list.filter((a: { status: string }) => a.status === 'PUBLISHED')
+        .length,
+      envs: (await admin.get('/api/release/env')).body.data.total,
+      projects: (await admin.get('/api/release/project')).body.data.total,
+      processes: (await admin.get('/api/release/process')).body.data.total,
+      done: (await admin.get('/api/release/task?status=SUCCEEDED')).body.data.total,
+      goods: (await acme.get('/api/mall/goods?shelf=on')).body.data.total,
+      printers: (await acme.get('/api/mall/printer')).body.data.total,
+    });
+    const before = await counts();
+    expect(before.abilities).toBeGreaterThanOrEqual(1);
+    expect(before.envs).toBeGreaterThanOrEqual(2);
+    expect(before.projects).toBeGreaterThanOrEqual(1);
+    expect(before.processes).toBeGreaterThanOrEqual(1);
+    expect(before.done).toBeGreaterThanOrEqual(3);
+    expect(before.goods).toBeGreaterThanOrEqual(3);
+    expect(before.printers).toBeGreaterThanOrEqual(1);
+    // a finished task has its log
+    const [task] = (await admin.get('/api/release/task?status=SUCCEEDED&pageSize=1')).body.data.list as { id: number }[];
+    const log = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/release/task/${task?.id}/log`,
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(log.statusCode).toBe(200);
+    expect(log.body).toContain('health check passed');
+    await seed(ctx.database, ctx.config);
+    expect(await counts()).toEqual(before);
+  });
+
   describe('posts (the machinery on its simplest entity)', () => {
     it('creates, reads, updates, toggles and deletes, answering the paged shape', async () => {
       const created = await admin.post('/api/system/post', { code: 'qa-lead', name: 'QA lead', orderNum: 3 });

@@ -34,6 +34,7 @@ export const pages: Record<string, PageLoader> = {
   systemPost: () => import('../modules/system/post/PostPage').then((m) => m.PostPage),
   systemMenu: () => import('../modules/system/menu/MenuPage').then((m) => m.MenuPage),
   systemTenant: () => import('../modules/system/tenant/TenantPage').then((m) => m.TenantPage),
+  systemCertification: () => import('../modules/system/certification/CertificationReviewPage').then((m) => m.CertificationReviewPage),
   systemOperlog: () => import('../modules/system/audit/OperLogPage').then((m) => m.OperLogPage),
   systemLoginlog: () => import('../modules/system/audit/LoginLogPage').then((m) => m.LoginLogPage),
   systemSession: () => import('../modules/system/audit/SessionPage').then((m) => m.SessionPage),

@@ -52,7 +52,7 @@ export const paramApprovalRecords = pgTable(
   ],
 );
 
-/** An account's enterprise certification requests in a tenant (spec §3); a pending one can be withdrawn. */
+/** An account's enterprise certification requests in a tenant (spec §3); a pending one can be withdrawn, or reviewed by a platform administrator. */
 export const userCertifications = pgTable(
   'user_certifications',
   {
@@ -66,6 +66,10 @@ export const userCertifications = pgTable(
     certificateNumber: varchar('certificate_number', { length: 30 }).notNull(),
     enterpriseName: varchar('enterprise_name', { length: 100 }).notNull(),
     organisationCode: varchar('organisation_code', { length: 18 }).notNull(),
+    /** The platform administrator who approved or rejected it, when, and why (a rejection's reason). */
+    reviewBy: varchar('review_by', { length: 30 }),
+    reviewTime: time('review_time'),
+    reviewReason: varchar('review_reason', { length: 200 }).notNull().default(''),
     createTime: time('create_time').notNull().defaultNow(),
     updateTime: time('update_time').notNull().defaultNow(),
   },

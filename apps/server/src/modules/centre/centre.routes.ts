@@ -5,6 +5,9 @@ import {
   approvalResource,
   approvalSchema,
   certificationInputSchema,
+  certificationRequestSchema,
+  certificationReviewResource,
+  certificationReviewSchema,
   certificationSchema,
   envelopeOf,
   errorEnvelopeSchema,
@@ -28,6 +31,7 @@ import { ok } from '../../crud/register-resource';
 import { typedRoute } from '../../crud/typed-route';
 import type { RawResult } from '../../db/client';
 import {
+  accounts,
   loginLogs,
   notifications,
   operLogs,
@@ -223,6 +227,107 @@ function approvalRoutes(app: FastifyInstance) {
   );
 }
 
+// ---- enterprise certification: the applicant's requests, a platform administrator's review ----
+
+type CertificationOut = z.infer<typeof certificationSchema>;
+const certificationOf = ({ tenantId: _t, accountRef: _a, ...row }: typeof userCertifications.$inferSelect): CertificationOut => ({
+  ...isoDates(row),
+  accountType: row.accountType as CertificationOut['accountType'],
+  certificateType: row.certificateType as CertificationOut['certificateType'],
+  status: row.status as CertificationOut['status'],
+});
+
+/**
+ * The review queue of the tenant the platform administrator is signed in to (ADR 039): approve, or
+ * reject with a reason; the applicant is told in their message box. Only a request still under review
+ * moves (compare-and-set), so a withdrawal and a review, or two reviewers, cannot both win.
+ */
+function certificationReviewRoutes(app: FastifyInstance) {
+  const listQuery = certificationReviewResource.listQuery;
+  const requests = (ctx: Ctx) =>
+    ctx.tx
+      .select({ row: userCertifications, account: accounts.accountId, applicant: accounts.name })
+      .from(userCertifications)
+      .innerJoin(accounts, eq(accounts.id, userCertifications.accountRef));
+  const requestOf = (r: { row: typeof userCertifications.$inferSelect; account: string; applicant: string }) => ({
+    ...certificationOf(r.row),
+    account: r.account,
+    applicant: r.applicant,
+  });
+
+  typedRoute(
+    app,
+    certificationReviewResource,
+    {
+      method: 'GET',
+      url: '/system/certification',
+      action: 'list',
+      query: listQuery,
+      response: pageOf(certificationRequestSchema),
+      summary: "The tenant's enterprise certification requests, for a platform administrator to review",
+    },
+    async (ctx, { query }) => {
+      const where = query.status ? eq(userCertifications.status, query.status) : undefined;
+      const page = pageOffset(query);
+      const rows = await requests(ctx)
+        .where(where)
+        .orderBy(...orderOf(query.sort, { createTime: userCertifications.createTime }, userCertifications.id))
+        .limit(page.limit)
+        .offset(page.offset);
+      const [total] = await ctx.tx.select({ n: count() }).from(userCertifications).where(where);
+      return { list: rows.map(requestOf), total: total?.n ?? 0, pageNum: query.pageNum, pageSize: query.pageSize };
+    },
+  );
+
+  typedRoute(
+    app,
+    certificationReviewResource,
+    {
+      method: 'PUT',
+      url: '/system/certification/:id/review',
+      action: 'review',
+      params: idParam,
+      body: certificationReviewSchema,
+      response: certificationRequestSchema,
+      write: true,
+      summary: 'Approves or rejects (with a reason) a request still under review; 409 once reviewed or withdrawn',
+    },
+    async (ctx, { params, body }) => {
+      const by = ctx.caller.accountId;
+      const [moved] = await ctx.tx
+        .update(userCertifications)
+        .set({
+          status: body.result,
+          reviewBy: by,
+          reviewTime: new Date(),
+          reviewReason: body.result === 'rejected' ? body.reason : '',
+          updateTime: new Date(),
+        })
+        .where(and(eq(userCertifications.id, params.id), eq(userCertifications.status, 'auditing')))
+        .returning({ id: userCertifications.id });
+      const [found] = await requests(ctx).where(eq(userCertifications.id, params.id));
+      if (!found) throw notFound();
+      if (!moved) throw refused('status', 'transition', 'certification.reviewed');
+      const { row } = found;
+      const passed = body.result === 'passed';
+      ctx.afterCommit(() =>
+        app
+          .notify({
+            tenantId: ctx.caller.tenantId,
+            accountRefs: [row.accountRef],
+            type: 'message',
+            title: (passed ? '企业认证已通过 · Certification approved' : '企业认证未通过 · Certification rejected').slice(0, 200),
+            content: `${row.enterpriseName}${passed ? '' : ` · ${body.reason}`}`.slice(0, 5000),
+            link: '/user/setting?tab=certification',
+            sender: by,
+          })
+          .catch((err: unknown) => app.log.warn({ err }, 'applicant not told of the review')),
+      );
+      return requestOf(found);
+    },
+  );
+}
+
 // ---- the user centre: the signed-in person's own data, no permission beyond being signed in ----
 
 function userCentreRoutes(app: FastifyInstance) {
@@ -407,13 +512,6 @@ function userCentreRoutes(app: FastifyInstance) {
     },
   );
 
-  const certificationOf = ({ tenantId: _t, accountRef: _a, ...row }: typeof userCertifications.$inferSelect) => ({
-    ...isoDates(row),
-    accountType: row.accountType as z.infer<typeof certificationSchema>['accountType'],
-    certificateType: row.certificateType as z.infer<typeof certificationSchema>['certificateType'],
-    status: row.status as z.infer<typeof certificationSchema>['status'],
-  });
-
   r.get(
     '/user/certification',
     {
@@ -575,8 +673,9 @@ function userCentreRoutes(app: FastifyInstance) {
   );
 }
 
-/** The basic profile's approvals and the user centre. */
+/** The basic profile's approvals, the user centre, and the review of certification requests. */
 export async function centreRoutes(app: FastifyInstance) {
   approvalRoutes(app);
+  certificationReviewRoutes(app);
   userCentreRoutes(app);
 }

@@ -128,6 +128,9 @@ export class Monitor {
   /** The snapshot a page opens with; the caller then receives frames for MONITOR_WATCH_SECONDS. */
   async snapshot(tx: Tx, tenantId: number, accountRef: number, platform: boolean): Promise<MonitorSnapshot> {
     this.watchers.set(accountRef, { until: Date.now() + MONITOR_WATCH_SECONDS * 1000, tenantId, platform });
+    // after a quiet period nothing has sampled since the last watcher left (or since the start): the
+    // figures would be that old, so sample now (the CPU and request rate then average the quiet period)
+    if (!this.timer) this.sample();
     this.start();
     const result = (await tx.execute(sql`
       with m as (select generate_series(date_trunc('minute', now()) - interval '59 minutes', date_trunc('minute', now()), interval '1 minute') as minute),

@@ -32,13 +32,21 @@ export type ChartHandle = {
   toPng(): string | null;
 };
 
-type Props = { option: EChartsCoreOption; height?: number | string; loading?: boolean; 'aria-label'?: string; testId?: string };
+type Props = {
+  option: EChartsCoreOption;
+  /** A fixed height; without one the chart fills its container's height (the container sets it). */
+  height?: number | string;
+  loading?: boolean;
+  'aria-label'?: string;
+  testId?: string;
+};
 
 /**
- * Spec §2's chart wrapper: fills 100 % of its width and the given height, and resizes with its box
- * (window, side menu collapsing, a tab becoming visible) through a ResizeObserver. Follows dark mode.
+ * Spec §2's chart wrapper: fills 100 % of its container's width and height (or a fixed height when
+ * given one), and resizes with its box (window, side menu collapsing, a tab becoming visible, the
+ * container growing) through a ResizeObserver. Follows dark mode.
  */
-export const Chart = forwardRef<ChartHandle, Props>(function Chart({ option, height = 300, loading, testId, ...aria }, ref) {
+export const Chart = forwardRef<ChartHandle, Props>(function Chart({ option, height = '100%', loading, testId, ...aria }, ref) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<ECharts | null>(null);
   const [ready, setReady] = useState(false);

@@ -1,6 +1,6 @@
 import { create } from 'qrcode';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { checkQuality, drawQr, QrError, type QrOptions, scanDefaults } from './qr';
+import { checkQuality, drawQr, QrError, type QrImageFormat, type QrOptions, qrImageType, scanDefaults } from './qr';
 
 type Rect = { x: number; y: number; w: number; h: number; fill: string };
 
@@ -97,5 +97,18 @@ describe('QR options', () => {
     expect(checkQuality(0.92)).toBe(0.92);
     expect(checkQuality(1)).toBe(1);
     for (const bad of [-0.1, 1.1, Number.NaN]) expect(() => checkQuality(bad)).toThrow(QrError);
+  });
+});
+
+describe('QR downloads', () => {
+  it('gives PNG without a quality and JPEG with the spec’s quality between 0 and 1', () => {
+    expect(qrImageType('png')).toEqual({ mime: 'image/png', extension: 'png' });
+    expect(qrImageType('png', 0.3)).toEqual({ mime: 'image/png', extension: 'png' });
+    expect(qrImageType('jpeg')).toEqual({ mime: 'image/jpeg', extension: 'jpg', quality: 0.92 });
+    expect(qrImageType('jpeg', 0)).toMatchObject({ quality: 0 });
+    expect(qrImageType('jpeg', 1)).toMatchObject({ quality: 1 });
+    expect(() => qrImageType('jpeg', 1.2)).toThrow(QrError);
+    expect(() => qrImageType('jpeg', Number.NaN)).toThrow(/quality/);
+    expect(() => qrImageType('gif' as QrImageFormat)).toThrow(/png or jpeg/);
   });
 });

@@ -59,6 +59,39 @@ export function checkQuality(quality: number): number {
   return quality;
 }
 
+export type QrImageFormat = 'png' | 'jpeg';
+export const qrImageFormats: readonly QrImageFormat[] = ['png', 'jpeg'];
+
+/**
+ * What a download of the code is: PNG is lossless and takes no quality; JPEG takes the spec's image
+ * quality, between 0 and 1 (0.92, the browsers' own default, when none is given).
+ */
+export function qrImageType(format: QrImageFormat, quality = 0.92): { mime: string; extension: string; quality?: number } {
+  if (format === 'png') return { mime: 'image/png', extension: 'png' };
+  if (format === 'jpeg') return { mime: 'image/jpeg', extension: 'jpg', quality: checkQuality(quality) };
+  throw new QrError(`image format must be png or jpeg (got ${String(format)})`);
+}
+
+/** The drawn code as a file: JPEG has no transparency, so the code is put on its light colour first. */
+export function qrImage(canvas: HTMLCanvasElement, format: QrImageFormat, quality?: number, colorLight = '#ffffff'): string {
+  const type = qrImageType(format, quality);
+  if (type.mime === 'image/png') return canvas.toDataURL(type.mime);
+  const flat = document.createElement('canvas');
+  flat.width = canvas.width;
+  flat.height = canvas.height;
+  const ctx = flat.getContext('2d');
+  if (!ctx) throw new QrError('canvas 2D context unavailable');
+  ctx.fillStyle = colorLight;
+  ctx.fillRect(0, 0, flat.width, flat.height);
+  ctx.drawImage(canvas, 0, 0);
+  return flat.toDataURL(type.mime, type.quality);
+}
+
+/** The product's mark, for the middle of the codes people scan (sized, so every browser draws it). */
+export const qrLogo = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#165DFF"/><path d="M9 24 16 7l7 17h-3.4l-1.5-3.8h-4.3L12.4 24Zm5.9-6.6h2.4L16 14.1Z" fill="#fff"/></svg>',
+)}`;
+
 /**
  * Encodes `text` with the `qrcode` library and draws its modules on `canvas`. Throws a QrError when an
  * option is out of range or the data does not fit the chosen version (the library's reason kept).

@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
 import { QrCode } from '../../components/qr/QrCode';
+import { qrLogo, scanDefaults } from '../../components/qr/qr';
 import { ExportButton } from '../../crud/ExportButton';
 import { ResourcePage } from '../../crud/ResourcePage';
 import { resourceKeys } from '../../crud/resource-api';
@@ -61,7 +62,20 @@ export function GoodsPage() {
       key: 'qr',
       title: 'mall.goods.qr',
       render: (g) => (
-        <Popover content={<QrCode value={goodsLink(g.id)} size={160} label={t('mall.goods.link')} />}>
+        <Popover
+          trigger="click"
+          content={
+            <QrCode
+              value={goodsLink(g.id)}
+              {...scanDefaults}
+              size={240}
+              logoSrc={qrLogo}
+              downloadName={`goods-${g.id}`}
+              className="qr-panel"
+              label={t('mall.goods.link')}
+            />
+          }
+        >
           <Button type="text" size="mini">
             {t('mall.goods.qr')}
           </Button>

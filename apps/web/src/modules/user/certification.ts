@@ -1,4 +1,5 @@
 import type { Certification } from '@atrium/contracts/centre';
+import type { TFunction } from 'i18next';
 import { http } from '../../api/http';
 
 /** The signed-in user's certification requests, shared by the info page and the settings tab. */
@@ -10,3 +11,12 @@ export const statusColor: Record<Certification['status'], string> = {
   rejected: 'red',
   withdrawn: 'gray',
 };
+
+/** The certificate's columns, as the applicant's records and the review queue both show them. */
+export const certificateColumns = (t: TFunction) => [
+  { title: t('cert.legalPerson'), dataIndex: 'legalPerson' },
+  { title: t('cert.certificateType'), dataIndex: 'certificateType', render: (v: string) => t(`cert.certificateType.${v}`) },
+  { title: t('cert.certificateNumber'), dataIndex: 'certificateNumber' },
+  { title: t('cert.enterpriseName'), dataIndex: 'enterpriseName' },
+  { title: t('cert.organisationCode'), dataIndex: 'organisationCode' },
+];

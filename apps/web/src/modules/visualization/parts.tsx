@@ -126,8 +126,8 @@ export function ChartCard({
         </Space>
       }
     >
-      <div className="chart-frame">
-        <Chart ref={chart} option={option} loading={loading} height={height} aria-label={title} testId={`canvas-${dataset}`} />
+      <div className="chart-frame" style={{ height }}>
+        <Chart ref={chart} option={option} loading={loading} aria-label={title} testId={`canvas-${dataset}`} />
         {empty && !loading ? <div className="chart-empty">{t('analysis.noData')}</div> : null}
       </div>
       {children}

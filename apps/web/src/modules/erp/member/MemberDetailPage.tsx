@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { http } from '../../../api';
 import { QrCode } from '../../../components/qr/QrCode';
-import { scanDefaults } from '../../../components/qr/qr';
+import { qrLogo, scanDefaults } from '../../../components/qr/qr';
 import { ResourceDetail } from '../../../crud/ResourceDetail';
 import { resourceKeys } from '../../../crud/resource-api';
 import { useResourceItem } from '../../../crud/useResource';
@@ -50,7 +50,13 @@ export function MemberDetailPage() {
             </Button>
             <Modal title={t('erp.member.qr')} visible={qrOpen} onCancel={() => setQrOpen(false)} footer={null} style={{ width: 480 }}>
               <div className="qr-panel">
-                <QrCode value={memberCode(m.id)} {...scanDefaults} label={`${t('erp.member.qr')} ${memberCode(m.id)}`} />
+                <QrCode
+                  value={memberCode(m.id)}
+                  {...scanDefaults}
+                  logoSrc={qrLogo}
+                  downloadName={memberCode(m.id)}
+                  label={`${t('erp.member.qr')} ${memberCode(m.id)}`}
+                />
                 <Typography.Text copyable className="qr-panel-code">
                   {memberCode(m.id)}
                 </Typography.Text>

@@ -9,6 +9,7 @@ import type { ColumnDef, FieldDef } from '../../../crud/types';
 import '../shared/locale';
 import { formatDateTime } from '../../../locale/datetime';
 import { statusOptions, useDeptTree, useOptions } from '../shared/options';
+import { AvatarInput } from './AvatarInput';
 import { sexOptions, userTypeOptions } from './fields';
 import { generatePassword, showInitialPassword } from './initial-password';
 import { ResetPasswordButton } from './ResetPasswordButton';
@@ -56,7 +57,7 @@ export function UserPage() {
     { field: 'postIds', label: 'system.user.posts', type: 'multiSelect', options: posts },
     { field: 'roleIds', label: 'system.user.roles', type: 'multiSelect', options: roles },
     { field: 'idNumber', label: 'system.user.idNumber' },
-    { field: 'avatar', label: 'system.user.avatar' },
+    { field: 'avatar', label: 'system.user.avatar', type: 'custom', render: (props) => <AvatarInput {...props} /> },
     { field: 'address', label: 'system.user.address', wide: true },
     { field: 'remark', label: 'crud.remark', type: 'textarea' },
   ];

@@ -21,7 +21,7 @@ import { useNavigate } from 'react-router';
 import { http, USER_INFO_URL } from '../../../api/http';
 import { QrCode } from '../../../components/qr/QrCode';
 import { formatDateTime } from '../../../locale/datetime';
-import { certificationKey, fetchCertifications, statusColor } from '../certification';
+import { certificateColumns, certificationKey, fetchCertifications, statusColor } from '../certification';
 import '../messages';
 
 export const userProfileKeys = { profile: ['user', 'profile'] as const };
@@ -162,12 +162,9 @@ function Certifications() {
             dataIndex: 'status',
             render: (v: Certification['status']) => <Tag color={statusColor[v]}>{t(`cert.status.${v}`)}</Tag>,
           },
+          { title: t('cert.reviewReason'), dataIndex: 'reviewReason' },
           { title: t('cert.time'), dataIndex: 'createTime', render: (v: string) => formatDateTime(v) },
-          { title: t('cert.legalPerson'), dataIndex: 'legalPerson' },
-          { title: t('cert.certificateType'), dataIndex: 'certificateType', render: (v: string) => t(`cert.certificateType.${v}`) },
-          { title: t('cert.certificateNumber'), dataIndex: 'certificateNumber' },
-          { title: t('cert.enterpriseName'), dataIndex: 'enterpriseName' },
-          { title: t('cert.organisationCode'), dataIndex: 'organisationCode' },
+          ...certificateColumns(t),
           {
             title: '',
             dataIndex: 'id',
