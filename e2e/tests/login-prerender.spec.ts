@@ -11,16 +11,15 @@ const hydrated = (page: Page) =>
     return Boolean(field && Object.keys(field).some((key) => key.startsWith('__reactFiber')));
   });
 
-/** Holds the app's entry script (the page's only module script) until `release` is called. */
+/** Holds the app's entry script (and any chunk named index-…) until `release` is called. */
 async function holdEntry(page: Page) {
   const held: Route[] = [];
-  await page.route(/\/assets\/index-[^/]*\.js$/, (route) => {
-    held.push(route);
-  });
+  let released = false;
+  await page.route(/\/assets\/index-[^/]*\.js$/, (route) => (released ? route.continue() : void held.push(route)));
   return {
     release: async () => {
-      await page.unroute(/\/assets\/index-[^/]*\.js$/);
       await expect.poll(() => held.length).toBeGreaterThan(0);
+      released = true;
       for (const route of held) await route.continue();
     },
   };
