@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { arcoStyles } from './build/arco-styles.ts';
+import { prerenderLogin } from './build/prerender-login.ts';
 
 const api = process.env.ATRIUM_API ?? 'http://127.0.0.1:8080';
 // the release this build is (the root package.json's version): the app compares it with the server's (src/app/release.ts)
@@ -13,6 +14,7 @@ export default defineConfig({
   plugins: [
     arcoStyles(),
     react(),
+    prerenderLogin(),
     // brotli and gzip siblings of every text asset, made once at build time; the server picks one by
     // Accept-Encoding (apps/server/src/plugins/web.ts) instead of compressing on each request
     compression({

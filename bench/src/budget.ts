@@ -103,7 +103,7 @@ try {
     );
     // over budget (or asked for): the largest files, to see what grew
     if (!ok || process.env.BUDGET_VERBOSE)
-      for (const file of [...transfer.each].sort((a, b) => b.bytes - a.bytes).slice(0, 12))
+      for (const file of [...transfer.each].sort((a, b) => b.bytes - a.bytes).slice(0, process.env.BUDGET_VERBOSE ? 100 : 12))
         console.log(`      ${`${(file.bytes / 1024).toFixed(1)} KB`.padStart(9)}  ${file.url}`);
   }
 } finally {

@@ -3,13 +3,24 @@
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 
-export async function lighthouseLogin(baseUrl: string) {
+/** Issue 43's target is ≥ 95 three runs in a row: the bench runs it three times and prints each run. */
+export async function lighthouseLogin(baseUrl: string, runs = Number(process.env.LIGHTHOUSE_RUNS ?? 3)) {
+  const scores: number[] = [];
+  for (let run = 1; run <= runs; run++) {
+    console.log(`\nLighthouse run ${run} of ${runs}`);
+    scores.push(await lighthouseOnce(baseUrl));
+  }
+  console.log(`\nLighthouse, login page: scores ${scores.join(', ')} (lowest ${Math.min(...scores)})`);
+  return scores;
+}
+
+async function lighthouseOnce(baseUrl: string) {
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
   });
   try {
-    const result = await lighthouse(`${baseUrl}/login`, {
+    const result = await lighthouse(`${baseUrl}${process.env.LIGHTHOUSE_PATH ?? '/login'}`, {
       port: chrome.port,
       onlyCategories: ['performance'],
       output: 'json',

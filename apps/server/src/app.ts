@@ -91,7 +91,7 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
   await app.register(totalsPlugin);
   await app.register(realtimePlugin, {});
   await app.register(registerModules, { prefix: '/api' });
-  await app.register(webPlugin, { dist: config.WEB_DIST ?? defaultWebDist });
+  await app.register(webPlugin, { dist: config.WEB_DIST ?? defaultWebDist, captcha: config.CAPTCHA });
   return app;
 }
 

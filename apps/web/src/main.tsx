@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { setTokenFlag } from './api/storage';
 import { App } from './app/App';
 import { startNavigationProgress } from './app/progress';
@@ -17,8 +17,32 @@ startNavigationProgress(router);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
-createRoot(root).render(
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+
+/** The router's first match is loaded (the lazy route's code, its loader run). */
+const routerReady = () =>
+  new Promise<void>((resolve) => {
+    if (router.state.initialized) return resolve();
+    const stop = router.subscribe((state) => {
+      if (!state.initialized) return;
+      stop();
+      resolve();
+    });
+  });
+
+// the sign-in page came prerendered (login.html, ADR 041): once its route's code is in, React takes over
+// the form the visitor already sees instead of drawing it again
+if (root.firstElementChild) {
+  await routerReady();
+  if (router.state.location.pathname === '/login') hydrateRoot(root, app);
+  else {
+    root.textContent = '';
+    createRoot(root).render(app);
+  }
+} else {
+  createRoot(root).render(app);
+}

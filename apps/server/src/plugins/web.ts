@@ -69,7 +69,7 @@ export async function snapshotWebDist(dist: string): Promise<string> {
  * index.html whose assets this server does not have, nor a 404 for the page while the build runs.
  */
 export const webPlugin = fp(
-  async (app: FastifyInstance, options: { dist: string }) => {
+  async (app: FastifyInstance, options: { dist: string; captcha: boolean }) => {
     const hasWeb = existsSync(path.join(options.dist, 'index.html'));
     if (hasWeb) {
       const root = await snapshotWebDist(options.dist);
@@ -89,6 +89,10 @@ export const webPlugin = fp(
       });
       // the one folder that is a page: the app's root (the lookup would refuse a folder with 403)
       app.get('/', { config: { public: true } }, (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+      // the sign-in page as the build prerendered it (ADR 041), with the captcha's field when the server asks for one
+      const loginPage = options.captcha ? 'login.captcha.html' : 'login.html';
+      const signIn = existsSync(path.join(root, loginPage)) ? loginPage : 'index.html';
+      app.get('/login', { config: { public: true } }, (_request, reply) => reply.header('cache-control', 'no-cache').sendFile(signIn));
     } else {
       app.log.warn({ dist: options.dist }, 'web app is not built; only the API is served');
     }

@@ -1,6 +1,6 @@
 import { v4 as uuidv4 } from 'uuid';
 
-const TOKEN_KEY = 'token';
+export const TOKEN_KEY = 'token';
 const DEVICE_KEY = 'device';
 // Set while the "sign-in expired" dialog is open, so a second invalid-login answer does not stack another
 const TOKEN_FLAG_KEY = 'flag';

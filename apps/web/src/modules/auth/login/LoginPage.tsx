@@ -1,5 +1,5 @@
 import { Button, Checkbox, Input } from '@arco-design/web-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { authApi, type SystemMeta } from '../../../api/auth';
@@ -17,8 +17,15 @@ type Field = 'account' | 'password' | 'code';
 type Values = Record<Field, string>;
 
 const REMEMBERED_ACCOUNT_KEY = 'login-account';
+/** The <html> data key where the prerendered page's boot script marks a submit made before React took over. */
+export const HELD_SUBMIT = 'loginHeld';
 
 const SIGN_OUT_REASONS = ['forced', 'expired', 'idle', 'user_disabled', 'tenant_disabled', 'removed', 'password'];
+
+// runs once, before the browser paints; on the server (the build's prerender) not at all
+function useBeforePaint(effect: () => void) {
+  (typeof document === 'undefined' ? useEffect : useLayoutEffect)(effect, []);
+}
 
 // A plain form with Arco inputs: Arco's Form (validation, tooltips, grid) would double the first download
 export function LoginPage() {
@@ -26,22 +33,49 @@ export function LoginPage() {
   const navigate = useNavigate();
   const { search } = useLocation();
   const captcha = useCaptcha();
-  const remembered = localStorage.getItem(REMEMBERED_ACCOUNT_KEY);
-  const [values, setValues] = useState<Values>({ account: remembered ?? '', password: '', code: '' });
-  const [remember, setRemember] = useState(Boolean(remembered));
+  // The first render is the page the build prerendered (login.html): nothing read from this browser's
+  // storage, so hydration meets the same markup. What the browser remembers comes in just after.
+  const [values, setValues] = useState<Values>({ account: '', password: '', code: '' });
+  const [remember, setRemember] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  // a session that ended elsewhere (forced out, expired…) says why, until the next sign-in
-  const [failure, setFailure] = useState(() => {
-    const reason = signOutReason();
-    return reason ? t(`login.signedOut.${SIGN_OUT_REASONS.includes(reason) ? reason : 'other'}`) : '';
-  });
+  const [failure, setFailure] = useState('');
   const [loading, setLoading] = useState(false);
   const [meta, setMeta] = useState<SystemMeta | null>(null);
+  const [heldSubmit, setHeldSubmit] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
     authApi.meta().then(setMeta, () => setMeta(null));
   }, []);
+
+  // before the first paint of a client render; on a prerendered page, once its code has arrived: what
+  // was typed before that is kept, the remembered account fills an empty field, focus goes where it
+  // should unless the visitor is already in a field
+  useBeforePaint(() => {
+    const form = formRef.current;
+    const typed = (field: Field) => form?.querySelector<HTMLInputElement>(`#login-${field}`)?.value ?? '';
+    const remembered = localStorage.getItem(REMEMBERED_ACCOUNT_KEY);
+    const account = typed('account') || remembered || '';
+    setValues({ account, password: typed('password'), code: typed('code') });
+    const ticked = form?.querySelector<HTMLInputElement>('.auth-actions input[type=checkbox]')?.checked;
+    setRemember(Boolean(ticked || remembered));
+    // a session that ended elsewhere (forced out, expired…) says why, until the next sign-in
+    const reason = signOutReason();
+    if (reason) setFailure(t(`login.signedOut.${SIGN_OUT_REASONS.includes(reason) ? reason : 'other'}`));
+    if (document.documentElement.dataset[HELD_SUBMIT]) {
+      delete document.documentElement.dataset[HELD_SUBMIT];
+      setHeldSubmit(true);
+    }
+    if (!document.activeElement || document.activeElement === document.body)
+      form?.querySelector<HTMLInputElement>(account ? '#login-password' : '#login-account')?.focus();
+  });
+
+  // a submit made before the page's code ran, sent now, with the values typed then
+  useEffect(() => {
+    if (!heldSubmit) return;
+    setHeldSubmit(false);
+    formRef.current?.requestSubmit();
+  }, [heldSubmit]);
 
   const set = (field: Field) => (value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
@@ -106,7 +140,6 @@ export function LoginPage() {
             onChange={set('account')}
             placeholder={t('login.form.account.placeholder')}
             autoComplete="username"
-            autoFocus={!remembered}
             status={errors.account ? 'error' : undefined}
             aria-invalid={Boolean(errors.account)}
             aria-describedby={errors.account ? 'login-account-error' : undefined}
@@ -119,7 +152,6 @@ export function LoginPage() {
             onChange={set('password')}
             placeholder={t('login.form.password.placeholder')}
             autoComplete="current-password"
-            autoFocus={Boolean(remembered)}
             status={errors.password ? 'error' : undefined}
             aria-invalid={Boolean(errors.password)}
             aria-describedby={errors.password ? 'login-password-error' : undefined}
