@@ -1,22 +1,11 @@
 import { useSyncExternalStore } from 'react';
 
-const QUERY = '(max-width: 991px)';
-
-/** True under 992 px wide, where the side menu becomes a drawer. */
-export function useIsNarrow(): boolean {
-  return useSyncExternalStore(
-    (notify) => {
-      const media = window.matchMedia(QUERY);
-      media.addEventListener('change', notify);
-      return () => media.removeEventListener('change', notify);
-    },
-    () => window.matchMedia(QUERY).matches,
-  );
-}
-
 const PHONE_QUERY = '(max-width: 575px)';
 
-/** True under 576 px wide (phones): lists show a reduced set of columns. */
+/**
+ * True under 576 px wide (phones): lists show a reduced set of columns. Whether the side menu is a drawer
+ * is the app state's `device` (app/settings.ts), which changes at a wider breakpoint.
+ */
 export function useIsPhone(): boolean {
   return useSyncExternalStore(
     (notify) => {
