@@ -251,6 +251,8 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
         // the page's create drawer (or dialog), when it has one
         const create = page.locator(`#main-content .page-pane[data-page="${path}"] .crud-toolbar .arco-btn-primary`).first();
         if (await create.isVisible()) {
+          // no tooltip left over from the last page in the way
+          await page.mouse.move(0, 0);
           await create.click();
           const form = page.locator('.arco-drawer, .arco-modal').filter({ visible: true }).last();
           await expect(form).toBeVisible();
