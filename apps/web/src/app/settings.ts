@@ -36,6 +36,20 @@ export const defaultSettings: AppSettings = {
   menuFromServer: true,
 };
 
+/** Under this width the app is on a phone or a narrow tablet: `device` is `mobile` and the side menu a drawer. */
+export const MOBILE_QUERY = '(max-width: 991px)';
+
+/**
+ * What the screen says, not a choice: `device` follows the window's width and `hideMenu` follows
+ * `device` (the side menu gives way to a drawer on a phone). Neither is stored.
+ */
+export function screenState(): Pick<AppSettings, 'device' | 'hideMenu'> {
+  const mobile = typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(MOBILE_QUERY).matches;
+  return { device: mobile ? 'mobile' : 'desktop', hideMenu: mobile };
+}
+
+const followsScreen = new Set<keyof AppSettings>(['device', 'hideMenu']);
+
 type SettingsState = AppSettings & {
   update: (patch: Partial<AppSettings>) => void;
   reset: () => void;
@@ -47,18 +61,35 @@ export const useSettings = create<SettingsState>()(
   persist(
     (set) => ({
       ...defaultSettings,
+      ...screenState(),
       update: (patch) => set(patch),
-      reset: () => set(defaultSettings),
+      reset: () => set({ ...defaultSettings, ...screenState() }),
     }),
     {
       name: SETTINGS_STORAGE_KEY,
       storage: createJSONStorage(() => localStorage),
-      partialize: (state) => pickSettings(state),
-      // a stored value from an older version keeps only the keys it shares with today's settings
-      merge: (persisted, current) => ({ ...current, ...pickSettings({ ...defaultSettings, ...(persisted as Partial<AppSettings>) }) }),
+      partialize: (state) => storedSettings(state),
+      // a stored value from an older version keeps only the keys it shares with today's settings; the
+      // screen's own state comes from the screen
+      merge: (persisted, current) => ({
+        ...current,
+        ...storedSettings({ ...defaultSettings, ...(persisted as Partial<AppSettings>) }),
+      }),
     },
   ),
 );
+
+// the window crosses the breakpoint (a phone turns, a window is resized): the layout follows
+if (typeof window !== 'undefined' && typeof window.matchMedia === 'function') {
+  window.matchMedia(MOBILE_QUERY).addEventListener('change', () => useSettings.setState(screenState()));
+}
+
+/** The settings kept in the browser: all but those that follow the screen. */
+function storedSettings(state: AppSettings): Partial<AppSettings> {
+  const all = pickSettings(state);
+  for (const key of followsScreen) delete all[key];
+  return all;
+}
 
 export function pickSettings(state: AppSettings): AppSettings {
   const out = {} as Record<keyof AppSettings, unknown>;

@@ -157,7 +157,8 @@ export function ResourceDrawer({ resource, fields, entity, editing, onClose, pre
               {fields
                 .filter((f) => !(f.createOnly && !creating) && (f.visible?.(values) ?? true))
                 .map((def) => (
-                  <Grid.Col key={def.field} span={def.wide || def.type === 'textarea' || def.type === 'custom' ? 24 : 12}>
+                  // one column on a phone, two from 576 px
+                  <Grid.Col key={def.field} xs={24} sm={def.wide || def.type === 'textarea' || def.type === 'custom' ? 24 : 12}>
                     <Form.Item label={t(def.label)} field={def.field} required={required(def.field)}>
                       <FieldInput def={def.notUnderSelf && def.treeData ? { ...def, treeData: notUnder(def.treeData, values.id) } : def} />
                     </Form.Item>

@@ -16,7 +16,7 @@ import { Children, Fragment, isValidElement, type MouseEvent, type ReactElement,
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api';
 import { useCan } from '../components/permission';
-import { useIsPhone } from '../shell/useIsNarrow';
+import { useIsPhone } from '../shell/useIsPhone';
 import './crud.css';
 import './messages';
 import { NoAccess } from './NoAccess';

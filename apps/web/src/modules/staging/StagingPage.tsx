@@ -96,13 +96,8 @@ export function StagingPage() {
       </Card>
       <Row gutter={16} className="kpi-row">
         {todoLinks.map((todo) => (
-          <Col
-            key={todo.key}
-            xs={12}
-            md={8}
-            xl={todoLinks.length === 5 ? undefined : 6}
-            style={todoLinks.length === 5 ? { flex: '1 1 20%' } : undefined}
-          >
+          // five in a row only where five fit (a fixed fifth on a phone left one character per line)
+          <Col key={todo.key} xs={12} md={8} xl={6} className={todoLinks.length === 5 ? 'todo-fifth' : undefined}>
             <Link to={todo.to} className="todo-tile" data-testid={`todo-${todo.key}`}>
               <span className="kpi-title">{t(`staging.todo.${todo.key}`)}</span>
               <span className={`kpi-value${todo.count ? ' todo-due' : ''}`}>{todo.count}</span>

@@ -15,7 +15,6 @@ import { Navbar } from '../navbar/Navbar';
 import { FloatingSettingsButton } from '../settings/FloatingSettingsButton';
 import { TabBar } from '../tab-bar/TabBar';
 import { useCurrentRoute } from '../useCurrentRoute';
-import { useIsNarrow } from '../useIsNarrow';
 import '../shell.css';
 
 const COLLAPSED_WIDTH = 48;
@@ -28,7 +27,6 @@ const RealtimeBridge = lazy(() => import('../../realtime/RealtimeBridge').then((
 export function AppLayout() {
   const { t } = useTranslation();
   const settings = useSettings();
-  const narrow = useIsNarrow();
   const route = useCurrentRoute();
   const { pathname, search } = useLocation();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -46,7 +44,10 @@ export function AppLayout() {
     document.title = route ? `${t(route.meta.locale)} - ${t('app.name')}` : t('app.name');
   }, [route, t]);
 
-  const sideMenu = settings.menu && !settings.hideMenu && !narrow;
+  // the screen decides (app/settings.ts): on a phone `device` is mobile and `hideMenu` set, and the menu
+  // opens as a drawer from the navbar; `hideMenu` set any other way does the same
+  const sideMenu = settings.menu && !settings.hideMenu;
+  const drawerMenu = settings.menu && settings.hideMenu;
   // top-menu mode beside a side menu splits it (as Arco Pro does): the first level on top, the chosen
   // section's pages at the side; a section that is a page itself leaves no side menu
   const split = settings.topMenu && sideMenu;
@@ -62,13 +63,11 @@ export function AppLayout() {
   // server state is only used signed in, so the sign-in screens do not download the query library
   return (
     <QueryClientProvider client={queryClient}>
-      <div className="app-layout">
+      <div className="app-layout" data-device={settings.device}>
         <a className="skip-link" href="#main-content">
           {t('common.skipToContent')}
         </a>
-        {settings.navbar ? (
-          <Navbar onOpenSettings={openSettings} onOpenMenu={narrow && settings.menu ? () => setDrawerOpen(true) : undefined} />
-        ) : null}
+        {settings.navbar ? <Navbar onOpenSettings={openSettings} onOpenMenu={drawerMenu ? () => setDrawerOpen(true) : undefined} /> : null}
         <div className="app-body">
           {showSider ? (
             <aside className="app-sider" style={{ width: siderWidth }}>
@@ -86,7 +85,7 @@ export function AppLayout() {
               </button>
             </aside>
           ) : null}
-          {narrow && settings.menu ? (
+          {drawerMenu ? (
             <Drawer
               placement="left"
               width={Math.min(settings.menuWidth + 60, 280)}

@@ -38,11 +38,6 @@ export function MessagePanel({ onLeave }: { onLeave: () => void }) {
           setPageSize(STEP);
         }}
         size="small"
-        extra={
-          <Button type="text" size="mini" loading={markAll.isPending} onClick={() => markAll.mutate()}>
-            {t('messageBox.allRead')}
-          </Button>
-        }
       >
         {notificationTypes.map((key) => {
           const count = unread.data?.[key] ?? 0;
@@ -50,8 +45,12 @@ export function MessagePanel({ onLeave }: { onLeave: () => void }) {
         })}
       </Tabs>
       <div className="message-body">{body()}</div>
-      {list.data && (allPath || list.data.total > list.data.list.length) ? (
-        <div className="message-footer">
+      {/* "all read" sits here, not beside the tabs, where it pushed the third tab out of a phone's view */}
+      <div className="message-footer">
+        <Button type="text" long loading={markAll.isPending} onClick={() => markAll.mutate()}>
+          {t('messageBox.allRead')}
+        </Button>
+        {list.data && (allPath || list.data.total > list.data.list.length) ? (
           <Button
             type="text"
             long
@@ -65,8 +64,8 @@ export function MessagePanel({ onLeave }: { onLeave: () => void }) {
           >
             {t('messageBox.viewMore')}
           </Button>
-        </div>
-      ) : null}
+        ) : null}
+      </div>
     </div>
   );
 }
