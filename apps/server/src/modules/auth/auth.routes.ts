@@ -23,7 +23,7 @@ import {
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { tokenOf } from '../../plugins/auth';
+import { tokenOf } from '../../plugins/external/access';
 import { login, writeLoginLog } from './login.service';
 import { menuTree } from './menu.service';
 import { changeOwnContact, changeOwnPassword, saveOwnSettings, userInfo, userProfile } from './profile.service';

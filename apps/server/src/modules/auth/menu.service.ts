@@ -4,7 +4,7 @@ import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { RawResult } from '../../db/client';
 import { menus } from '../../db/schema';
-import type { AuthContext } from '../../plugins/access';
+import type { AuthContext } from '../../plugins/external/access';
 
 type MenuRow = typeof menus.$inferSelect;
 
