@@ -11,22 +11,22 @@ import type { Database } from './db/client';
 import { type AppEvents, createAppEvents } from './events';
 import { registerModules } from './modules';
 import { serverDir } from './paths';
-import { authPlugin } from './plugins/auth';
-import { databasePlugin } from './plugins/database';
-import { errorsPlugin } from './plugins/errors';
-import { healthPlugin } from './plugins/health';
-import { inputPlugin } from './plugins/input';
-import { metricsPlugin } from './plugins/metrics';
-import { openapiPlugin } from './plugins/openapi';
-import { rateLimitPlugin } from './plugins/rate-limit';
-import { realtimePlugin } from './plugins/realtime';
-import { redisPlugin } from './plugins/redis';
-import { trackRoutes } from './plugins/route-registry';
-import { securityHeadersPlugin } from './plugins/security-headers';
-import { compiledSerializer } from './plugins/serializer';
-import { storePlugin } from './plugins/store';
-import { timeoutPlugin } from './plugins/timeout';
-import { webPlugin } from './plugins/web';
+import { authPlugin } from './plugins/app/auth';
+import { realtimePlugin } from './plugins/app/realtime';
+import { databasePlugin } from './plugins/external/database';
+import { errorsPlugin } from './plugins/external/errors';
+import { healthPlugin } from './plugins/external/health';
+import { inputPlugin } from './plugins/external/input';
+import { metricsPlugin } from './plugins/external/metrics';
+import { openapiPlugin } from './plugins/external/openapi';
+import { rateLimitPlugin } from './plugins/external/rate-limit';
+import { redisPlugin } from './plugins/external/redis';
+import { trackRoutes } from './plugins/external/route-registry';
+import { securityHeadersPlugin } from './plugins/external/security-headers';
+import { compiledSerializer } from './plugins/external/serializer';
+import { storePlugin } from './plugins/external/store';
+import { timeoutPlugin } from './plugins/external/timeout';
+import { webPlugin } from './plugins/external/web';
 import { openSecrets } from './secrets/at-rest';
 import type { SecretBox } from './secrets/box';
 
@@ -69,7 +69,7 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
   await app.register(errorsPlugin);
   await app.register(timeoutPlugin);
   // JSON answers over 2 KB (list pages, menus) go compressed; brotli at a cheap level. The web app's
-  // files come pre-compressed (plugins/web.ts) and .xlsx exports are zip already, so both are left alone
+  // files come pre-compressed (plugins/external/web.ts) and .xlsx exports are zip already, so both are left alone
   await app.register(fastifyCompress, {
     threshold: 2048,
     encodings: ['br', 'gzip'],

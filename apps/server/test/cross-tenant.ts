@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type Database, type RawResult, withTenant } from '../src/db/client';
-import type { RegisteredRoute } from '../src/plugins/route-registry';
+import type { RegisteredRoute } from '../src/plugins/external/route-registry';
 import { apiRoutes, databaseFingerprint, fillParams } from './attack/surface';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from '../src/plugins/errors';
+import { isDatabaseUnavailable } from '../src/plugins/external/errors';
 import { buildTestApp, engines, postgresAdminUrl } from './helper';
 
 describe('database faults', () => {

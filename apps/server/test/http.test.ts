@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { committedMigrationCount, openDatabase } from '../src/db/client';
-import { snapshotWebDist } from '../src/plugins/web';
+import { snapshotWebDist } from '../src/plugins/external/web';
 import { createTestDatabase, engines, type TestDatabase, testConfig } from './helper';
 
 describe.each(engines)('HTTP contract on %s', (engine) => {

@@ -1,7 +1,7 @@
 import { serializerCompiler as zodSerializer } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { compiledSerializer } from '../src/plugins/serializer';
+import { compiledSerializer } from '../src/plugins/external/serializer';
 import { buildTestApp } from './helper';
 import { type Caller, signIn } from './system/api';
 

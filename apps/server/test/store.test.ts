@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/client';
-import { databaseStore, redisStore, type SharedStore } from '../src/plugins/store';
+import { databaseStore, redisStore, type SharedStore } from '../src/plugins/external/store';
 import { createTestDatabase, engines, redisReachable, redisTestUrl, type TestDatabase, testClock } from './helper';
 
 type Backend = { name: string; open(): Promise<{ store: SharedStore; clock: ReturnType<typeof testClock>; close(): Promise<void> }> };

@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
+import { setInvalidLoginHandler } from './api/http';
 import { setTokenFlag } from './api/storage';
 import { App } from './app/App';
 import { startNavigationProgress } from './app/progress';
@@ -11,6 +12,8 @@ import './styles/global.css';
 await initI18n();
 // a dialog flag left by a closed page would silence the next sign-in-expired dialog
 setTokenFlag(false);
+// the dialog and logout live in their own chunk: the sign-in page rarely needs them
+setInvalidLoginHandler(async (reason) => (await import('./app/invalid-login')).onInvalidLogin(reason));
 applySettingsToDocument(useSettings.getState());
 useSettings.subscribe(applySettingsToDocument);
 startNavigationProgress(router);

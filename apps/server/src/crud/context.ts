@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Tx } from '../db/client';
-import type { AuthContext } from '../plugins/access';
+import type { AuthContext } from '../plugins/external/access';
 import type { TotalsCache } from './totals';
 
 /** The signed-in caller, as the auth plugin resolved it. */

@@ -39,7 +39,8 @@ type HandlersOf<R extends Resource> = ResourceHandlers<
 
 export const ok = <T>(data: T) => ({ code: 200, message: 'ok', data });
 
-const errors = {
+/** The failures a route may answer, each with the error envelope (OpenAPI `responses`). */
+export const errorResponses = {
   400: errorEnvelopeSchema,
   401: errorEnvelopeSchema,
   403: errorEnvelopeSchema,
@@ -103,7 +104,7 @@ export function registerResource<R extends Resource>(
   if (resource.has('list')) {
     r.get(
       paths.list,
-      routeOptions(resource, 'list', { querystring: resource.listQuery, response: { 200: envelopeOf(pageOf(item)), ...errors } }),
+      routeOptions(resource, 'list', { querystring: resource.listQuery, response: { 200: envelopeOf(pageOf(item)), ...errorResponses } }),
       async (request) => {
         const query = request.query as z.output<R['listQuery']> & { pageNum: number; pageSize: number };
         const totals = totalsOf(app, totalsName(resource), query);
@@ -115,7 +116,7 @@ export function registerResource<R extends Resource>(
   if (resource.has('query')) {
     r.get(
       paths.query,
-      byId(routeOptions(resource, 'query', { params: idParamSchema, response: { 200: envelopeOf(item), ...errors } })),
+      byId(routeOptions(resource, 'query', { params: idParamSchema, response: { 200: envelopeOf(item), ...errorResponses } })),
       async (request) => ok(await inTenant(request, (ctx) => visible(handlers, ctx, idOf(request)))),
     );
   }
@@ -123,7 +124,7 @@ export function registerResource<R extends Resource>(
   if (resource.has('create') && create) {
     r.post(
       paths.create,
-      routeOptions(resource, 'create', { body: resource.create, response: { 200: envelopeOf(item), ...errors } }, { write: true }),
+      routeOptions(resource, 'create', { body: resource.create, response: { 200: envelopeOf(item), ...errorResponses } }, { write: true }),
       async (request) => {
         const created = await inTenant(request, (ctx) => create(ctx, request.body as z.output<R['create']>));
         recordAudit(request, { target: targetOf(created), after: created });
@@ -138,7 +139,7 @@ export function registerResource<R extends Resource>(
         routeOptions(
           resource,
           'update',
-          { params: idParamSchema, body: resource.update, response: { 200: envelopeOf(item), ...errors } },
+          { params: idParamSchema, body: resource.update, response: { 200: envelopeOf(item), ...errorResponses } },
           { write: true },
         ),
       ),
@@ -163,7 +164,7 @@ export function registerResource<R extends Resource>(
         routeOptions(
           resource,
           'status',
-          { params: idParamSchema, body: statusInputSchema, response: { 200: envelopeOf(item), ...errors } },
+          { params: idParamSchema, body: statusInputSchema, response: { 200: envelopeOf(item), ...errorResponses } },
           { write: true },
         ),
       ),
@@ -186,7 +187,12 @@ export function registerResource<R extends Resource>(
     r.delete(
       paths.delete,
       byId(
-        routeOptions(resource, 'delete', { params: idParamSchema, response: { 200: envelopeOf(z.null()), ...errors } }, { write: true }),
+        routeOptions(
+          resource,
+          'delete',
+          { params: idParamSchema, response: { 200: envelopeOf(z.null()), ...errorResponses } },
+          { write: true },
+        ),
       ),
       async (request) => {
         const id = idOf(request);

@@ -1,10 +1,10 @@
-import { envelopeOf, errorEnvelopeSchema, type Resource } from '@atrium/contracts';
+import { envelopeOf, type Resource } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { recordAudit } from './audit';
 import { type Ctx, inTenant } from './context';
-import { ok, routeOptions } from './register-resource';
+import { errorResponses, ok, routeOptions } from './register-resource';
 import { totalsOf } from './totals';
 
 type Schema = z.ZodType;
@@ -29,14 +29,6 @@ export type TypedRoute<B, P, Q, Res extends Schema> = {
   summary?: string;
 };
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-};
-
 /**
  * A route beyond the convention, typed end to end: the handler gets the parsed body, params and
  * query as the zod schemas give them (no `request.body as …`), runs in the tenant transaction, and
@@ -52,7 +44,7 @@ export function typedRoute<B extends Schema | undefined, P extends Schema | unde
     ...(route.body ? { body: route.body } : {}),
     ...(route.params ? { params: route.params } : {}),
     ...(route.query ? { querystring: route.query } : {}),
-    response: { 200: envelopeOf(route.response), ...errors },
+    response: { 200: envelopeOf(route.response), ...errorResponses },
   };
   app.withTypeProvider<ZodTypeProvider>().route({
     method: route.method,

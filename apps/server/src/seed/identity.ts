@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { allPermissions, type CatalogueRoute, routeCatalogue, validationMessages } from '@atrium/contracts';
-import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { type Config, ConfigError } from '../config';
-import { type Database, type Tx, withTenant } from '../db/client';
+import { type Database, withTenant } from '../db/client';
 import { accounts, memberships, menus, roleMenus, roles, tenants, tenantUsers, userRoles } from '../db/schema';
 import { hashPassword, passwordProblem } from '../modules/auth/password';
+import { ensureStandardRoles } from '../modules/auth/standard-roles';
 
 type MenuRow = typeof menus.$inferInsert;
 
@@ -117,44 +118,6 @@ export async function seedMenus(database: Database): Promise<number[]> {
   return added;
 }
 
-/** Grants a role every menu of the catalogue (the `admin` role of a new tenant). */
-export async function grantAllMenus(tx: Tx, tenantId: number, roleId: number): Promise<void> {
-  await tx.execute(sql`insert into role_menus (tenant_id, role_id, menu_id)
-                       select ${tenantId}, ${roleId}, id from menus on conflict do nothing`);
-}
-
-/** A role by code in the tenant, created (with the given grants) when missing. Runs inside withTenant. */
-export async function ensureRole(
-  tx: Tx,
-  tenantId: number,
-  role: { code: string; name: string; dataScope: string; orderNum: number; isDefault?: boolean },
-  grant: 'all' | string[],
-): Promise<number> {
-  const [existing] = await tx
-    .select({ id: roles.id })
-    .from(roles)
-    .where(and(eq(roles.tenantId, tenantId), eq(roles.code, role.code)));
-  if (existing) return existing.id;
-  const [created] = await tx
-    .insert(roles)
-    .values({ tenantId, ...role, createBy: 'system' })
-    .returning({ id: roles.id });
-  const roleId = (created as { id: number }).id;
-  if (grant === 'all') await grantAllMenus(tx, tenantId, roleId);
-  else if (grant.length) {
-    const granted = await tx
-      .select({ id: menus.id })
-      .from(menus)
-      .where(or(inArray(menus.routeName, grant), inArray(menus.permission, grant)));
-    if (granted.length)
-      await tx
-        .insert(roleMenus)
-        .values(granted.map((m) => ({ tenantId, roleId, menuId: m.id })))
-        .onConflictDoNothing();
-  }
-  return roleId;
-}
-
 /** Makes the account a member of the tenant with the given type and roles (idempotent). */
 export async function ensureMember(
   database: Database,
@@ -216,43 +179,6 @@ export async function ensureAccount(database: Database, seed: AccountSeed): Prom
   return (row as { id: number }).id;
 }
 
-// spec section 2 opens these to any role (what they may do there stays with server permissions)
-const openToAnyRole = ['release', 'erp', 'mall', 'arcoWebsite', 'faq'];
-const namesUnder = (routes: CatalogueRoute[]): string[] => routes.flatMap((r) => [r.name, ...namesUnder(r.children ?? [])]);
-
-/** What the demo role `user` is granted: the non-admin pages, read-only system lists, ERP, mall, release and the links. */
-export const userRoleGrants = [
-  ...namesUnder(routeCatalogue.filter((r) => openToAnyRole.includes(r.name))),
-  'staging',
-  'Staging',
-  'dashboard',
-  'Workplace',
-  'list',
-  'SearchTable',
-  'Card',
-  'exception',
-  '404',
-  '500',
-  'user',
-  'Info',
-  'Setting',
-  'Notification',
-  'system',
-  'systemMenu',
-  'systemRole',
-  'systemUser',
-  'systemUserDetail',
-  'systemPost',
-  'systemDept',
-  'system:menu:query',
-  'system:role:query',
-  'system:post:query',
-  'system:dept:query',
-  'list:set:query',
-  'list:set:export',
-  'list:service:query',
-];
-
 /** The demo accounts; their passwords are in the README. */
 export const demoAccounts = {
   admin: {
@@ -285,10 +211,7 @@ export const demoAccounts = {
 } satisfies Record<string, AccountSeed>;
 
 async function standardRoles(database: Database, tenantId: number) {
-  return withTenant(database.db, tenantId, async (tx) => ({
-    admin: await ensureRole(tx, tenantId, { code: 'admin', name: '管理员', dataScope: '1', orderNum: 1 }, 'all'),
-    user: await ensureRole(tx, tenantId, { code: 'user', name: '普通用户', dataScope: '5', orderNum: 2, isDefault: true }, userRoleGrants),
-  }));
+  return withTenant(database.db, tenantId, (tx) => ensureStandardRoles(tx, tenantId));
 }
 
 /** SEED=demo: the accounts of the README in tenants hq and acme (the tenants themselves are seeded before). */

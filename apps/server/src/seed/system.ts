@@ -3,7 +3,7 @@ import { count, eq, inArray } from 'drizzle-orm';
 import type { Database, Tx } from '../db/client';
 import { withTenant } from '../db/client';
 import { accounts, depts, memberships, posts, tenants, tenantUsers, userPosts, userRoles } from '../db/schema';
-import { ensureRole } from './identity';
+import { ensureRole } from '../modules/auth/standard-roles';
 
 type DeptSeed = { zh: string; en: string; leader?: string; children?: DeptSeed[] };
 

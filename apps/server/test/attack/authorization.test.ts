@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mail } from '../../src/modules/auth/mailer';
-import type { RegisteredRoute } from '../../src/plugins/route-registry';
+import type { RegisteredRoute } from '../../src/plugins/external/route-registry';
 import { buildTestApp, engines } from '../helper';
 import {
   allBut,

@@ -1,6 +1,6 @@
 import { ACCOUNT_IDENTIFIER_FIELDS, type AccountIdentifierUse } from '@atrium/contracts';
 import type { Mail } from '../../src/modules/auth/mailer';
-import type { RegisteredRoute } from '../../src/plugins/route-registry';
+import type { RegisteredRoute } from '../../src/plugins/external/route-registry';
 import type { buildTestApp } from '../helper';
 import { type Caller, signIn } from '../system/api';
 import { apiRoutes, fillParams } from './surface';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, RawResult } from '../../src/db/client';
 import { withTenant } from '../../src/db/client';
-import type { RegisteredRoute } from '../../src/plugins/route-registry';
+import type { RegisteredRoute } from '../../src/plugins/external/route-registry';
 
 /** API routes a test can walk: everything under /api except the documentation UI. */
 export function apiRoutes(routes: RegisteredRoute[]): RegisteredRoute[] {

@@ -57,13 +57,22 @@ function headers(hasBody: boolean): Headers {
   return h;
 }
 
+type InvalidLoginHandler = (reason?: string) => Promise<void>;
+let invalidLoginHandler: InvalidLoginHandler | undefined;
+
+/**
+ * What an invalid sign-in answer does (sign out, or ask to sign in again): set by the composition root
+ * (`main.tsx`), since the handler needs the session, which itself calls this module.
+ */
+export function setInvalidLoginHandler(handler: InvalidLoginHandler): void {
+  invalidLoginHandler = handler;
+}
+
 async function handleInvalidLogin(url: string, data: unknown): Promise<void> {
   if (url === USER_INFO_URL && getTokenFlag()) return;
   // signed out here a moment ago: a background refresh of the closed session asks nothing
   if (!getToken() && hasSignedOutHere()) return;
-  // the dialog and logout live in their own chunk: the sign-in page rarely needs them
-  const { onInvalidLogin } = await import('./invalid-login');
-  await onInvalidLogin((data as { reason?: string } | null)?.reason);
+  await invalidLoginHandler?.((data as { reason?: string } | null)?.reason);
 }
 
 export async function request<T>(method: string, url: string, options: RequestOptions = {}): Promise<T> {

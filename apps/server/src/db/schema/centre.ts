@@ -1,10 +1,9 @@
-import { bigint, index, jsonb, pgTable, primaryKey, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgTable, primaryKey, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { id, time } from './columns';
 import { tenantId, tenantPolicy } from './tenancy';
 
 // The basic profile's parameter approvals and the user centre's certifications and pinned shortcuts:
 // tenant_id first in every key, row-level security forced.
-const id = () => bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity();
-const time = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** A parameter change that runs commit → approval → finish (spec §4). */
 export const paramApprovals = pgTable(

@@ -10,24 +10,14 @@ import {
   jsonb,
   pgTable,
   primaryKey,
-  timestamp,
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
+import { audit, id, ref, status, time } from './columns';
 import { tenantId, tenantPolicy } from './tenancy';
 
 // ERP tables: tenant_id first in every key, row-level security forced (migration 0006). Money is bigint fen.
-const id = () => bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity();
-const ref = (name: string) => bigint(name, { mode: 'number' });
 const money = (name: string) => bigint(name, { mode: 'number' }).notNull().default(0);
-const status = () => char('status', { length: 1 }).notNull().default('0');
-const time = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-const audit = {
-  createBy: varchar('create_by', { length: 30 }),
-  createTime: time('create_time').notNull().defaultNow(),
-  updateBy: varchar('update_by', { length: 30 }),
-  updateTime: time('update_time').notNull().defaultNow(),
-};
 
 export const erpWarehouses = pgTable(
   'erp_warehouses',

@@ -1,21 +1,8 @@
-import {
-  bigint,
-  boolean,
-  char,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  varchar,
-} from 'drizzle-orm/pg-core';
+import { bigint, boolean, char, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { time } from './columns';
 import { tenantId, tenantPolicy } from './tenancy';
 
 // The template forms on real data (spec §2–§5): tenant_id first in every key, row-level security forced.
-const time = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** What the step form submits: one promotion-channel record per submit. */
 export const formStepRecords = pgTable(

@@ -15,10 +15,8 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { tenants } from './tenancy';
-
-const createdAt = () => timestamp('create_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
-const updatedAt = () => timestamp('update_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+import { createTime, updateTime } from './columns';
+import { currentTenant, tenants } from './tenancy';
 
 /**
  * Accounts: global identities (sign-in name, password, profile). What an account may do inside a tenant
@@ -50,8 +48,8 @@ export const accounts = pgTable(
     clientKey: varchar('client_key', { length: 64 }).notNull(),
     lastTenantId: bigint('last_tenant_id', { mode: 'number' }).references(() => tenants.id, { onDelete: 'set null' }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' }),
-    createTime: createdAt(),
-    updateTime: updatedAt(),
+    createTime: createTime(),
+    updateTime: updateTime(),
   },
   (t) => [
     uniqueIndex('accounts_account_id_key').on(sql`lower(${t.accountId})`),
@@ -77,7 +75,7 @@ export const memberships = pgTable(
     tenantRef: bigint('tenant_ref', { mode: 'number' })
       .notNull()
       .references(() => tenants.id, { onDelete: 'cascade' }),
-    createTime: createdAt(),
+    createTime: createTime(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.tenantRef] }), index('memberships_tenant_idx').on(t.tenantRef)],
 );
@@ -99,7 +97,7 @@ export const sessions = pgTable(
     ip: varchar('ip', { length: 64 }),
     userAgent: varchar('user_agent', { length: 500 }),
     remember: boolean('remember').notNull().default(false),
-    createTime: createdAt(),
+    createTime: createTime(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true, mode: 'date' }),
@@ -144,8 +142,8 @@ export const menus = pgTable(
     noAffix: boolean('no_affix').notNull().default(false),
     ignoreCache: boolean('ignore_cache').notNull().default(false),
     status: char('status', { length: 1 }).notNull().default('0'),
-    createTime: createdAt(),
-    updateTime: updatedAt(),
+    createTime: createTime(),
+    updateTime: updateTime(),
   },
   (t) => [
     uniqueIndex('menus_route_name_key').on(t.routeName),
@@ -153,8 +151,6 @@ export const menus = pgTable(
     index('menus_parent_idx').on(t.parentId),
   ],
 );
-
-const currentTenant = sql`nullif(current_setting('app.tenant_id', true), '')::bigint`;
 
 /**
  * Every sign-in attempt. Never holds a password. Under forced row-level security: a row of a tenant is
@@ -175,7 +171,7 @@ export const loginLogs = pgTable(
     ip: varchar('ip', { length: 64 }),
     deviceId: varchar('device_id', { length: 64 }),
     userAgent: varchar('user_agent', { length: 500 }),
-    createTime: createdAt(),
+    createTime: createTime(),
   },
   (t) => [
     index('login_logs_tenant_time_idx').on(t.tenantRef, t.createTime),
@@ -203,7 +199,7 @@ export const knownDevices = pgTable(
     accountRef: bigint('account_ref', { mode: 'number' })
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
-    createTime: createdAt(),
+    createTime: createTime(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
@@ -222,7 +218,7 @@ export const passwordResets = pgTable(
     attempts: smallint('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
-    createTime: createdAt(),
+    createTime: createTime(),
   },
   (t) => [index('password_resets_account_idx').on(t.accountRef)],
 );

@@ -1,7 +1,6 @@
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { time } from './columns';
 import { tenantId, tenantPolicy } from './tenancy';
-
-const time = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
  * Mall goods: an ERP product published to the mall. No stock here: goods stock is the ERP stock of its

@@ -1,24 +1,10 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  char,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  smallint,
-  text,
-  timestamp,
-  uniqueIndex,
-  varchar,
-} from 'drizzle-orm/pg-core';
+import { bigint, char, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { id, time } from './columns';
 import { tenantId, tenantPolicy } from './tenancy';
 
 // Receipt printers and their print jobs (tenant tables, row-level security forced), the device
 // registry brokers authenticate against and the outbox the print worker drains (no tenant context).
-const id = () => bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity();
-const time = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const mallPrinters = pgTable(
   'mall_printers',

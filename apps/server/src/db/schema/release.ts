@@ -1,18 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { audit, id, ref, time } from './columns';
 import { tenantId, tenantPolicy } from './tenancy';
 
 // Release management: abilities, environments, projects, processes, agents (clients), tasks and their
 // step runs and logs, and user-project grants. tenant_id first in every key, row-level security forced.
-const id = () => bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity();
-const ref = (name: string) => bigint(name, { mode: 'number' });
-const time = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-const audit = {
-  createBy: varchar('create_by', { length: 30 }),
-  createTime: time('create_time').notNull().defaultNow(),
-  updateBy: varchar('update_by', { length: 30 }),
-  updateTime: time('update_time').notNull().defaultNow(),
-};
 
 export type ReleaseVariable = { name: string; value: string; secret: boolean };
 export type ReleaseStep = {

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   boolean,
   char,
   foreignKey,
@@ -14,19 +13,11 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
+import { audit, id, ref, status } from './columns';
 import { accounts, menus } from './identity';
 import { tenantId, tenantPolicy } from './tenancy';
 
 // Tenant tables: tenant_id first in every key, row-level security by tenantPolicy (forced in migration 0002).
-const id = () => bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity();
-const ref = (name: string) => bigint(name, { mode: 'number' });
-const status = () => char('status', { length: 1 }).notNull().default('0');
-const audit = {
-  createBy: varchar('create_by', { length: 30 }),
-  createTime: timestamp('create_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  updateBy: varchar('update_by', { length: 30 }),
-  updateTime: timestamp('update_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-};
 
 /** Departments: a tree per tenant. `ancestors` holds the ids from the root down, for "department and below". */
 export const depts = pgTable(

@@ -20,7 +20,8 @@ export const tenantId = () =>
     .notNull()
     .references(() => tenants.id, { onDelete: 'cascade' });
 
-const currentTenant = sql`nullif(current_setting('app.tenant_id', true), '')::bigint`;
+/** The tenant of the running transaction (`app.tenant_id`), null outside one. */
+export const currentTenant = sql`nullif(current_setting('app.tenant_id', true), '')::bigint`;
 
 /**
  * The row-level-security policy of a tenant table: rows are visible and writable only inside a

@@ -26,7 +26,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { invalidField } from '../../crud/conflict';
-import { tokenOf } from '../../plugins/auth';
+import { tokenOf } from '../../plugins/external/access';
 import { login, writeLoginLog } from './login.service';
 import { menuTree } from './menu.service';
 import { changeOwnContact, changeOwnPassword, saveOwnSettings, userInfo, userProfile } from './profile.service';

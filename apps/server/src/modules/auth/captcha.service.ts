@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
 import { AppError } from '../../errors';
-import type { SharedStore } from '../../plugins/store';
+import type { SharedStore } from '../../plugins/external/store';
 
 /** Captcha answers live two minutes and can be tried once. */
 export const CAPTCHA_TTL_MS = 2 * 60 * 1000;

@@ -4,7 +4,7 @@ import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { RawResult } from '../../db/client';
 import { menus } from '../../db/schema';
-import { type AuthContext, can } from '../../plugins/access';
+import { type AuthContext, can } from '../../plugins/external/access';
 
 type MenuRow = typeof menus.$inferSelect;
 

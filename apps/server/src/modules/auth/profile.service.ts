@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { conflict, invalidField, rethrowUnique } from '../../crud/conflict';
 import type { RawResult } from '../../db/client';
 import { accounts, tenants } from '../../db/schema';
-import type { AuthContext } from '../../plugins/access';
+import type { AuthContext } from '../../plugins/external/access';
 import { changedIdentifiers, tellIdentifierChange } from './identifiers';
 import { assertPasswordPolicy, hashPassword, verifyPassword } from './password';
 import { invalidateAccess } from './session.service';

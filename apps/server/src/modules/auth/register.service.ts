@@ -5,9 +5,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { accounts, memberships, passwordResets, tenants, tenantUsers, userRoles } from '../../db/schema';
 import { AppError } from '../../errors';
-import { ensureRole, userRoleGrants } from '../../seed/identity';
 import { originOf, writeLoginLog } from './login.service';
 import { assertPasswordPolicy, hashPassword } from './password';
+import { ensureStandardRoles } from './standard-roles';
 
 /** A mailed reset code lives 15 minutes and allows 5 wrong tries. */
 export const RESET_TTL_MS = 15 * 60 * 1000;
@@ -77,8 +77,7 @@ export async function register(
         if (!tenant) throw new TenantCodeTaken();
         await tx.insert(memberships).values({ accountId: accountRef, tenantRef: tenant.id });
         await tx.execute(sql`select set_config('app.tenant_id', ${String(tenant.id)}, true)`);
-        const adminRole = await ensureRole(tx, tenant.id, { code: 'admin', name: '管理员', dataScope: '1', orderNum: 1 }, 'all');
-        await ensureRole(tx, tenant.id, { code: 'user', name: '普通用户', dataScope: '5', orderNum: 2, isDefault: true }, userRoleGrants);
+        const { admin: adminRole } = await ensureStandardRoles(tx, tenant.id);
         const [user] = await tx
           .insert(tenantUsers)
           .values({ tenantId: tenant.id, accountRef, userType: '01', createBy: input.accountId })

@@ -6,7 +6,7 @@ import type { Clock } from '../../clock';
 import { type Database, type RawResult, withTenantRead } from '../../db/client';
 import { sessions } from '../../db/schema';
 import type { AppEvents, SessionEndReason } from '../../events';
-import type { AuthContext, DataScope, UserType } from '../../plugins/access';
+import type { AuthContext, DataScope, UserType } from '../../plugins/external/access';
 
 /** Idle limit: a session unused this long is over (11000). */
 export const IDLE_MS = 2 * 60 * 60 * 1000;

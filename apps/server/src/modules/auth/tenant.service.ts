@@ -3,7 +3,7 @@ import { and, asc, count, eq, gt, ilike, isNull, or, type SQL } from 'drizzle-or
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accounts, memberships, tenants } from '../../db/schema';
 import { AppError } from '../../errors';
-import type { AuthContext } from '../../plugins/access';
+import type { AuthContext } from '../../plugins/external/access';
 import { originOf } from './login.service';
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);

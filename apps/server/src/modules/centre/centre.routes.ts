@@ -10,7 +10,6 @@ import {
   certificationReviewSchema,
   certificationSchema,
   envelopeOf,
-  errorEnvelopeSchema,
   hasPermission,
   ownSessionSchema,
   pageOf,
@@ -27,7 +26,7 @@ import { z } from 'zod';
 import { refused } from '../../crud/conflict';
 import { type Ctx, inTenant } from '../../crud/context';
 import { isoDates, orderOf, pageOffset, startsWith } from '../../crud/query';
-import { ok } from '../../crud/register-resource';
+import { errorResponses, ok } from '../../crud/register-resource';
 import { typedRoute } from '../../crud/typed-route';
 import type { RawResult } from '../../db/client';
 import {
@@ -50,13 +49,6 @@ import { unreadCounts } from '../realtime/notification.repository';
 
 const idParam = z.object({ id: z.coerce.number().int().positive() });
 const bearer = [{ bearer: [] }];
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-};
 
 // ---- parameter approvals (the basic profile) ----
 
@@ -341,7 +333,7 @@ function userCentreRoutes(app: FastifyInstance) {
         summary: 'The workplace: sales, members and stock sums (each only for a holder of its list permission), approvals and notices',
         security: bearer,
         querystring: workplaceQuerySchema,
-        response: { 200: envelopeOf(workplaceSchema), ...errors },
+        response: { 200: envelopeOf(workplaceSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -374,7 +366,7 @@ function userCentreRoutes(app: FastifyInstance) {
         tags: ['user'],
         summary: "The staging workbench: to-dos, the user's recent release tasks and orders, pinned shortcuts",
         security: bearer,
-        response: { 200: envelopeOf(workbenchSchema), ...errors },
+        response: { 200: envelopeOf(workbenchSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -447,7 +439,7 @@ function userCentreRoutes(app: FastifyInstance) {
         summary: 'Saves the shortcuts the user pinned to the workbench (route names, in order)',
         security: bearer,
         body: pinsSchema,
-        response: { 200: envelopeOf(pinsSchema), ...errors },
+        response: { 200: envelopeOf(pinsSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -469,7 +461,7 @@ function userCentreRoutes(app: FastifyInstance) {
         tags: ['user'],
         summary: "The user's own recent operations and sign-ins in this tenant",
         security: bearer,
-        response: { 200: envelopeOf(userActivitySchema), ...errors },
+        response: { 200: envelopeOf(userActivitySchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -519,7 +511,7 @@ function userCentreRoutes(app: FastifyInstance) {
         tags: ['user'],
         summary: "The user's own enterprise certification requests in this tenant, newest first",
         security: bearer,
-        response: { 200: envelopeOf(z.array(certificationSchema)), ...errors },
+        response: { 200: envelopeOf(z.array(certificationSchema)), ...errorResponses },
       },
     },
     async (request) => {
@@ -544,7 +536,7 @@ function userCentreRoutes(app: FastifyInstance) {
         summary: 'Submits an enterprise certification request (auditing); 409 while another one is under review',
         security: bearer,
         body: certificationInputSchema,
-        response: { 200: envelopeOf(certificationSchema), ...errors },
+        response: { 200: envelopeOf(certificationSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -575,7 +567,7 @@ function userCentreRoutes(app: FastifyInstance) {
         summary: 'Withdraws one of the user’s own requests still under review; 404 for anyone else’s, 409 once decided',
         security: bearer,
         params: idParam,
-        response: { 200: envelopeOf(certificationSchema), ...errors },
+        response: { 200: envelopeOf(certificationSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -606,7 +598,7 @@ function userCentreRoutes(app: FastifyInstance) {
         tags: ['user'],
         summary: "The signed-in account's live sessions (every tenant, this one marked current)",
         security: bearer,
-        response: { 200: envelopeOf(z.array(ownSessionSchema)), ...errors },
+        response: { 200: envelopeOf(z.array(ownSessionSchema)), ...errorResponses },
       },
     },
     async (request) => {
@@ -639,7 +631,7 @@ function userCentreRoutes(app: FastifyInstance) {
         summary: 'Signs out one of the account’s own other sessions; 404 for anyone else’s or an ended one, 409 for this one (use logout)',
         security: bearer,
         params: idParam,
-        response: { 200: envelopeOf(z.null()), ...errors },
+        response: { 200: envelopeOf(z.null()), ...errorResponses },
       },
     },
     async (request) => {
@@ -662,7 +654,7 @@ function userCentreRoutes(app: FastifyInstance) {
         tags: ['user'],
         summary: 'Signs out every other session of the account, in every tenant; answers how many ended',
         security: bearer,
-        response: { 200: envelopeOf(z.object({ ended: z.number().int() })), ...errors },
+        response: { 200: envelopeOf(z.object({ ended: z.number().int() })), ...errorResponses },
       },
     },
     async (request) => {

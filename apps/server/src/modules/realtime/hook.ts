@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { printerClientId, snOfUsername } from '@atrium/contracts/printer-protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SharedStore } from '../../plugins/store';
+import type { SharedStore } from '../../plugins/external/store';
 import { REMEMBER_MS } from '../auth/session.service';
 import { type AgentBridge, agentClientId, type BrokerIdentity, type TokenCheck } from './broker';
 import {

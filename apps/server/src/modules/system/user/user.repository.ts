@@ -9,7 +9,7 @@ import { pageByIds, scopedCaller, statementCache, walkPays } from '../../../crud
 import { keptTotal, listTotal, pageMarks, readMarked } from '../../../crud/totals';
 import type { RawResult } from '../../../db/client';
 import { accounts, depts, memberships, tenantUsers, userPosts, userRoles } from '../../../db/schema';
-import type { UserType } from '../../../plugins/access';
+import type { UserType } from '../../../plugins/external/access';
 
 export type UserQuery = ListQueryOf<typeof userResource>;
 

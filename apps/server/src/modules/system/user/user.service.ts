@@ -6,7 +6,7 @@ import type { Ctx } from '../../../crud/context';
 import { columnList, type RawResult } from '../../../db/client';
 import { accounts, depts, memberships, posts, roles, tenantUsers, userPosts, userRoles } from '../../../db/schema';
 import { forbidden, notFound } from '../../../errors';
-import { can } from '../../../plugins/access';
+import { can } from '../../../plugins/external/access';
 import { guardIdentifierChange } from '../../auth/identifiers';
 import { assertPasswordPolicy, hashPassword } from '../../auth/password';
 import { endSessions, invalidateAccess } from '../../auth/session.service';

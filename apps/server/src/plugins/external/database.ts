@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Database, type Tx, withTenant } from '../db/client';
-import { throttledWarn } from '../throttle';
+import { type Database, type Tx, withTenant } from '../../db/client';
+import { throttledWarn } from '../../throttle';
 
 declare module 'fastify' {
   interface FastifyInstance {

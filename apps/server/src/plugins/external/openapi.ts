@@ -4,8 +4,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { AppError } from '../errors';
-import { tokenOf } from './auth';
+import { AppError } from '../../errors';
+import { tokenOf } from './access';
 
 const catalogue = Object.values(errorCatalogue)
   .map((e) => `| ${e.code} | ${e.status} | ${e.en} | ${e.zh} |`)

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../errors';
+import { AppError } from '../../errors';
 import { sendEnvelope } from './errors';
 
 /** What a stored string may not hold: U+0000, and a lone UTF-16 surrogate (not Unicode text at all). */

@@ -11,7 +11,7 @@ import {
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, issueMessage } from '../errors';
+import { AppError, issueMessage } from '../../errors';
 
 declare module 'fastify' {
   interface FastifyRequest {

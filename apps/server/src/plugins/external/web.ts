@@ -5,7 +5,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../errors';
+import { AppError } from '../../errors';
 import { sendEnvelope } from './errors';
 
 // paths that belong to the server (or to operators' tools), never to the web app's pages

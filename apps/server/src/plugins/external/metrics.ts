@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { AppError } from '../errors';
+import { AppError } from '../../errors';
 import { sendEnvelope } from './errors';
 
 const sameToken = (given: string, expected: string) => {

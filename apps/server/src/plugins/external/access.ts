@@ -1,4 +1,5 @@
 import { ALL_PERMISSIONS } from '@atrium/contracts';
+import type { FastifyRequest } from 'fastify';
 
 /** Data scope of the caller's roles: '1' all, '2' custom departments, '3' own department, '4' department and below, '5' self. */
 export type DataScope = '1' | '2' | '3' | '4' | '5';
@@ -43,4 +44,12 @@ export type AuthContext = {
 export function can(auth: Pick<AuthContext, 'superAdmin' | 'permissions'> | null | undefined, permission: string): boolean {
   if (!auth) return false;
   return auth.superAdmin || auth.permissions.has(ALL_PERMISSIONS) || auth.permissions.has(permission);
+}
+
+/** The bearer token of a request, if any. */
+export function tokenOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  return match?.[1] ?? null;
 }

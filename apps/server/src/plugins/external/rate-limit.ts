@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../errors';
+import { AppError } from '../../errors';
 import type { SharedStore } from './store';
 
 type RouteParams = { routeInfo?: { method?: string | string[]; url?: string } };

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Tx, withTenant, withTenantRead } from '../db/client';
-import { AppError } from '../errors';
-import { CaptchaService } from '../modules/auth/captcha.service';
-import { createMailer, type Mailer } from '../modules/auth/mailer';
-import { SessionService } from '../modules/auth/session.service';
-import { type AuthContext, can } from './access';
+import { type Tx, withTenant, withTenantRead } from '../../db/client';
+import { AppError } from '../../errors';
+import { CaptchaService } from '../../modules/auth/captcha.service';
+import { createMailer, type Mailer } from '../../modules/auth/mailer';
+import { SessionService } from '../../modules/auth/session.service';
+import { type AuthContext, can, tokenOf } from '../external/access';
 import { connectBackplane } from './backplane';
 
 declare module 'fastify' {
@@ -35,14 +35,6 @@ declare module 'fastify' {
     /** Runs `work` in a transaction scoped to the session's tenant (row-level security sees only its rows). */
     tx<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   }
-}
-
-/** The bearer token of a request, if any. */
-export function tokenOf(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (typeof header !== 'string') return null;
-  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
-  return match?.[1] ?? null;
 }
 
 /** Routes the session check applies to: the API, not its documentation. */

@@ -2,11 +2,11 @@ import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
-import type { Clock } from '../clock';
-import type { Config } from '../config';
-import { builtStatements, statementCache } from '../crud/statements';
-import type { Database, Db, Tx } from '../db/client';
-import { kvEntries } from '../db/schema';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import { builtStatements, statementCache } from '../../crud/statements';
+import type { Database, Db, Tx } from '../../db/client';
+import { kvEntries } from '../../db/schema';
 
 /**
  * Short-lived state every server instance must see alike: captcha answers, rate-limit counters,

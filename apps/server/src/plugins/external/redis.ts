@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { RedisWatch } from '../redis';
+import { RedisWatch } from '../../redis';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
-import { isReady, type SchemaState } from '../db/client';
-import { RELEASE_HEADER, release } from '../release';
+import { isReady, type SchemaState } from '../../db/client';
+import { RELEASE_HEADER, release } from '../../release';
 
 const check = z.object({ status: z.enum(['up', 'down', 'connecting']), reason: z.string().optional(), mode: z.string().optional() });
 const schemaCheck = z.object({ status: z.enum(['current', 'behind', 'ahead']), applied: z.number(), known: z.number() });
