@@ -13,8 +13,6 @@ export type AnalysisFilters = {
   categoryId?: number;
 };
 
-export const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-
 /** The last 30 days, today included. */
 export const defaultRange = (): [string, string] => [dayjs().subtract(29, 'day').format('YYYY-MM-DD'), dayjs().format('YYYY-MM-DD')];
 
@@ -23,7 +21,6 @@ function paramsOf(filters: AnalysisFilters): Record<string, string> {
     from: filters.range[0],
     to: filters.range[1],
     granularity: filters.granularity,
-    tz: timeZone(),
   };
   if (filters.warehouseId) params.warehouseId = String(filters.warehouseId);
   if (filters.categoryId) params.categoryId = String(filters.categoryId);

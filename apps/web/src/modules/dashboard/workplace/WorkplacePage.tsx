@@ -17,7 +17,6 @@ import { formatMoney } from '../../../locale/money';
 
 const QUICK_LINKS = 8;
 const { Row, Col } = Grid;
-const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 function greetingKey(hour: number): string {
   if (hour < 12) return 'workplace.greeting.morning';
@@ -73,7 +72,7 @@ export function WorkplacePage() {
   const name = userInfo?.nickname || userInfo?.name || userInfo?.accountId || '';
   const query = useQuery({
     queryKey: ['user', 'workplace'],
-    queryFn: () => http.get<Workplace>('/api/user/workplace', { params: { tz: timeZone() } }),
+    queryFn: () => http.get<Workplace>('/api/user/workplace'),
   });
   const data = query.data;
   const sales = data?.sales;
