@@ -100,7 +100,7 @@ test('the app’s language, not the browser’s: an English app in a Chinese bro
   expect(sheet.header).not.toContain('单号');
 
   await page.goto('/release/task');
-  await page.getByText('All statuses', { exact: true }).click();
+  await page.locator('.arco-select-view-value').filter({ hasText: 'All statuses' }).click();
   await expect(page.getByRole('option', { name: 'Awaiting approval' })).toBeVisible();
   await expect(page.getByRole('option', { name: 'Succeeded', exact: true })).toBeVisible();
   await expect(page.locator('.arco-select-popup')).not.toContainText('PENDING_APPROVAL');
