@@ -32,6 +32,19 @@ const onOff = (fallback: 'on' | 'off') =>
     .default(fallback)
     .transform((v) => v === 'on');
 
+const timeZone = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((name) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: name });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as Asia/Shanghai');
+
 /** Every setting the server reads from the environment. The README's configuration table mirrors it. */
 export const configSchema = z.object({
   PORT: port(8080),
@@ -78,17 +91,10 @@ export const configSchema = z.object({
   // first retry delay of a print job that met a transport error; it doubles each attempt, 5 attempts in all
   PRINT_RETRY_MS: z.coerce.number().int().min(10).max(600_000).default(2000),
   // the time zone receipts print their times in when the caller's browser does not say its own (X-Timezone)
-  PRINT_TIME_ZONE: z
-    .string()
-    .default('Asia/Shanghai')
-    .refine((name) => {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: name });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'must be an IANA time zone such as Asia/Shanghai'),
+  PRINT_TIME_ZONE: timeZone('Asia/Shanghai'),
+  // the platform's time zone: a tenant without its own decides its business day (document numbers,
+  // "today", "this month") in it; by default the zone of the machine the server runs on
+  TIME_ZONE: timeZone(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
   // how often cloud printer vendors are asked whether the jobs they took have printed (milliseconds)
   PRINT_QUERY_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   // how often cloud printer vendors are asked whether each printer is online (milliseconds)

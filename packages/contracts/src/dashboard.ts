@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDay } from './dates';
+import { ianaTimeZone, isoDay } from './dates';
 import { defineResource } from './resource';
 
 /**
@@ -10,21 +10,8 @@ import { defineResource } from './resource';
 
 /** yyyy-mm-dd */
 const day = isoDay();
-/** An IANA time zone name; days and weeks are cut in it. */
-const timeZone = z
-  .string()
-  .max(64)
-  .refine(
-    (name) => {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: name });
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { message: 'unknown time zone' },
-  );
+/** Sent by earlier releases' pages, and no longer read: days are cut in the tenant's time zone (its business day). */
+const timeZone = ianaTimeZone();
 
 /** The longest range one analysis covers. */
 export const ANALYSIS_MAX_DAYS = 366;
@@ -37,7 +24,7 @@ const analysisQueryObject = z.object({
   granularity: z.enum(analysisGranularities).default('day'),
   warehouseId: z.coerce.number().int().positive().optional(),
   categoryId: z.coerce.number().int().positive().optional(),
-  tz: timeZone.default('UTC'),
+  tz: timeZone.optional(),
 });
 
 function checkRange(q: { from: string; to: string }, ctx: z.RefinementCtx) {
@@ -111,7 +98,7 @@ export const workplaceSchema = z.object({
   notices: z.array(z.object({ id: z.number().int(), title: z.string(), createTime: z.string(), read: z.boolean() })),
 });
 export type Workplace = z.infer<typeof workplaceSchema>;
-export const workplaceQuerySchema = z.object({ tz: timeZone.default('UTC') });
+export const workplaceQuerySchema = z.object({ tz: timeZone.optional() });
 
 /** A SKU counts as low on stock at or below this many units over all warehouses. */
 export const LOW_STOCK_THRESHOLD = 5;

@@ -15,5 +15,22 @@ const rangeMessage = `years ${YEARS.min} to ${YEARS.max}`;
 /** An instant with its offset (`2026-11-23T10:00:00+08:00`), in YEARS: the building block for every stored date-time. */
 export const isoDateTime = () => z.iso.datetime({ offset: true }).refine(inYears, { message: rangeMessage });
 
+/** An IANA time zone name (`Asia/Shanghai`) the runtime knows. */
+export const ianaTimeZone = () =>
+  z
+    .string()
+    .max(64)
+    .refine(
+      (name) => {
+        try {
+          new Intl.DateTimeFormat('en', { timeZone: name });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: 'timeZone.unknown' },
+    );
+
 /** A day (`yyyy-mm-dd`) in YEARS: the building block for every stored date. */
 export const isoDay = () => z.iso.date().refine(inYears, { message: rangeMessage });

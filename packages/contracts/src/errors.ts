@@ -313,6 +313,10 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   },
   'range.order': { zh: '结束日期不能早于开始日期', en: 'the end date must not be before the start date' },
   'range.max366': { zh: '时间范围最长 366 天', en: 'the range covers at most 366 days' },
+  'timeZone.unknown': {
+    zh: '未知的时区，请选择列表中的时区（如 Asia/Shanghai）',
+    en: 'Unknown time zone: choose one from the list (such as Asia/Shanghai)',
+  },
   'warehouse.defaultEnabled': { zh: '默认仓库须为正常状态', en: 'the default warehouse must be enabled' },
   'certification.reasonRequired': { zh: '驳回时须填写原因', en: 'give the reason for a rejection' },
   'rate.minAboveMax': { zh: '最小码率不能大于最大码率', en: 'the minimum bit rate must not exceed the maximum' },

@@ -1,4 +1,5 @@
 import { count, eq, inArray } from 'drizzle-orm';
+import { dayIn } from '../crud/business-day';
 import type { Database, Tx } from '../db/client';
 import { withTenant } from '../db/client';
 import {
@@ -65,17 +66,19 @@ const englishNames = ['Alice', 'Ben', 'Chloe', 'David', 'Emma', 'Frank', 'Grace'
  */
 export async function seedDemoErp(database: Database, tenantCodes: readonly string[], now = new Date()): Promise<void> {
   for (const code of tenantCodes) {
-    const [tenant] = await database.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.code, code));
+    const [tenant] = await database.db.select({ id: tenants.id, timeZone: tenants.timeZone }).from(tenants).where(eq(tenants.code, code));
     if (!tenant) continue;
+    // order numbers carry the tenant's business day, as nextDocNo gives them
+    const timeZone = tenant.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
     await withTenant(database.db, tenant.id, async (tx) => {
       const [has] = await tx.select({ n: count() }).from(erpWarehouses).where(eq(erpWarehouses.tenantId, tenant.id));
       if ((has?.n ?? 0) > 0) return;
-      await seedShop(tx, tenant.id, code !== 'hq', now);
+      await seedShop(tx, tenant.id, code !== 'hq', now, timeZone);
     });
   }
 }
 
-async function seedShop(tx: Tx, tenantId: number, english: boolean, now: Date) {
+async function seedShop(tx: Tx, tenantId: number, english: boolean, now: Date, timeZone: string) {
   const rnd = random(tenantId * 7919);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)] as T;
   const by = 'system';
@@ -232,7 +235,7 @@ async function seedShop(tx: Tx, tenantId: number, english: boolean, now: Date) {
   const perDay = new Map<string, number>();
   const orders = Array.from({ length: 100 }, (_, i) => {
     const at = new Date(now.getTime() - (90 - Math.floor((i * 90) / 100)) * 86_400_000 + Math.floor(rnd() * 8 * 3_600_000));
-    const day = at.toISOString().slice(0, 10).replaceAll('-', '');
+    const day = dayIn(timeZone, at).replaceAll('-', '');
     const no = (perDay.get(day) ?? 0) + 1;
     perDay.set(day, no);
     const lines = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => ({ sku: pick(skus), quantity: 1 + Math.floor(rnd() * 3) }));

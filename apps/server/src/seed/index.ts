@@ -9,8 +9,8 @@ import { seedDemoOrganisation } from './system';
 import { seedDemoApprovals, seedDemoServices, seedDemoSets } from './templates';
 
 export const demoTenants = [
-  { code: 'hq', name: 'Atrium HQ', contact: 'admin@atrium.example' },
-  { code: 'acme', name: 'Acme Trading', contact: 'ops@acme.example' },
+  { code: 'hq', name: 'Atrium HQ', contact: 'admin@atrium.example', timeZone: 'Asia/Shanghai' },
+  { code: 'acme', name: 'Acme Trading', contact: 'ops@acme.example', timeZone: 'Asia/Shanghai' },
 ] as const;
 
 /**

@@ -22,6 +22,7 @@ export class ApiError extends Error {
 type Query = Record<string, string | number | boolean | undefined | null>;
 export type RequestOptions = {
   params?: Query;
+  /** JSON, or a file (a Blob) sent as it is with its own type (an import). */
   body?: unknown;
   /** Do not toast errors (the caller shows them in place). Invalid-login handling still runs. */
   silent?: boolean;
@@ -44,15 +45,20 @@ function withQuery(url: string, params?: Query): string {
   return qs ? `${url}?${qs}` : url;
 }
 
-const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+/** The browser's time zone: how this user reads a time. */
+export const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-function headers(hasBody: boolean): Headers {
+/**
+ * What every request says, downloads included: who asks, the app's language (not the browser's: what
+ * the server writes — messages, exports — follows the language chosen in the app) and the browser's
+ * time zone (times the server writes for people, in receipts and exports, are in the zone of the one who asked).
+ */
+function headers(contentType?: string): Headers {
   const h = new Headers({ 'device-type': 'web', 'Accept-Language': i18next.language || 'zh-CN' });
-  if (hasBody) h.set('Content-Type', 'application/json');
+  if (contentType) h.set('Content-Type', contentType);
   const token = getToken();
   if (token) h.set('Authorization', `Bearer ${token}`);
   h.set('device', getDeviceId());
-  // times the server writes for people (receipts, exports) in the zone of the one who asked
   h.set('X-Timezone', TIME_ZONE);
   return h;
 }
@@ -75,16 +81,15 @@ async function handleInvalidLogin(url: string, data: unknown): Promise<void> {
   await invalidLoginHandler?.((data as { reason?: string } | null)?.reason);
 }
 
-export async function request<T>(method: string, url: string, options: RequestOptions = {}): Promise<T> {
-  const hasBody = options.body !== undefined;
-  // the session this request speaks for: an answer about an older one (signed out, switched) asks nothing
-  const sentWith = getToken();
+async function send(method: string, url: string, options: RequestOptions): Promise<Response> {
+  const { body } = options;
+  const file = body instanceof Blob;
   let response: Response;
   try {
     response = await fetch(withQuery(url, options.params), {
       method,
-      headers: headers(hasBody),
-      body: hasBody ? JSON.stringify(options.body) : undefined,
+      headers: headers(body === undefined ? undefined : file ? body.type || 'application/octet-stream' : 'application/json'),
+      body: body === undefined ? undefined : file ? body : JSON.stringify(body),
       signal: options.signal,
     });
   } catch (error) {
@@ -95,6 +100,24 @@ export async function request<T>(method: string, url: string, options: RequestOp
   }
   // a server of another release than this tab's code: offer a reload (ReleaseNotice)
   noteServerRelease(response.headers.get(RELEASE_HEADER));
+  return response;
+}
+
+export async function request<T>(method: string, url: string, options: RequestOptions = {}): Promise<T> {
+  // the session this request speaks for: an answer about an older one (signed out, switched) asks nothing
+  const sentWith = getToken();
+  return answerOf<T>(url, await send(method, url, options), options, sentWith);
+}
+
+/** A file the server writes (an export), asked with the same headers as every request; a refusal is handled as any answer's. */
+export async function download(url: string, options: RequestOptions = {}): Promise<Blob> {
+  const sentWith = getToken();
+  const response = await send('GET', url, options);
+  if (response.ok && !response.headers.get('content-type')?.includes('application/json')) return response.blob();
+  return answerOf<never>(url, response, options, sentWith);
+}
+
+async function answerOf<T>(url: string, response: Response, options: RequestOptions, sentWith: string | null): Promise<T> {
   let envelope: Envelope<T> | undefined;
   try {
     envelope = (await response.json()) as Envelope<T>;
@@ -121,4 +144,5 @@ export const http = {
   post: <T>(url: string, body?: unknown, options?: RequestOptions) => request<T>('POST', url, { ...options, body: body ?? {} }),
   put: <T>(url: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', url, { ...options, body: body ?? {} }),
   delete: <T>(url: string, options?: RequestOptions) => request<T>('DELETE', url, options),
+  download,
 };

@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatDateTimeSeconds, formatRelative } from './datetime';
+import { formatClock, formatClockSeconds, formatDate, formatDateTime, formatDateTimeSeconds, formatRelative } from './datetime';
 
 // vitest.setup.ts pins the zone to Asia/Shanghai (UTC+8 all year)
 const instant = '2026-11-23T03:55:59.900Z'; // 11:55:59 in Shanghai
@@ -15,6 +15,12 @@ describe('date and time formatting', () => {
     expect(formatDateTime(instant)).toBe('2026-11-23 11:55');
     // seconds are cut, not rounded up to the next minute
     expect(formatDateTimeSeconds(instant)).toBe('2026-11-23 11:55:59');
+  });
+
+  it('labels a chart axis with the local clock, not the UTC one the API sends', () => {
+    expect(formatClock(instant)).toBe('11:55');
+    expect(formatClockSeconds(instant)).toBe('11:55:59');
+    expect(formatClock(null)).toBe('—');
   });
 
   it('moves an instant near midnight UTC to the local day', () => {

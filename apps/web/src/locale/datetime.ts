@@ -22,6 +22,12 @@ export const formatDate = (value: Value): string => parse(value)?.format(DATE) ?
 /** `2026-11-23 11:55` — tables, lists, details */
 export const formatDateTime = (value: Value): string => parse(value)?.format(DATE_TIME) ?? EMPTY;
 
+/** `11:55` — a chart's axis over the last hour */
+export const formatClock = (value: Value): string => parse(value)?.format('HH:mm') ?? EMPTY;
+
+/** `11:55:59` — a chart's axis over the last minutes */
+export const formatClockSeconds = (value: Value): string => parse(value)?.format('HH:mm:ss') ?? EMPTY;
+
 /** `2026-11-23 11:55:59` — logs, where seconds matter */
 export const formatDateTimeSeconds = (value: Value): string => parse(value)?.format(DATE_TIME_SECONDS) ?? EMPTY;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { passwordSchema, statusSchema } from '../auth';
-import { isoDateTime, isoDay } from '../dates';
+import { ianaTimeZone, isoDateTime, isoDay } from '../dates';
 import { defineResource, textFilter } from '../resource';
 import { codeSchema, optionalText } from './common';
 
@@ -11,6 +11,8 @@ export const tenantSchema = z.object({
   status: statusSchema,
   contact: z.string().nullable(),
   expireTime: z.string().nullable(),
+  /** the zone of the tenant's business day (document numbers, "today"); null: the platform's */
+  timeZone: z.string().nullable(),
   createTime: z.string(),
   updateTime: z.string(),
 });
@@ -21,6 +23,8 @@ export const updateTenantSchema = z.object({
   name: z.string().trim().min(1).max(100),
   contact: optionalText(100),
   expireTime,
+  /** null: the platform's; left out: unchanged */
+  timeZone: ianaTimeZone().nullish(),
   status: statusSchema.default('0'),
 });
 

@@ -10,6 +10,9 @@ export const tenants = pgTable('tenants', {
   status: char('status', { length: 1 }).notNull().default('0'),
   contact: varchar('contact', { length: 100 }),
   expireTime: timestamp('expire_time', { withTimezone: true, mode: 'date' }),
+  // the IANA zone whose calendar day is the tenant's business day (document numbers, "today", "this
+  // month"); null: the platform's (TIME_ZONE)
+  timeZone: varchar('time_zone', { length: 64 }),
   createTime: timestamp('create_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   updateTime: timestamp('update_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

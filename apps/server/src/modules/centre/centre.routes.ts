@@ -23,6 +23,7 @@ import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { dayIn, tenantTimeZone } from '../../crud/business-day';
 import { refused } from '../../crud/conflict';
 import { type Ctx, inTenant } from '../../crud/context';
 import { isoDates, orderOf, pageOffset, startsWith } from '../../crud/query';
@@ -43,7 +44,7 @@ import {
 } from '../../db/schema';
 import { notFound } from '../../errors';
 import { endSessions } from '../auth/session.service';
-import { lowStock, memberCounts, pendingReleaseApprovals, today, workplaceSales } from '../dashboard/aggregates';
+import { lowStock, memberCounts, pendingReleaseApprovals, workplaceSales } from '../dashboard/aggregates';
 import { uncategorisedLabel } from '../dashboard/dashboard.routes';
 import { unreadCounts } from '../realtime/notification.repository';
 
@@ -72,12 +73,12 @@ async function approvalOf(ctx: Ctx, id: number): Promise<Approval | null> {
   };
 }
 
-/** AP + yyyymmdd + a per-tenant running number. */
 /** An approval someone other than `accountId` committed: the only kind they may decide (or have waiting for them). */
 const committedByOther = (accountId: string) => sql`lower(coalesce(${paramApprovals.createBy}, '')) <> lower(${accountId})`;
 
+/** AP + yyyymmdd (the tenant's business day) + a per-tenant running number. */
 async function nextNumber(ctx: Ctx): Promise<string> {
-  const day = today('UTC').replaceAll('-', '');
+  const day = dayIn(await tenantTimeZone(ctx)).replaceAll('-', '');
   const [row] = await ctx.tx
     .select({ n: count() })
     .from(paramApprovals)
@@ -337,8 +338,9 @@ function userCentreRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { tz } = request.query;
       const data = await inTenant(request, async (ctx) => {
+        // "today" and "this month" are the tenant's business days, whatever zone the browser is in
+        const tz = await tenantTimeZone(ctx);
         const may = (permission: string) => hasPermission(ctx.caller.permissions, permission);
         const owner = { tenantId: ctx.caller.tenantId, accountRef: ctx.caller.accountRef };
         const notices = await ctx.tx

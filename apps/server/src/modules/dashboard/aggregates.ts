@@ -1,5 +1,6 @@
 import { type Analysis, type AnalysisQuery, LOW_STOCK_THRESHOLD, type Workplace } from '@atrium/contracts';
 import { type SQL, sql } from 'drizzle-orm';
+import { dayIn } from '../../crud/business-day';
 import type { RawResult, Tx } from '../../db/client';
 
 /**
@@ -55,7 +56,8 @@ function itemFilter(query: Pick<AnalysisQuery, 'warehouseId' | 'categoryId'>): S
 
 type Named = { id: number | null; name: string; amount: number; orders: number };
 
-export async function analysis(tx: Tx, query: AnalysisQuery, uncategorised: string): Promise<Analysis> {
+/** The analysis of a range of the tenant's business days (`tz`: the tenant's time zone). */
+export async function analysis(tx: Tx, query: AnalysisQuery & { tz: string }, uncategorised: string): Promise<Analysis> {
   const { from, to, granularity, tz } = query;
   const { start, end } = bounds(from, to, tz);
   const inRange = sql`s.confirm_time >= ${start} and s.confirm_time < ${end}`;
@@ -156,17 +158,11 @@ export async function analysis(tx: Tx, query: AnalysisQuery, uncategorised: stri
   };
 }
 
-/** yyyy-mm-dd of now in a time zone, and of `days` days before it. */
-export function today(tz: string, daysBack = 0): string {
-  const date = new Date(Date.now() - daysBack * 86_400_000);
-  return new Intl.DateTimeFormat('sv-SE', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
-}
-
 /** The workplace's sales section: today, this month, the last 30 days' trend, popular products, category share. */
 export async function workplaceSales(tx: Tx, tz: string, uncategorised: string): Promise<NonNullable<Workplace['sales']>> {
-  const now = today(tz);
+  const now = dayIn(tz);
   const monthStart = `${now.slice(0, 8)}01`;
-  const trendFrom = today(tz, 29);
+  const trendFrom = dayIn(tz, new Date(), 29);
   const day = bounds(now, now, tz);
   const month = bounds(monthStart, now, tz);
   const trendRange = bounds(trendFrom, now, tz);
@@ -223,7 +219,7 @@ function analysisTrend(tx: Tx, from: string, to: string, tz: string) {
 }
 
 export async function memberCounts(tx: Tx, tz: string): Promise<NonNullable<Workplace['members']>> {
-  const now = today(tz);
+  const now = dayIn(tz);
   const { start } = bounds(`${now.slice(0, 8)}01`, now, tz);
   const [row] = await rows<{ total: number; fresh: number }>(
     tx,

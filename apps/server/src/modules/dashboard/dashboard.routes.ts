@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { recordAudit } from '../../crud/audit';
+import { tenantTimeZone } from '../../crud/business-day';
 import { inTenant } from '../../crud/context';
 import { type ExcelColumn, excelLocale, workbookOf, XLSX_TYPE } from '../../crud/excel';
 import { routeOptions } from '../../crud/register-resource';
@@ -82,9 +83,10 @@ export async function dashboardRoutes(app: FastifyInstance) {
       action: 'query',
       query: analysisQuerySchema,
       response: analysisSchema,
-      summary: 'Sales, members and activities of the tenant over a date range (days cut in `tz`), by period, category and warehouse',
+      summary:
+        "Sales, members and activities of the tenant over a date range (days cut in the tenant's time zone), by period, category and warehouse",
     },
-    async (ctx, { query }) => analysis(ctx.tx, query, uncategorisedLabel(ctx.request)),
+    async (ctx, { query }) => analysis(ctx.tx, { ...query, tz: await tenantTimeZone(ctx) }, uncategorisedLabel(ctx.request)),
   );
 
   const exportQuery = analysisExportQuerySchema;
@@ -100,7 +102,9 @@ export async function dashboardRoutes(app: FastifyInstance) {
       ),
       async (request, reply) => {
         const { dataset, ...query } = request.query as z.output<typeof exportQuery>;
-        const result = await inTenant(request, (ctx) => analysis(ctx.tx, query, uncategorisedLabel(request)));
+        const result = await inTenant(request, async (ctx) =>
+          analysis(ctx.tx, { ...query, tz: await tenantTimeZone(ctx) }, uncategorisedLabel(request)),
+        );
         const { rows, columns } = datasets[dataset](result);
         recordAudit(request, { target: `${dataset} ${query.from}..${query.to}` });
         const file = await workbookOf(dataset, columns as ExcelColumn<object>[], rows, excelLocale(request));

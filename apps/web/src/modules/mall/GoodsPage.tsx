@@ -14,8 +14,8 @@ import { resourceKeys } from '../../crud/resource-api';
 import type { ColumnDef } from '../../crud/types';
 import { SourceSelect } from '../erp/shared/widgets';
 import './locale';
+import { formatMoney } from '../../locale/money';
 
-const yuan = (fen: number) => (fen / 100).toFixed(2);
 /** Where a goods' page lives in the mall: the link its QR code carries. */
 export const goodsLink = (id: number) => `${window.location.origin}/mall/goods/${id}`;
 
@@ -49,7 +49,7 @@ export function GoodsPage() {
     { key: 'title', title: 'mall.goods.title', phone: true },
     { key: 'productCode', title: 'mall.goods.productCode' },
     { key: 'categoryName', title: 'mall.goods.category', render: (g) => g.categoryName ?? '—' },
-    { key: 'price', title: 'mall.goods.price', render: (g) => yuan(g.price) },
+    { key: 'price', title: 'mall.goods.price', render: (g) => formatMoney(g.price) },
     { key: 'stock', title: 'mall.goods.stock', render: (g) => <span data-testid={`goods-stock-${g.id}`}>{g.stock}</span> },
     {
       key: 'shelf',

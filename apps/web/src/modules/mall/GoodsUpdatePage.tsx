@@ -8,6 +8,7 @@ import { http } from '../../api';
 import { resourceKeys } from '../../crud/resource-api';
 import { type FieldErrors, issuesToErrors, serverErrors } from '../../crud/validation';
 import './locale';
+import { formatMoney } from '../../locale/money';
 
 type Tab = 'basic' | 'price' | 'detail';
 const TABS: Tab[] = ['basic', 'price', 'detail'];
@@ -156,7 +157,7 @@ export function GoodsUpdatePage() {
             data={g.skus}
             columns={[
               { title: t('mall.goods.sku'), dataIndex: 'specValues', render: (v: string[]) => v.join(' / ') || '—' },
-              { title: t('mall.goods.skuPrice'), dataIndex: 'skuPrice', render: (v: number) => (v / 100).toFixed(2) },
+              { title: t('mall.goods.skuPrice'), dataIndex: 'skuPrice', render: (v: number) => formatMoney(v) },
               {
                 title: t('mall.goods.mallPrice'),
                 dataIndex: 'price',

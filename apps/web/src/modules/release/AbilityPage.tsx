@@ -94,7 +94,7 @@ export function AbilityPage() {
           { title: t('release.key'), dataIndex: 'key' },
           { title: t('release.version'), dataIndex: 'version', render: (v: number) => `v${v}` },
           { title: t('release.name'), dataIndex: 'name' },
-          { title: t('release.status'), dataIndex: 'status', render: (s: string) => <StatusTag value={s} /> },
+          { title: t('release.status'), dataIndex: 'status', render: (s: string) => <StatusTag kind="abilityStatus" value={s} /> },
           { title: t('release.sha256'), dataIndex: 'sha256', render: (s: string) => <code>{s.slice(0, 12)}</code> },
           {
             title: t('release.actions'),
@@ -177,7 +177,7 @@ export function AbilityPage() {
                 <Space direction="vertical" size={2}>
                   <Space>
                     <b>v{a.version}</b>
-                    <StatusTag value={a.status} />
+                    <StatusTag kind="abilityStatus" value={a.status} />
                   </Space>
                   <Typography.Text type="secondary">
                     {a.createTime ? formatDateTime(a.createTime) : ''} {a.createBy ?? ''}

@@ -62,7 +62,7 @@ export function ClientPage() {
           { title: t('release.os'), dataIndex: 'os' },
           { title: t('release.agentVersion'), dataIndex: 'agentVersion' },
           { title: t('release.labels'), dataIndex: 'labels', render: (labels: string[]) => labels.map((l) => <Tag key={l}>{l}</Tag>) },
-          { title: t('release.status'), dataIndex: 'status', render: (s: string) => <StatusTag value={s} /> },
+          { title: t('release.status'), dataIndex: 'status', render: (s: string) => <StatusTag kind="clientStatus" value={s} /> },
           {
             title: t('release.presence'),
             dataIndex: 'presence',

@@ -116,7 +116,7 @@ export function TaskPage() {
           style={{ width: 200 }}
           value={filters.status}
           onChange={(status?: string) => filter({ status })}
-          options={taskStatuses.map((status) => ({ label: <StatusTag value={status} />, value: status }))}
+          options={taskStatuses.map((status) => ({ label: <StatusTag kind="taskStatus" value={status} />, value: status }))}
         />
       </Space>
       <Table
@@ -138,7 +138,7 @@ export function TaskPage() {
           { title: t('release.project'), dataIndex: 'projectId', render: (id: number) => name(projects.data?.list, id) },
           { title: t('release.env'), dataIndex: 'envId', render: (id: number) => name(envs.data?.list, id) },
           { title: t('release.version'), dataIndex: 'version' },
-          { title: t('release.status'), dataIndex: 'status', render: (s: string) => <StatusTag value={s} /> },
+          { title: t('release.status'), dataIndex: 'status', render: (s: string) => <StatusTag kind="taskStatus" value={s} /> },
           { title: t('release.createBy'), dataIndex: 'createBy' },
           { title: t('release.startedAt'), dataIndex: 'startedAt', render: (v: string | null) => (v ? formatDateTime(v) : '—') },
         ]}
@@ -268,7 +268,7 @@ function TaskDetail({ id, onChanged }: { id: number; onChanged: () => void }) {
       <Descriptions
         column={2}
         data={[
-          { label: t('release.status'), value: <StatusTag value={data.status} /> },
+          { label: t('release.status'), value: <StatusTag kind="taskStatus" value={data.status} /> },
           { label: t('release.version'), value: data.version },
           { label: t('release.exitCode'), value: data.exitCode ?? '—' },
           { label: t('release.hosts'), value: hosts.length ? hosts.map(hostName).join(', ') : '—' },
@@ -342,7 +342,7 @@ function TaskDetail({ id, onChanged }: { id: number; onChanged: () => void }) {
               if (!last) return <Tag>—</Tag>;
               return (
                 <Space size={4}>
-                  <StatusTag value={last.status} />
+                  <StatusTag kind="taskStatus" value={last.status} />
                   {last.exitCode !== null && last.exitCode !== 0 && <span>{t('release.exit', { code: last.exitCode })}</span>}
                   {attempts.length > 1 && <span>{t('release.attempts', { count: attempts.length })}</span>}
                 </Space>

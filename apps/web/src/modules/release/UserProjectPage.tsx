@@ -1,4 +1,6 @@
 import { Button, Card, Popconfirm, Select, Space, Table } from '@arco-design/web-react';
+import { permissionLevels } from '@atrium/contracts/release';
+import { releaseLabel } from '@atrium/contracts/release-labels';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,13 +8,12 @@ import { http } from '../../api';
 import { useCan } from '../../components/permission';
 import { attempt, EmptyList, type Env, type Grant, type Project, useList } from './shared';
 
-const LEVELS = ['VIEWER', 'OPERATOR', 'APPROVER', 'MAINTAINER'];
 type User = { id: number; accountId: string; nickname: string };
 type Draft = { userId?: number; projectId?: number; envId: number | 0; level: string };
 
 /** Who may do what to a project's tasks, per environment (or all of them): VIEWER < OPERATOR < APPROVER < MAINTAINER. */
 export function UserProjectPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const can = useCan();
   const client = useQueryClient();
   const grants = useList<Grant>('user-project');
@@ -61,7 +62,7 @@ export function UserProjectPage() {
           aria-label={t('release.level')}
           value={draft.level}
           onChange={(level: string) => setDraft({ ...draft, level })}
-          options={LEVELS}
+          options={permissionLevels.map((level) => ({ label: releaseLabel('permissionLevel', level, i18n.language), value: level }))}
         />
         {can('release:userProject:create') && (
           <Button type="primary" disabled={!draft.userId || !draft.projectId} onClick={grant}>
@@ -87,7 +88,11 @@ export function UserProjectPage() {
             dataIndex: 'envId',
             render: (id: number | null) => (id ? (envs.data?.list.find((e) => e.id === id)?.name ?? id) : t('release.allEnvs')),
           },
-          { title: t('release.level'), dataIndex: 'level' },
+          {
+            title: t('release.level'),
+            dataIndex: 'level',
+            render: (level: string) => releaseLabel('permissionLevel', level, i18n.language),
+          },
           // a reader gets no actions column: it would stay empty
           ...(can('release:userProject:delete')
             ? [

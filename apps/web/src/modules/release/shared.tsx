@@ -1,4 +1,5 @@
 import { Button, Empty, Form, Input, Message, Popconfirm, Tag } from '@arco-design/web-react';
+import { releaseLabel, type releaseLabels } from '@atrium/contracts/release-labels';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -109,9 +110,11 @@ const colours: Record<string, string> = {
   offline: 'gray',
 };
 
-export const StatusTag = ({ value, label }: { value: string; label?: string }) => (
-  <Tag color={colours[value] ?? 'gray'}>{label ?? value}</Tag>
-);
+/** A release code as a coloured tag, in words of the app's language (contracts' releaseLabels), never the code. */
+export function StatusTag({ value, kind, label }: { value: string; kind?: keyof typeof releaseLabels; label?: string }) {
+  const { i18n } = useTranslation();
+  return <Tag color={colours[value] ?? 'gray'}>{label ?? (kind ? releaseLabel(kind, value, i18n.language) : value)}</Tag>;
+}
 
 type ServerField = { field: string; message: string };
 

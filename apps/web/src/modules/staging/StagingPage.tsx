@@ -14,6 +14,7 @@ import { useMenuPages } from '../../shell/menu/useMenu';
 import { PageLinks } from '../dashboard/workplace/WorkplacePage';
 import '../erp/locale';
 import './messages';
+import { formatMoney } from '../../locale/money';
 
 const { Row, Col } = Grid;
 const MAX_PINS = 12;
@@ -139,7 +140,7 @@ export function StagingPage() {
                   <li key={order.id}>
                     <Link to={`/erp/sale?orderNo=${encodeURIComponent(order.orderNo)}`}>{order.orderNo}</Link>
                     <Typography.Text type="secondary">
-                      ¥{(order.totalAmount / 100).toFixed(2)} · {t(`erp.sale.status.${order.status}`, { defaultValue: order.status })} ·{' '}
+                      {formatMoney(order.totalAmount)} · {t(`erp.sale.status.${order.status}`, { defaultValue: order.status })} ·{' '}
                       {formatDateTime(order.createTime)}
                     </Typography.Text>
                   </li>

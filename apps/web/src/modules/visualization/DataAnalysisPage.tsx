@@ -2,8 +2,9 @@ import { Alert, Grid } from '@arco-design/web-react';
 import type { Analysis } from '@atrium/contracts/dashboard';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatYuan, yuanOf } from '../../locale/money';
 import { ChartCard, FilterBar, Kpi } from './parts';
-import { useAnalysis, yuan } from './useAnalysis';
+import { useAnalysis } from './useAnalysis';
 
 const { Row, Col } = Grid;
 const tooltip = { trigger: 'axis' } as const;
@@ -23,7 +24,7 @@ export function DataAnalysisPage() {
       {query.isError ? <Alert type="error" content={(query.error as Error).message} /> : null}
       <Row gutter={16} className="analysis-grid">
         <Col xs={12} md={6}>
-          <Kpi title={t('analysis.kpi.amount')} value={yuan(data?.totals.amount ?? 0)} precision={2} prefix="¥" testId="kpi-amount" />
+          <Kpi title={t('analysis.kpi.amount')} value={data?.totals.amount ?? 0} money testId="kpi-amount" />
         </Col>
         <Col xs={12} md={6}>
           <Kpi title={t('analysis.kpi.orders')} value={data?.totals.orders ?? 0} testId="kpi-orders" />
@@ -97,7 +98,7 @@ type T = (key: string, options?: Record<string, unknown>) => string;
 function optionsOf(data: Analysis, t: T) {
   const amount = t('analysis.amount');
   const orders = t('analysis.orders');
-  const money = { type: 'value', name: amount, axisLabel: { formatter: (v: number) => `¥${v}` } };
+  const money = { type: 'value', name: amount, axisLabel: { formatter: formatYuan } };
   return {
     sales: {
       tooltip,
@@ -106,12 +107,12 @@ function optionsOf(data: Analysis, t: T) {
       xAxis: { type: 'category', data: data.sales.map((p) => p.period) },
       yAxis: [money, { type: 'value', name: orders, minInterval: 1 }],
       series: [
-        { name: amount, type: 'line', smooth: true, areaStyle: { opacity: 0.15 }, data: data.sales.map((p) => yuan(p.amount)) },
+        { name: amount, type: 'line', smooth: true, areaStyle: { opacity: 0.15 }, data: data.sales.map((p) => yuanOf(p.amount)) },
         { name: orders, type: 'bar', yAxisIndex: 1, barMaxWidth: 16, data: data.sales.map((p) => p.orders) },
       ],
     },
     category: {
-      tooltip: { trigger: 'item', valueFormatter: (v: number) => `¥${v}` },
+      tooltip: { trigger: 'item', valueFormatter: formatYuan },
       legend: { type: 'scroll', bottom: 0 },
       series: [
         {
@@ -119,7 +120,7 @@ function optionsOf(data: Analysis, t: T) {
           type: 'pie',
           radius: ['40%', '68%'],
           itemStyle: { borderRadius: 4 },
-          data: data.byCategory.map((c) => ({ name: c.name, value: yuan(c.amount) })),
+          data: data.byCategory.map((c) => ({ name: c.name, value: yuanOf(c.amount) })),
         },
       ],
     },
@@ -128,7 +129,7 @@ function optionsOf(data: Analysis, t: T) {
       grid,
       xAxis: { type: 'category', data: data.byWarehouse.map((w) => w.name) },
       yAxis: money,
-      series: [{ name: amount, type: 'bar', barMaxWidth: 40, data: data.byWarehouse.map((w) => yuan(w.amount)) }],
+      series: [{ name: amount, type: 'bar', barMaxWidth: 40, data: data.byWarehouse.map((w) => yuanOf(w.amount)) }],
     },
     members: {
       tooltip,
@@ -149,7 +150,7 @@ function optionsOf(data: Analysis, t: T) {
       grid: { ...grid, left: 96 },
       xAxis: money,
       yAxis: { type: 'category', inverse: true, data: data.topMembers.map((m) => m.name) },
-      series: [{ name: amount, type: 'bar', barMaxWidth: 18, data: data.topMembers.map((m) => yuan(m.amount)) }],
+      series: [{ name: amount, type: 'bar', barMaxWidth: 18, data: data.topMembers.map((m) => yuanOf(m.amount)) }],
     },
     activities: {
       tooltip,
@@ -158,7 +159,7 @@ function optionsOf(data: Analysis, t: T) {
       xAxis: { type: 'category', data: data.activities.map((a) => a.name), axisLabel: { interval: 0, hideOverlap: true } },
       yAxis: [money, { type: 'value', name: orders, minInterval: 1 }],
       series: [
-        { name: amount, type: 'bar', barMaxWidth: 32, data: data.activities.map((a) => yuan(a.amount)) },
+        { name: amount, type: 'bar', barMaxWidth: 32, data: data.activities.map((a) => yuanOf(a.amount)) },
         { name: orders, type: 'line', yAxisIndex: 1, data: data.activities.map((a) => a.orders) },
       ],
     },

@@ -2,8 +2,9 @@ import { Alert, Card, Grid, Table } from '@arco-design/web-react';
 import type { Analysis } from '@atrium/contracts/dashboard';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatYuan, yuanOf } from '../../locale/money';
 import { ChartCard, FilterBar } from './parts';
-import { useAnalysis, yuan } from './useAnalysis';
+import { useAnalysis } from './useAnalysis';
 
 const { Row, Col } = Grid;
 
@@ -20,7 +21,7 @@ export function MultiDimensionPage() {
     if (!pivot) return {};
     const max = Math.max(1, ...pivot.cells.map((c) => c[2]));
     return {
-      tooltip: { position: 'top', valueFormatter: (v: number) => `¥${v}` },
+      tooltip: { position: 'top', valueFormatter: formatYuan },
       // the legend stands on the right, beside the cells: below them its numbers fell on the axis labels
       grid: { left: 8, right: 96, top: 16, bottom: 8, containLabel: true },
       xAxis: { type: 'category', data: pivot.warehouses, splitArea: { show: true }, axisLabel: { hideOverlap: true } },
@@ -37,7 +38,7 @@ export function MultiDimensionPage() {
       legend: { type: 'scroll', top: 0 },
       grid: { left: 64, right: 24, top: 40, bottom: 32 },
       xAxis: { type: 'category', data: pivot.warehouses },
-      yAxis: { type: 'value', axisLabel: { formatter: (v: number) => `¥${v}` } },
+      yAxis: { type: 'value', axisLabel: { formatter: formatYuan } },
       series: pivot.categories.map((category, y) => ({
         name: category,
         type: 'bar',
@@ -54,9 +55,9 @@ export function MultiDimensionPage() {
       title: w,
       dataIndex: w,
       align: 'right' as const,
-      render: (v: number | undefined) => (v ? v.toFixed(2) : '—'),
+      render: (v: number | undefined) => (v ? formatYuan(v) : '—'),
     })),
-    { title: t('analysis.total'), dataIndex: '__total', align: 'right' as const, render: (v: number) => v.toFixed(2) },
+    { title: t('analysis.total'), dataIndex: '__total', align: 'right' as const, render: (v: number) => formatYuan(v) },
   ];
 
   return (
@@ -110,13 +111,13 @@ function pivotOf(data: Analysis) {
   const categories = [...new Set(data.matrix.map((m) => m.category))];
   const warehouses = [...new Set(data.matrix.map((m) => m.warehouse))];
   const cells = data.matrix.map(
-    (m) => [warehouses.indexOf(m.warehouse), categories.indexOf(m.category), yuan(m.amount)] as [number, number, number],
+    (m) => [warehouses.indexOf(m.warehouse), categories.indexOf(m.category), yuanOf(m.amount)] as [number, number, number],
   );
   const rows = categories.map((category) => {
     const row: Record<string, number | string> = { category, __total: 0 };
     for (const m of data.matrix.filter((x) => x.category === category)) {
-      row[m.warehouse] = yuan(m.amount);
-      row.__total = (row.__total as number) + yuan(m.amount);
+      row[m.warehouse] = yuanOf(m.amount);
+      row.__total = (row.__total as number) + yuanOf(m.amount);
     }
     return row;
   });

@@ -7,8 +7,10 @@ import { type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Chart, type ChartHandle } from '../../components/charts/Chart';
 import { useCan } from '../../components/permission';
+import { saveAs } from '../../crud/ExportButton';
+import { formatMoney } from '../../locale/money';
 import { SourceSelect } from '../erp/shared/widgets';
-import { type AnalysisFilters, downloadDataset, type Granularity, saveAs } from './useAnalysis';
+import { type AnalysisFilters, downloadDataset, type Granularity } from './useAnalysis';
 import './messages';
 import './visualization.css';
 
@@ -74,7 +76,7 @@ export function ChartCard({
   empty?: boolean;
   children?: ReactNode;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const can = useCan();
   const chart = useRef<ChartHandle>(null);
   const [busy, setBusy] = useState(false);
@@ -85,7 +87,7 @@ export function ChartCard({
   const excel = async () => {
     setBusy(true);
     try {
-      await downloadDataset(filters, dataset, i18n.language);
+      await downloadDataset(filters, dataset);
     } catch {
       Message.error(t('analysis.exportFailed'));
     } finally {
@@ -138,19 +140,18 @@ export function ChartCard({
 export function Kpi({
   title,
   value,
-  precision,
-  prefix,
+  money,
   testId,
 }: {
   title: string;
   value: number;
-  precision?: number;
-  prefix?: string;
+  /** `value` is fen, shown as money is everywhere (formatMoney) */
+  money?: boolean;
   testId: string;
 }) {
   return (
     <Card bordered={false} className="kpi-card" data-testid={testId}>
-      <Statistic title={title} value={value} precision={precision} prefix={prefix} groupSeparator />
+      <Statistic title={title} value={value} groupSeparator renderFormat={money ? () => formatMoney(value) : undefined} />
     </Card>
   );
 }

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { http } from '../../api/http';
-import { authHeaders } from '../../crud/ExportButton';
+import { saveAs } from '../../crud/ExportButton';
 
 export type Granularity = 'day' | 'week' | 'month';
 export type AnalysisFilters = {
@@ -13,8 +13,6 @@ export type AnalysisFilters = {
   categoryId?: number;
 };
 
-export const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-
 /** The last 30 days, today included. */
 export const defaultRange = (): [string, string] => [dayjs().subtract(29, 'day').format('YYYY-MM-DD'), dayjs().format('YYYY-MM-DD')];
 
@@ -23,7 +21,6 @@ function paramsOf(filters: AnalysisFilters): Record<string, string> {
     from: filters.range[0],
     to: filters.range[1],
     granularity: filters.granularity,
-    tz: timeZone(),
   };
   if (filters.warehouseId) params.warehouseId = String(filters.warehouseId);
   if (filters.categoryId) params.categoryId = String(filters.categoryId);
@@ -41,21 +38,8 @@ export function useAnalysis() {
   return { filters, setFilters, query };
 }
 
-/** Downloads one chart's data as .xlsx (the server writes it in the page's language). */
-export async function downloadDataset(filters: AnalysisFilters, dataset: AnalysisDataset, lang: string): Promise<void> {
-  const query = new URLSearchParams({ ...paramsOf(filters), dataset });
-  const response = await fetch(`/api/dashboard/analysis/export?${query}`, { headers: { ...authHeaders(), 'accept-language': lang } });
-  if (!response.ok) throw new Error(`${response.status}`);
-  saveAs(URL.createObjectURL(await response.blob()), `${dataset}-${filters.range[0]}-${filters.range[1]}.xlsx`, true);
+/** Downloads one chart's data as .xlsx (the server writes it in the app's language). */
+export async function downloadDataset(filters: AnalysisFilters, dataset: AnalysisDataset): Promise<void> {
+  const file = await http.download('/api/dashboard/analysis/export', { params: { ...paramsOf(filters), dataset }, silent: true });
+  saveAs(URL.createObjectURL(file), `${dataset}-${filters.range[0]}-${filters.range[1]}.xlsx`, true);
 }
-
-/** Hands a URL to the browser as a download. */
-export function saveAs(url: string, name: string, revoke = false): void {
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  if (revoke) setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-export const yuan = (fen: number) => fen / 100;

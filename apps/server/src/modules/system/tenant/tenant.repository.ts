@@ -72,6 +72,7 @@ export const tenantRepository = {
         name: input.name,
         contact: input.contact ?? null,
         expireTime: expire(input.expireTime),
+        timeZone: input.timeZone ?? null,
         status: input.status,
       })
       .returning();
@@ -113,6 +114,7 @@ export const tenantRepository = {
         name: input.name,
         contact: input.contact ?? null,
         expireTime: expire(input.expireTime),
+        ...(input.timeZone === undefined ? {} : { timeZone: input.timeZone }),
         status: input.status,
         updateTime: new Date(),
       })

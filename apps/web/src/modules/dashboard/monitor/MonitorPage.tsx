@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../api/http';
 import { Chart } from '../../../components/charts/Chart';
-import { formatDateTime } from '../../../locale/datetime';
+import { formatClock, formatClockSeconds, formatDateTime } from '../../../locale/datetime';
 import { onRealtime } from '../../../realtime/events';
 import '../../visualization/messages';
 import '../../visualization/visualization.css';
@@ -61,7 +61,7 @@ export function MonitorPage() {
     () => ({
       tooltip: { trigger: 'axis' },
       grid: { left: 40, right: 16, top: 16, bottom: 28 },
-      xAxis: { type: 'category', data: (snapshot.data?.ordersPerMinute ?? []).map((p) => p.minute.slice(11, 16)) },
+      xAxis: { type: 'category', data: (snapshot.data?.ordersPerMinute ?? []).map((p) => formatClock(p.minute)) },
       yAxis: { type: 'value', minInterval: 1 },
       series: [
         {
@@ -81,7 +81,7 @@ export function MonitorPage() {
       tooltip: { trigger: 'axis' },
       legend: { top: 0 },
       grid: { left: 48, right: 48, top: 36, bottom: 28 },
-      xAxis: { type: 'category', data: frames.map((f) => f.time.slice(11, 19)) },
+      xAxis: { type: 'category', data: frames.map((f) => formatClockSeconds(f.time)) },
       yAxis: [
         { type: 'value', name: '%', max: (v: { max: number }) => Math.max(100, Math.ceil(v.max)) },
         { type: 'value', name: 'ms / req/s' },

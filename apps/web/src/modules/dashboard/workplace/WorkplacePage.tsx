@@ -13,11 +13,10 @@ import { formatDateTime } from '../../../locale/datetime';
 import { MenuIcon } from '../../../shell/menu/icons';
 import { useMenuPages } from '../../../shell/menu/useMenu';
 import '../messages';
+import { formatMoney } from '../../../locale/money';
 
 const QUICK_LINKS = 8;
 const { Row, Col } = Grid;
-const yuan = (fen: number) => `¥${(fen / 100).toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 function greetingKey(hour: number): string {
   if (hour < 12) return 'workplace.greeting.morning';
@@ -73,7 +72,7 @@ export function WorkplacePage() {
   const name = userInfo?.nickname || userInfo?.name || userInfo?.accountId || '';
   const query = useQuery({
     queryKey: ['user', 'workplace'],
-    queryFn: () => http.get<Workplace>('/api/user/workplace', { params: { tz: timeZone() } }),
+    queryFn: () => http.get<Workplace>('/api/user/workplace'),
   });
   const data = query.data;
   const sales = data?.sales;
@@ -102,11 +101,11 @@ export function WorkplacePage() {
         <Row gutter={16} className="kpi-row" align="stretch">
           {sales ? (
             <>
-              <Kpi title={t('workplace.kpi.todayAmount')} value={yuan(sales.todayAmount)} testId="kpi-today-amount" />
+              <Kpi title={t('workplace.kpi.todayAmount')} value={formatMoney(sales.todayAmount)} testId="kpi-today-amount" />
               <Kpi title={t('workplace.kpi.todayOrders')} value={sales.todayOrders} testId="kpi-today-orders" />
               <Kpi
                 title={t('workplace.kpi.monthAmount')}
-                value={yuan(sales.monthAmount)}
+                value={formatMoney(sales.monthAmount)}
                 hint={t('workplace.kpi.monthOrders', { count: sales.monthOrders })}
                 testId="kpi-month"
               />
@@ -138,7 +137,7 @@ export function WorkplacePage() {
               <TrendLine
                 label={t('workplace.trend')}
                 peakLabel={t('workplace.peak')}
-                format={yuan}
+                format={formatMoney}
                 points={sales.trend.map((p) => ({ period: p.period, value: p.amount }))}
               />
             </Card>
@@ -172,7 +171,7 @@ export function WorkplacePage() {
                       <li key={p.productId}>
                         <span>{p.name}</span>
                         <Typography.Text type="secondary">
-                          {t('workplace.sold', { count: p.quantity })} · {yuan(p.amount)}
+                          {t('workplace.sold', { count: p.quantity })} · {formatMoney(p.amount)}
                         </Typography.Text>
                       </li>
                     ))}
@@ -187,7 +186,7 @@ export function WorkplacePage() {
                 {sales.categoryShare.length ? (
                   <ShareBar
                     label={t('workplace.categoryShare')}
-                    format={yuan}
+                    format={formatMoney}
                     parts={sales.categoryShare.map((c) => ({ name: c.name, value: c.amount }))}
                   />
                 ) : (

@@ -15,7 +15,7 @@ import { resourceKeys } from '../../../crud/resource-api';
 import { useResourceItem } from '../../../crud/useResource';
 import { formatDateTime } from '../../../locale/datetime';
 import '../locale';
-import { yuan } from '../shared/widgets';
+import { formatMoney } from '../../../locale/money';
 import { memberCode } from './member-code';
 
 type Paged<T> = { list: T[]; total: number };
@@ -71,7 +71,7 @@ export function MemberDetailPage() {
           { key: 'birthday', label: 'erp.member.birthday' },
           { key: 'level', label: 'erp.member.level' },
           { key: 'points', label: 'erp.member.points' },
-          { key: 'balance', label: 'erp.member.balance', render: (m) => yuan(m.balance) },
+          { key: 'balance', label: 'erp.member.balance', render: (m) => formatMoney(m.balance) },
           { key: 'tags', label: 'erp.member.tags', render: (m) => m.tags.map((tag) => <Tag key={tag}>{tag}</Tag>) },
           { key: 'status', label: 'crud.status', render: (m) => t(`status.${m.status}`) },
         ]}
@@ -89,7 +89,7 @@ export function MemberDetailPage() {
                 columns={[
                   { title: t('erp.sale.orderNo'), dataIndex: 'orderNo' },
                   { title: t('erp.sale.status'), render: (_: unknown, s: Sale) => t(`erp.sale.status.${s.status}`) },
-                  { title: t('erp.sale.totalAmount'), render: (_: unknown, s: Sale) => yuan(s.totalAmount) },
+                  { title: t('erp.sale.totalAmount'), render: (_: unknown, s: Sale) => formatMoney(s.totalAmount) },
                   { title: t('crud.createTime'), render: (_: unknown, s: Sale) => formatDateTime(s.createTime) },
                 ]}
               />

@@ -13,7 +13,8 @@ import { useResourceItem } from '../../../crud/useResource';
 import { serverErrors } from '../../../crud/validation';
 import { formatDateTime } from '../../../locale/datetime';
 import '../locale';
-import { SourceSelect, yuan } from '../shared/widgets';
+import { formatMoney } from '../../../locale/money';
+import { SourceSelect } from '../shared/widgets';
 import { NegativeStockSwitch } from './NegativeStockSwitch';
 
 const keys = resourceKeys(productResource);
@@ -71,7 +72,7 @@ export function ProductDetailPage() {
           { key: 'code', label: 'erp.product.code' },
           { key: 'categoryName', label: 'erp.product.category' },
           { key: 'unit', label: 'erp.product.unit' },
-          { key: 'minPrice', label: 'erp.product.price', render: (p) => `¥${yuan(p.minPrice)}` },
+          { key: 'minPrice', label: 'erp.product.price', render: (p) => formatMoney(p.minPrice) },
           { key: 'stock', label: 'erp.product.stock' },
           { key: 'status', label: 'crud.status', render: (p) => t(`status.${p.status}`) },
         ]}
@@ -85,8 +86,8 @@ export function ProductDetailPage() {
             data={product.data.skus}
             columns={[
               { title: t('erp.product.specs'), render: (_: unknown, s: Product['skus'][number]) => skuName(s.specValues) },
-              { title: t('erp.product.price'), render: (_: unknown, s: Product['skus'][number]) => yuan(s.price) },
-              { title: t('erp.product.costPrice'), render: (_: unknown, s: Product['skus'][number]) => yuan(s.costPrice) },
+              { title: t('erp.product.price'), render: (_: unknown, s: Product['skus'][number]) => formatMoney(s.price) },
+              { title: t('erp.product.costPrice'), render: (_: unknown, s: Product['skus'][number]) => formatMoney(s.costPrice) },
               { title: t('erp.product.barcode'), dataIndex: 'barcode' },
             ]}
           />

@@ -1,7 +1,7 @@
 import { Descriptions, Table } from '@arco-design/web-react';
 import type { Sale } from '@atrium/contracts/erp/sale';
 import { useTranslation } from 'react-i18next';
-import { yuan } from '../shared/widgets';
+import { formatMoney } from '../../../locale/money';
 
 type Item = Sale['items'][number];
 
@@ -18,18 +18,18 @@ export function SaleLines({ sale }: { sale: Sale }) {
         columns={[
           { title: t('erp.product.name'), render: (_: unknown, i: Item) => [i.productName, ...i.specValues].join(' / ') },
           { title: t('erp.sale.quantity'), dataIndex: 'quantity' },
-          { title: t('erp.sale.unitPrice'), render: (_: unknown, i: Item) => yuan(i.unitPrice) },
-          { title: t('erp.sale.discount'), render: (_: unknown, i: Item) => yuan(i.discount) },
-          { title: t('erp.sale.amount'), render: (_: unknown, i: Item) => yuan(i.amount) },
+          { title: t('erp.sale.unitPrice'), render: (_: unknown, i: Item) => formatMoney(i.unitPrice) },
+          { title: t('erp.sale.discount'), render: (_: unknown, i: Item) => formatMoney(i.discount) },
+          { title: t('erp.sale.amount'), render: (_: unknown, i: Item) => formatMoney(i.amount) },
         ]}
       />
       <Descriptions
         style={{ marginTop: 12 }}
         column={3}
         data={[
-          { label: t('erp.sale.goodsAmount'), value: yuan(sale.goodsAmount) },
-          { label: t('erp.sale.discountAmount'), value: yuan(sale.discountAmount) },
-          { label: t('erp.sale.totalAmount'), value: yuan(sale.totalAmount) },
+          { label: t('erp.sale.goodsAmount'), value: formatMoney(sale.goodsAmount) },
+          { label: t('erp.sale.discountAmount'), value: formatMoney(sale.discountAmount) },
+          { label: t('erp.sale.totalAmount'), value: formatMoney(sale.totalAmount) },
         ]}
       />
     </>

@@ -2,14 +2,15 @@ import type { FieldMeta } from '@atrium/contracts/entity';
 import type { TFunction } from 'i18next';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
 import { formatDateTime } from '../../../locale/datetime';
-import { DateInput, MoneyInput, SourceSelect, TagsInput, yuan } from './widgets';
+import { formatMoney } from '../../../locale/money';
+import { DateInput, MoneyInput, SourceSelect, TagsInput } from './widgets';
 
 /** The list cell of a field, from its widget. */
 export function cellOf(meta: FieldMeta, value: unknown, t: TFunction): string {
   if (value === null || value === undefined || value === '') return '—';
   switch (meta.widget) {
     case 'money':
-      return `¥${yuan(value as number)}`;
+      return formatMoney(value as number);
     case 'datetime':
       return formatDateTime(value as string);
     case 'switch':

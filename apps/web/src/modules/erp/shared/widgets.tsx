@@ -3,10 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../api';
+import { formatMoney } from '../../../locale/money';
 
-/** Fen (integer, as the API has it) shown and typed as yuan. */
-export const yuan = (fen: number | null | undefined) => (fen === null || fen === undefined ? '—' : (fen / 100).toFixed(2));
-
+/** Fen (integer, as the API has it) typed as yuan. */
 export function MoneyInput({ value, onChange, placeholder }: { value?: unknown; onChange: (v: unknown) => void; placeholder?: string }) {
   return (
     <InputNumber
@@ -135,7 +134,7 @@ export function SkuSelect({ value, onChange, multiple }: { value?: unknown; onCh
     queryKey: ['erp', 'sku', keyword],
     queryFn: () => http.get<{ list: SkuOption[] }>('/api/erp/sku', { params: { keyword: keyword || undefined, pageSize: 50 } }),
   });
-  const options = (query.data?.list ?? []).map((s) => ({ label: `${skuLabel(s)} · ¥${yuan(s.price)}`, value: s.id }));
+  const options = (query.data?.list ?? []).map((s) => ({ label: `${skuLabel(s)} · ${formatMoney(s.price)}`, value: s.id }));
   return (
     <Select
       mode={multiple ? 'multiple' : undefined}

@@ -8,15 +8,10 @@ import { ExportButton } from '../../../crud/ExportButton';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
 import '../shared/locale';
-import '../shared/locale-admin';
 import { formatDateTimeSeconds } from '../../../locale/datetime';
+import { actionLabel, moduleLabel } from '../shared/operation';
 
 const MODULES_URL = `/api${operLogResource.basePath}/modules`;
-/** `system:user` reads as its menu entry's name (用户管理 / Users) where there is one: an i18n key, else the code. */
-const moduleLabel = (module: string) => {
-  const key = `menu.${module.replace(':', '.')}`;
-  return i18next.exists(key) ? key : module;
-};
 /**
  * The entry's object as a person reads it: the entity, then what the row was called when it was
  * written (`用户 hq0001 张三`, `User hq0001 Zhang San`); entries from before names were kept show the id.
@@ -54,7 +49,7 @@ export function OperLogPage() {
     {
       key: 'action',
       title: 'system.operlog.action',
-      render: (r) => (i18next.exists(`system.operlog.action.${r.action}`) ? t(`system.operlog.action.${r.action}`) : r.action),
+      render: (r) => actionLabel(r.action),
     },
     { key: 'target', title: 'system.operlog.target', render: objectOf },
     {

@@ -1,4 +1,4 @@
-import { DatePicker } from '@arco-design/web-react';
+import { DatePicker, Select } from '@arco-design/web-react';
 import { type Tenant, tenantResource } from '@atrium/contracts/system/tenant';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
@@ -7,11 +7,14 @@ import { formatDateTime } from '../../../locale/datetime';
 import { statusOptions } from '../shared/options';
 
 const when = (v: string | null) => formatDateTime(v);
+// the zones this browser knows (the server checks the name again)
+const timeZones = Intl.supportedValuesOf('timeZone').map((zone) => ({ label: zone, value: zone }));
 const columns: ColumnDef<Tenant>[] = [
   { key: 'code', title: 'system.tenant.code' },
   { key: 'name', title: 'system.tenant.name' },
   { key: 'contact', title: 'system.tenant.contact' },
   { key: 'expireTime', title: 'system.tenant.expireTime', render: (r) => when(r.expireTime) },
+  { key: 'timeZone', title: 'system.tenant.timeZone', render: (r) => r.timeZone ?? '—' },
   { key: 'createTime', title: 'crud.createTime', render: (r) => when(r.createTime) },
 ];
 const search: FieldDef[] = [
@@ -35,6 +38,23 @@ const form: FieldDef[] = [
         onChange={(text) => onChange(text ? new Date(text).toISOString() : null)}
         placeholder={placeholder}
         style={{ width: '100%' }}
+      />
+    ),
+  },
+  {
+    field: 'timeZone',
+    label: 'system.tenant.timeZone',
+    type: 'custom',
+    placeholder: 'system.tenant.timeZone.platform',
+    // whose calendar day numbers documents and makes "today"; cleared, the platform's
+    render: ({ value, onChange, placeholder }) => (
+      <Select
+        showSearch
+        allowClear
+        options={timeZones}
+        value={typeof value === 'string' && value ? value : undefined}
+        onChange={(zone) => onChange(zone ?? null)}
+        placeholder={placeholder}
       />
     ),
   },

@@ -1,11 +1,12 @@
-import { Button, Message, Modal, Space, Upload } from '@arco-design/web-react';
+import { Button, Modal, Space, Upload } from '@arco-design/web-react';
 import { IconUpload } from '@arco-design/web-react/icon';
 import type { ImportResult } from '@atrium/contracts/system/user';
 import { userResource } from '@atrium/contracts/system/user';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { http } from '../../../api';
 import { useCan } from '../../../components/permission';
-import { authHeaders, ExportButton } from '../../../crud/ExportButton';
+import { ExportButton } from '../../../crud/ExportButton';
 import { type ListParams, resourceKeys } from '../../../crud/resource-api';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -16,17 +17,13 @@ export function UserExcelButtons({ params }: { params: ListParams }) {
   const can = useCan();
   const client = useQueryClient();
   const importXlsx = async (file: File) => {
-    const response = await fetch('/api/system/user/import', {
-      method: 'POST',
-      headers: { ...authHeaders(), 'content-type': XLSX },
-      body: file,
-    });
-    const envelope = (await response.json()) as { code: number; message: string; data: ImportResult };
-    if (envelope.code !== 200) {
-      Message.error(envelope.message);
-      return;
+    let result: ImportResult;
+    try {
+      result = await http.post<ImportResult>('/api/system/user/import', new Blob([file], { type: XLSX }));
+    } catch {
+      return; // the client has said why
     }
-    const { created, failed, errors } = envelope.data;
+    const { created, failed, errors } = result;
     client.invalidateQueries({ queryKey: resourceKeys(userResource).all });
     Modal.info({
       title: t('system.user.import.result', { created, failed }),

@@ -21,6 +21,7 @@ import { useNavigate } from 'react-router';
 import { http, USER_INFO_URL } from '../../../api/http';
 import { QrCode } from '../../../components/qr/QrCode';
 import { formatDateTime } from '../../../locale/datetime';
+import { actionLabel, moduleLabel } from '../../system/shared/operation';
 import { certificateColumns, certificationKey, fetchCertifications, statusColor } from '../certification';
 import '../messages';
 
@@ -204,8 +205,7 @@ function RecentActivity() {
                   <li key={o.id}>
                     <span>
                       {/* the module as its menu entry reads where there is one (system:user → 用户管理), else its code */}
-                      {t(`menu.${o.title.replace(':', '.')}`, { defaultValue: o.title })} ·{' '}
-                      {t(`system.operlog.action.${o.action}`, { defaultValue: o.action })}
+                      {t(moduleLabel(o.title))} · {actionLabel(o.action)}
                       {o.target ? ` · ${o.target}` : ''}
                     </span>
                     <span className="activity-meta">
