@@ -2,8 +2,8 @@ import { buildApp } from './app';
 import type { Config } from './config';
 import { configuredDatabase, openDatabase } from './db/client';
 import { lockDataDir } from './lock';
-import { retirePublishedPasswords } from './modules/auth/published-passwords';
 import { seed } from './seed';
+import { retirePublishedPasswords } from './seed/published-passwords';
 
 /**
  * Opens the database (locking DATA_DIR when it is embedded), migrates, seeds and listens.

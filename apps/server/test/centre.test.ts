@@ -1,5 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dayIn } from '../src/crud/business-day';
 import { withTenant } from '../src/db/client';
 import { erpSales, erpWarehouses, tenants } from '../src/db/schema';
 import { arena } from './attack/escalation';
@@ -47,9 +48,12 @@ describe.each(engines)('dashboard, approvals and the user centre on %s', (engine
   });
 
   it('sums sales by day and by warehouse exactly as the rows add up', async () => {
-    const to = new Date();
-    const from = new Date(to.getTime() - 90 * 86_400_000);
-    const res = await acme.get(`/api/dashboard/analysis?from=${day(from)}&to=${day(to)}&tz=UTC`);
+    // the days are the tenant's (ADR 034): the demo tenants keep Asia/Shanghai's calendar, whose today
+    // may already be tomorrow in UTC
+    const tenantDay = (date: Date) => dayIn('Asia/Shanghai', date);
+    const to = tenantDay(new Date());
+    const from = tenantDay(new Date(Date.now() - 90 * 86_400_000));
+    const res = await acme.get(`/api/dashboard/analysis?from=${from}&to=${to}&tz=UTC`);
     expect(res.status).toBe(200);
     // the model: every sold order of the tenant, read straight from the table
     const sold = await withTenant(ctx.database.db, acmeTenant, (tx) =>
@@ -59,12 +63,12 @@ describe.each(engines)('dashboard, approvals and the user centre on %s', (engine
         .innerJoin(erpWarehouses, and(eq(erpWarehouses.tenantId, erpSales.tenantId), eq(erpWarehouses.id, erpSales.warehouseId)))
         .where(inArray(erpSales.status, ['confirmed', 'shipped', 'completed'])),
     );
-    const inRange = sold.filter((s) => s.confirmTime && day(s.confirmTime) >= day(from) && day(s.confirmTime) <= day(to));
+    const inRange = sold.filter((s) => s.confirmTime && tenantDay(s.confirmTime) >= from && tenantDay(s.confirmTime) <= to);
     expect(inRange.length).toBeGreaterThan(0);
     const byDay = new Map<string, number>();
     const byWarehouse = new Map<string, number>();
     for (const s of inRange) {
-      byDay.set(day(s.confirmTime as Date), (byDay.get(day(s.confirmTime as Date)) ?? 0) + s.amount);
+      byDay.set(tenantDay(s.confirmTime as Date), (byDay.get(tenantDay(s.confirmTime as Date)) ?? 0) + s.amount);
       byWarehouse.set(s.warehouse, (byWarehouse.get(s.warehouse) ?? 0) + s.amount);
     }
     const data = res.body.data;
@@ -76,7 +80,7 @@ describe.each(engines)('dashboard, approvals and the user centre on %s', (engine
     );
     expect(data.totals.orders).toBe(inRange.length);
     // the category split adds up to the item amounts, the weekly series to the same total
-    const weekly = await acme.get(`/api/dashboard/analysis?from=${day(from)}&to=${day(to)}&granularity=week`);
+    const weekly = await acme.get(`/api/dashboard/analysis?from=${from}&to=${to}&granularity=week`);
     const sum = (list: { amount: number }[]) => list.reduce((a, b) => a + b.amount, 0);
     expect(sum(weekly.body.data.sales)).toBe(sum(data.sales));
     expect(data.memberGrowth.at(-1).total).toBeGreaterThan(0);

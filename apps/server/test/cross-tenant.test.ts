@@ -130,7 +130,9 @@ describe.each(engines)('cross-tenant matrix on %s', (engine) => {
     expect(report.checked.length).toBeGreaterThanOrEqual(idRoutes(ctx.app.routeRegistry).length);
     expect(report.failures).toEqual([]);
     expect(report.unverified).toEqual([]);
-    expect(report.outOfReach).toEqual([]);
+    // the review of certifications is a platform administrator's (ADR 039): acme's administrator may not
+    // call it at all; a super admin reaching another tenant's request is centre.test.ts's 404
+    expect(report.outOfReach).toEqual(['PUT /api/system/certification/:id/review']);
     expect(report.unchanged).toBe(true);
   }, 240_000);
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { retirePublishedPasswords } from '../src/modules/auth/published-passwords';
+import { retirePublishedPasswords } from '../src/seed/published-passwords';
 import { buildTestApp, oneEngine } from './helper';
 import { signIn } from './system/api';
 

@@ -46,7 +46,7 @@ describe('hasPermission', () => {
 
 describe('platform permissions', () => {
   it("name the platform entities' permissions, and no others", () => {
-    expect(platformEntities).toEqual(['system:tenant']);
+    expect(platformEntities).toEqual(['system:tenant', 'system:certification']);
     for (const action of permissionCatalogue['system:tenant']) expect(isPlatformPermission(`system:tenant:${action}`)).toBe(true);
     expect(isPlatformPermission('system:tenantUser:list')).toBe(false);
     expect(isPlatformPermission('system:user:list')).toBe(false);

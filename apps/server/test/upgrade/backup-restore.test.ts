@@ -143,12 +143,16 @@ async function startCluster(name: string) {
 type Cluster = Awaited<ReturnType<typeof startCluster>>;
 
 /** This release's server on `database` of `cluster`, as the documented roles. */
-function serverOn(name: string, cluster: Cluster, database: string, dataDir: string, seed: 'demo' | 'none') {
+// as in production: no demo data, the first super admin from the environment
+const ADMIN = { ADMIN_ACCOUNT: 'root', ADMIN_PASSWORD: 'Root#backup-pass1' };
+
+function serverOn(name: string, cluster: Cluster, database: string, dataDir: string) {
   return ServerProcess.start(name, repository, {
     DATABASE_URL: cluster.url('atrium_owner', database),
     DATABASE_APP_URL: cluster.url('atrium_app', database),
     DATA_DIR: dataDir,
-    SEED: seed,
+    SEED: 'none',
+    ...ADMIN,
   });
 }
 
@@ -162,7 +166,7 @@ async function userByAccount(server: ServerProcess, token: string, accountId: st
 async function expectBackedUpData(server: ServerProcess, made: Data) {
   const ready = await server.readyz();
   expect(ready.status, JSON.stringify(ready.body)).toBe(200);
-  const admin = await server.signIn('admin', 'Admin@123456');
+  const admin = await server.signIn(ADMIN.ADMIN_ACCOUNT, ADMIN.ADMIN_PASSWORD);
   expect(admin.status, JSON.stringify(admin.body)).toBe(200);
   const token = admin.body.data.token as string;
   const found = await userByAccount(server, token, 'backup_one');
@@ -174,7 +178,7 @@ async function expectBackedUpData(server: ServerProcess, made: Data) {
 }
 
 async function makeData(server: ServerProcess) {
-  const admin = await server.signIn('admin', 'Admin@123456');
+  const admin = await server.signIn(ADMIN.ADMIN_ACCOUNT, ADMIN.ADMIN_PASSWORD);
   expect(admin.status, JSON.stringify(admin.body)).toBe(200);
   const token = admin.body.data.token as string;
   const made = await server.call('POST', '/system/user/info', {
@@ -203,7 +207,7 @@ describe.skipIf(!bin || !clientTools)('backup and restore on PostgreSQL, as docs
     const superuser = { SUPERUSER_URL: source.superuserUrl };
     await runBlock('roles', { cwd: work, env: superuser });
     await runBlock('database', { cwd: work, env: superuser });
-    const server = await serverOn('source', source, 'atrium', path.join(work, 'source'), 'demo');
+    const server = await serverOn('source', source, 'atrium', path.join(work, 'source'));
     servers.push(server);
     const data = await makeData(server);
     made = data.made;
@@ -231,7 +235,7 @@ describe.skipIf(!bin || !clientTools)('backup and restore on PostgreSQL, as docs
         ['atrium-2026-01-31.dump', dump],
       ],
     });
-    const server = await serverOn('restored, same cluster', source, 'atrium_restored', path.join(work, 'same'), 'none');
+    const server = await serverOn('restored, same cluster', source, 'atrium_restored', path.join(work, 'same'));
     servers.push(server);
     await expectBackedUpData(server, made);
   });
@@ -248,7 +252,7 @@ describe.skipIf(!bin || !clientTools)('backup and restore on PostgreSQL, as docs
         ['atrium-2026-01-31.dump', dump],
       ],
     });
-    const server = await serverOn('restored, new cluster', fresh, 'atrium_restored', path.join(work, 'fresh'), 'none');
+    const server = await serverOn('restored, new cluster', fresh, 'atrium_restored', path.join(work, 'fresh'));
     servers.push(server);
     await expectBackedUpData(server, made);
   });
@@ -258,7 +262,7 @@ describe('backup and restore of the embedded database, as docs/operations.md wri
   let parent: string;
   let server: ServerProcess | undefined;
   const start = async () => {
-    server = await ServerProcess.start('embedded', repository, { DATA_DIR: path.join(parent, 'atrium'), SEED: 'demo' });
+    server = await ServerProcess.start('embedded', repository, { DATA_DIR: path.join(parent, 'atrium'), SEED: 'none', ...ADMIN });
   };
   const service = async (verb: string) => {
     if (verb === 'stop') await server?.stop();

@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../config';
-import type { Database } from '../../db/client';
-import { accounts } from '../../db/schema';
-import { demoAccounts } from '../../seed/identity';
-import { hashPassword, verifyPassword } from './password';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { accounts } from '../db/schema';
+import { hashPassword, verifyPassword } from '../modules/auth/password';
+import { demoAccounts } from './identity';
 
 type Retired = { id: number; accountId: string; outcome: 'replaced' | 'withdrawn' };
 
