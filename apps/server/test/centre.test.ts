@@ -10,7 +10,6 @@ import { until } from './wait';
 
 type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
 
-const day = (date: Date) => date.toISOString().slice(0, 10);
 const certification = {
   accountType: 'enterprise',
   legalPerson: '王五',
