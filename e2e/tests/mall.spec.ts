@@ -5,7 +5,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect as baseExpect, type Page, test } from '@playwright/test';
 import { demoAccounts, signIn } from './support/auth';
-import { expectNoToast } from './support/toasts';
 
 // the machine these run on is shared and often loaded: wait longer than the default, assert the same
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -163,11 +162,15 @@ test('cloud vendor accounts: the key is required once, then never shown again', 
   await context.close();
 });
 
-test('a role without the mall lists sees why on the page itself, without an error toast', async ({ page }) => {
+test('a role without the mall lists is not offered them: the menu leaves them out, and their address says why and leads on', async ({
+  page,
+}) => {
   await signIn(page, demoAccounts.user.account, demoAccounts.user.password);
   for (const path of ['/mall/goods', '/erp/printer']) {
     await page.goto(path);
-    await expect(page.getByText('您没有查看此列表的权限')).toBeVisible();
-    await expectNoToast(page);
+    await expect(page.getByText('您没有访问该页面的权限')).toBeVisible();
+    await expect(page).not.toHaveURL(new RegExp(`${path}$`));
   }
+  // the side menu has no entry that would only open on "no permission"
+  await expect(page.locator('.arco-menu').getByText('打印机管理', { exact: true })).toHaveCount(0);
 });

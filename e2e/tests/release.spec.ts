@@ -3,9 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { releaseLabels } from '@atrium/contracts/release-labels';
 import { expect as baseExpect, type Page, test } from '@playwright/test';
 import { baseURL } from '../playwright.config';
 import { demoAccounts, signIn } from './support/auth';
+
+/** A release code as a page shows it: in words of the page's language (zh-CN here), or the code itself. */
+const shown = <K extends keyof typeof releaseLabels>(kind: K, code: keyof (typeof releaseLabels)[K] & string) =>
+  new RegExp(`^(${code}|${(releaseLabels[kind] as Record<string, { zh: string }>)[code]?.zh})$`);
 
 // the machine these run on is shared and often loaded: wait longer than the default, assert the same
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -81,7 +86,7 @@ test('creates an ability, a process and a task, follows its live log, and cancel
   await writeScript(page, SCRIPT);
   await ok(page);
   await row(page, `deploy${suffix}`).getByRole('button', { name: '发布' }).click();
-  await expect(row(page, `deploy${suffix}`).getByText('PUBLISHED')).toBeVisible();
+  await expect(row(page, `deploy${suffix}`).getByText(shown('abilityStatus', 'PUBLISHED'))).toBeVisible();
 
   // a project and an environment
   await page.goto('/release/project');
@@ -139,14 +144,14 @@ test('creates an ability, a process and a task, follows its live log, and cancel
   // the second task: watched live while it runs, then cancelled
   const second = await startTask(`Slow ${suffix}`, `2.0.${suffix}`);
   await expect(second.getByTestId('release-log')).toContainText(`line 3 of 2.0.${suffix}`);
-  await expect(second.getByText('RUNNING').first()).toBeVisible();
+  await expect(second.getByText(shown('taskStatus', 'RUNNING')).first()).toBeVisible();
   // force release asks first; keeping the task changes nothing
   await second.getByRole('button', { name: '强制释放' }).click();
   const confirm = page.locator('.arco-popconfirm:visible');
   await expect(confirm).toContainText('强制释放会把任务记为丢失');
   await confirm.getByRole('button', { name: '保留任务' }).click();
   await expect(confirm).toBeHidden();
-  await expect(second.getByText('RUNNING').first()).toBeVisible();
+  await expect(second.getByText(shown('taskStatus', 'RUNNING')).first()).toBeVisible();
   // cancelling asks too, and its two buttons do not both say "cancel"
   await second.getByRole('button', { name: '取消任务' }).click();
   await expect(confirm.getByRole('button')).toHaveText(['保留任务', '取消任务']);
@@ -159,7 +164,11 @@ test('creates an ability, a process and a task, follows its live log, and cancel
   await second.locator('.arco-drawer-close-icon').click();
   await expect(second).toBeHidden();
   await page.getByRole('combobox', { name: '状态' }).click();
-  await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: 'CANCELED' }).first().click();
+  await page
+    .locator('.arco-select-popup:visible .arco-select-option')
+    .filter({ hasText: shown('taskStatus', 'CANCELED') })
+    .first()
+    .click();
   await expect(row(page, `2.0.${suffix}`)).toHaveCount(1);
   await expect(row(page, `1.0.${suffix}`)).toHaveCount(0);
 });
@@ -173,7 +182,7 @@ test('keeps every version of an ability readable, and a process keeps the order 
   await writeScript(page, 'echo "first version"');
   await ok(page);
   await row(page, key).getByRole('button', { name: '发布' }).click();
-  await expect(row(page, key).getByText('PUBLISHED')).toBeVisible();
+  await expect(row(page, key).getByText(shown('abilityStatus', 'PUBLISHED'))).toBeVisible();
   // a published version is frozen: "new version" opens the next draft with its body
   await row(page, key).getByRole('button', { name: '新版本' }).click();
   await expect(modal(page).locator('.cm-content')).toContainText('first version');
@@ -181,7 +190,7 @@ test('keeps every version of an ability readable, and a process keeps the order 
   await ok(page);
   const v2 = row(page, key).filter({ hasText: 'v2' });
   await v2.getByRole('button', { name: '发布' }).click();
-  await expect(v2.getByText('PUBLISHED')).toBeVisible();
+  await expect(v2.getByText(shown('abilityStatus', 'PUBLISHED'))).toBeVisible();
 
   await v2.getByRole('button', { name: '版本历史' }).click();
   const drawer = page.locator('.arco-drawer');
