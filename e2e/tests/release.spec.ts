@@ -139,7 +139,7 @@ test('creates an ability, a process and a task, follows its live log, and cancel
   const first = await startTask(`Quick ${suffix}`, `1.0.${suffix}`);
   await expect(first.getByTestId('release-log')).toContainText(`line 3 of 1.0.${suffix}`);
   await expect(first.getByTestId('release-log')).toContainText('finished');
-  await expect(first.getByText('SUCCEEDED').first()).toBeVisible();
+  await expect(first.getByText(shown('taskStatus', 'SUCCEEDED')).first()).toBeVisible();
 
   // the second task: watched live while it runs, then cancelled
   const second = await startTask(`Slow ${suffix}`, `2.0.${suffix}`);
@@ -156,7 +156,7 @@ test('creates an ability, a process and a task, follows its live log, and cancel
   await second.getByRole('button', { name: '取消任务' }).click();
   await expect(confirm.getByRole('button')).toHaveText(['保留任务', '取消任务']);
   await confirm.getByRole('button', { name: '取消任务' }).click();
-  await expect(second.getByText('CANCELED').first()).toBeVisible();
+  await expect(second.getByText(shown('taskStatus', 'CANCELED')).first()).toBeVisible();
   await expect(second.getByTestId('release-log')).not.toContainText('finished');
 
   // the list by status: the cancelled task shows, the one that succeeded does not (the drawer closed by
