@@ -228,7 +228,12 @@ function layoutProblems(where: string): string[] {
 const knownOpen: { width: number; locale?: string; problem: RegExp; why: string }[] = [
   { width: 390, problem: /^\/erp\/sale, create form: .* is cut off/, why: "the order lines' table inside the drawer does not scroll" },
   { width: 390, problem: /^\/erp\/products, create form: .* is cut off/, why: 'one input of the SKU grid runs past the drawer' },
-  { width: 390, locale: 'en-US', problem: /^\/system\/menu(, create form)?: .* is cut off/, why: "the row's Delete button, in a fixed actions column" },
+  {
+    width: 390,
+    locale: 'en-US',
+    problem: /^\/system\/menu(, create form)?: .* is cut off/,
+    why: "the row's Delete button, in a fixed actions column",
+  },
   { width: 390, locale: 'en-US', problem: /^\/user\/setting: .* is cut off/, why: "the fifth tab sits behind the tab bar's arrow" },
   {
     width: 390,
