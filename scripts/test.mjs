@@ -1,7 +1,7 @@
 // `npm test`: every check the project has — typecheck, lint, unit tests, build, API tests, transfer
-// budgets, browser tests. Steps that do not depend on each other run side by side (two lanes: the
-// checks of the sources — typecheck, lint, unit — and build → tools → API → budget → browser); the API
-// tests start the compiled server, so they follow the build. At the end one table says what each step ran, passed, failed and skipped, and why a step did
+// budgets, browser tests. Steps that do not depend on each other run side by side: the checks of the
+// sources (typecheck → lint → unit) beside the build, and after the build the API tests, the upgrade
+// rehearsal and budget → browser beside each other; they all run the compiled server. At the end one table says what each step ran, passed, failed and skipped, and why a step did
 // not run; its last line counts every test.
 //
 // `npm test -- api browser` runs only the named steps (and says so for the others).
@@ -72,9 +72,10 @@ async function vitest(name, cwd, { args = [], env = {} } = {}) {
 const steps = {
   typecheck: async () => ({
     status: await series(
-      ...['apps/server', 'packages/agent', 'apps/web', 'apps/web/tsconfig.test.json', 'packages/contracts', 'e2e', 'bench'].map(
-        (project) => [npx, ['tsc', '-p', project]],
-      ),
+      ...['apps/server', 'packages/agent', 'apps/web/tsconfig.test.json', 'packages/contracts', 'e2e', 'bench'].map((project) => [
+        npx,
+        ['tsc', '-p', project],
+      ]),
     ),
   }),
   lint: async () => ({ status: await run(npx, ['biome', 'ci', '.']) }),
@@ -128,9 +129,24 @@ const plan = [
   ['tools', ['build']],
   ['api', ['build', 'tools']],
   ['upgrade', ['build']],
-  ['budget', ['api']],
+  // beside the API tests, not after them: either alone leaves much of a two-core machine idle (the API
+  // suites wait on PostgreSQL and on servers they start; the browser tests on the browser)
+  ['budget', ['build', 'tools']],
   ['browser', ['budget']],
 ];
+
+/** The machine's processor time so far, busy and in all (Linux; null elsewhere). */
+function cpuTimes() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = fields[3] + fields[4];
+    const all = fields.reduce((a, b) => a + b, 0);
+    return { busy: all - idle, all };
+  } catch {
+    return null;
+  }
+}
+const cpuAtStart = cpuTimes();
 
 const results = new Map();
 const started = Date.now();
@@ -190,7 +206,12 @@ for (const [name] of plan) {
   } else detail = r.status === 0 ? 'ok' : `exit status ${r.status}`;
   console.log(`${mark} ${name.padEnd(10)} ${r.seconds === undefined ? '' : `${r.seconds.toFixed(0).padStart(5)}s`}  ${detail}`);
 }
-console.log(`  ${'whole run'.padEnd(10)} ${((Date.now() - started) / 1000).toFixed(0).padStart(5)}s`);
+const cpuAtEnd = cpuTimes();
+const busy =
+  cpuAtStart && cpuAtEnd
+    ? ` (processors ${Math.round((100 * (cpuAtEnd.busy - cpuAtStart.busy)) / (cpuAtEnd.all - cpuAtStart.all))}% busy)`
+    : '';
+console.log(`  ${'whole run'.padEnd(10)} ${((Date.now() - started) / 1000).toFixed(0).padStart(5)}s${busy}`);
 // a step that failed without counting its tests (typecheck, lint, a crash) counts as one failure
 total.failed = Math.max(total.failed, failedSteps);
 console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);

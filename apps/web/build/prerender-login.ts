@@ -8,7 +8,7 @@ type ManifestChunk = { file: string; css?: string[]; imports?: string[] };
 type Manifest = Record<string, ManifestChunk>;
 type PrerenderModule = {
   renderLogin: (locale: 'zh-CN' | 'en-US', captcha: boolean) => Promise<string>;
-  bootScript: () => string;
+  bootScript: (part: 'hold' | 'boot') => string;
   ENGLISH_TEMPLATE_ID: string;
 };
 
@@ -79,15 +79,20 @@ export function prerenderLogin(): Plugin {
             .filter((file) => !index.includes(`/${file}"`))
             .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
         ].join('\n    ');
-        const boot = entry.bootScript();
-        const bootFile = `assets/login-boot-${createHash('sha256').update(boot).digest('base64url').slice(0, 8)}.js`;
-        writeFileSync(path.join(dist, bootFile), boot);
+        const script = (part: 'hold' | 'boot') => {
+          const source = entry.bootScript(part);
+          const file = `assets/login-${part}-${createHash('sha256').update(source).digest('base64url').slice(0, 8)}.js`;
+          writeFileSync(path.join(dist, file), source);
+          return file;
+        };
+        const holdFile = script('hold');
+        const bootFile = script('boot');
         for (const captcha of [false, true]) {
           const chinese = await entry.renderLogin('zh-CN', captcha);
           const english = await entry.renderLogin('en-US', captcha);
           const html = index
             .replace('<html lang="zh-CN">', `<html lang="zh-CN" data-captcha="${captcha ? 'on' : 'off'}">`)
-            .replace('</head>', `  ${links}\n  </head>`)
+            .replace('</head>', `  ${links}\n    <script src="/${holdFile}"></script>\n  </head>`)
             .replace(
               '<div id="root"></div>',
               () =>

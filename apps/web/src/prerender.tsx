@@ -48,24 +48,32 @@ export async function renderLogin(locale: Locale, captcha: boolean): Promise<str
 type BootKeys = { token: string; locale: string; settings: string; template: string; pending: string };
 
 /**
- * Runs in the page right after #root, before the first paint (a classic script, so no module features):
- * the English form in place of the Chinese one when English was chosen, the dark theme and colour-weak
- * mode as the settings say; a signed-in browser gets an empty root instead of a form it would leave at
- * once. Until React has taken the form over, a submit is held (the browser would send a GET to this page
- * and reload it) and marked on <html>: the page sends it once it can (LoginPage).
+ * Runs in <head>, before the form exists (a classic script, so no module features): until React has
+ * taken the form over, a submit is held (the browser would send a GET to this page and reload it) and
+ * marked on <html>; the page sends it once it can (LoginPage). In <head> because a quick hand (or a
+ * password manager) can submit the form the moment it is shown, before a script after it has run.
  */
-function boot(keys: BootKeys) {
-  const root = document.getElementById('root');
-  const taken = () => Boolean(root && Object.keys(root).some((key) => key.startsWith('__reactContainer')));
+function hold(keys: BootKeys) {
   document.addEventListener(
     'submit',
     (event) => {
-      if (taken() || !(event.target as Element).classList.contains('login-form')) return;
+      const root = document.getElementById('root');
+      const taken = Boolean(root && Object.keys(root).some((key) => key.startsWith('__reactContainer')));
+      if (taken || !(event.target as Element).classList.contains('login-form')) return;
       event.preventDefault();
       document.documentElement.dataset[keys.pending] = 'submit';
     },
     true,
   );
+}
+
+/**
+ * Runs in the page right after #root, before the first paint: the English form in place of the Chinese
+ * one when English was chosen, the dark theme and colour-weak mode as the settings say; a signed-in
+ * browser gets an empty root instead of a form it would leave at once.
+ */
+function boot(keys: BootKeys) {
+  const root = document.getElementById('root');
   try {
     if (localStorage.getItem(keys.token)) {
       if (root) root.textContent = '';
@@ -86,8 +94,8 @@ function boot(keys: BootKeys) {
 
 export const ENGLISH_TEMPLATE_ID = 'login-en-US';
 
-/** The source of the page's boot script. */
-export function bootScript(): string {
+/** The source of one of the page's two scripts: `hold` for <head>, `boot` for right after #root. */
+export function bootScript(part: 'hold' | 'boot'): string {
   const keys: BootKeys = {
     token: TOKEN_KEY,
     locale: LOCALE_STORAGE_KEY,
@@ -95,5 +103,5 @@ export function bootScript(): string {
     template: ENGLISH_TEMPLATE_ID,
     pending: HELD_SUBMIT,
   };
-  return `(${boot.toString()})(${JSON.stringify(keys)});\n`;
+  return `(${(part === 'hold' ? hold : boot).toString()})(${JSON.stringify(keys)});\n`;
 }

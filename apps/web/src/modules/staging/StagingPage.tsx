@@ -1,6 +1,7 @@
 import { Button, Card, Descriptions, Empty, Grid, Input, Message, Tag, Tooltip, Typography } from '@arco-design/web-react';
 import { IconPushpin, IconSearch } from '@arco-design/web-react/icon';
 import type { Workbench } from '@atrium/contracts/centre';
+import { releaseLabel } from '@atrium/contracts/release-labels';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +23,7 @@ const KEY = WORKBENCH_KEY;
 
 /** The home every signed-in user lands on: to-dos, their own recent work, pinned and recent pages, every page. */
 export function StagingPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const userInfo = useSession((s) => s.userInfo);
   const role = useSession((s) => s.role);
@@ -32,9 +33,15 @@ export function StagingPage() {
   const name = userInfo?.nickname || userInfo?.name || userInfo?.accountId || '';
   const bench = useQuery({ queryKey: KEY, queryFn: () => http.get<Workbench>('/api/user/workbench') });
   const pins = bench.data?.pins ?? [];
+  // optimistic, and safe against a workbench read still on its way: that read is cancelled (it would bring
+  // the pins from before the change), and the server's answer is what stays
   const savePins = useMutation({
     mutationFn: (next: string[]) => http.put<{ pins: string[] }>('/api/user/pins', { pins: next }),
-    onMutate: (next) => client.setQueryData<Workbench>(KEY, (old) => (old ? { ...old, pins: next } : old)),
+    onMutate: async (next) => {
+      await client.cancelQueries({ queryKey: KEY });
+      client.setQueryData<Workbench>(KEY, (old) => (old ? { ...old, pins: next } : old));
+    },
+    onSuccess: (saved) => client.setQueryData<Workbench>(KEY, (old) => (old ? { ...old, pins: saved.pins } : old)),
     onError: () => void client.invalidateQueries({ queryKey: KEY }),
   });
   const toggle = (page: string) => {
@@ -54,6 +61,8 @@ export function StagingPage() {
           icon={<IconPushpin />}
           aria-label={`${pinned ? t('staging.unpin') : t('staging.pin')} ${t(byName.get(page.name)?.meta.locale ?? page.name)}`}
           aria-pressed={pinned}
+          // the pins are not known until the workbench has loaded: a click before would replace them
+          disabled={!bench.data}
           onClick={() => toggle(page.name)}
           data-testid={`pin-${page.name}`}
         />
@@ -123,7 +132,7 @@ export function StagingPage() {
                     <Link to={`/release/task?id=${task.id}`}>
                       #{task.id} {task.project} · {task.env} · {task.version}
                     </Link>
-                    <Tag size="small">{task.status}</Tag>
+                    <Tag size="small">{releaseLabel('taskStatus', task.status, i18n.language)}</Tag>
                   </li>
                 ))}
               </ul>
