@@ -62,6 +62,12 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // every page, also in contexts a test makes itself, as for a person who asked for less motion: the
+        // app then draws no slide-ins (global.css), and a test waits for none
+        '--force-prefers-reduced-motion',
+        // pages here live seconds: V8's optimising compiler spent more than it saved (about a tenth of the
+        // processor time of the shell tests); behaviour is the same, speed is measured by npm run bench
+        '--js-flags=--no-opt',
       ],
     },
   },

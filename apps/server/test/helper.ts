@@ -50,9 +50,11 @@ export const engines: Engine[] =
     : ['pglite'];
 
 /**
- * For suites whose assertions do not pass through SQL the two engines could answer differently (the broker's
- * own rules, the external broker's hook): one engine, PostgreSQL when it answers. What they read and write
- * in the database is covered on both engines by the suites of those domains.
+ * For suites whose assertions do not pass through SQL the two engines could answer differently: the broker's
+ * own rules, the external broker's hook, and what the route layer decides before any query (the HTTP
+ * contract, the authorization matrix of every route, fuzzing every route from its schema; PGlite is the same
+ * PostgreSQL, so what differs between the engines is the driver, the pool and concurrency, which the domain
+ * suites and the NUL-and-surrogate probes cover on both). One engine, PostgreSQL when it answers.
  */
 export const oneEngine: Engine[] = [engines.includes('postgres') ? 'postgres' : 'pglite'];
 

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { committedMigrationCount, openDatabase } from '../src/db/client';
 import { snapshotWebDist } from '../src/plugins/external/web';
-import { createTestDatabase, engines, type TestDatabase, testConfig } from './helper';
+import { createTestDatabase, oneEngine, type TestDatabase, testConfig } from './helper';
 
-describe.each(engines)('HTTP contract on %s', (engine) => {
+describe.each(oneEngine)('HTTP contract on %s', (engine) => {
   let app: Awaited<ReturnType<typeof buildApp>>;
   let testDatabase: TestDatabase;
   let webDist: string;

@@ -596,6 +596,12 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
       (await admin.post('/api/release/user-project', { userId, projectId: ids.projectId, envId: ids.envId, level: 'APPROVER' })).status,
     ).toBe(200);
     expect(await approveRefusal(user)).toBeNull();
+    // what they decide on, by name: their role lists no projects, environments or processes
+    expect((await user.get('/api/release/project')).status).toBe(403);
+    const seen = (await user.get(`/api/release/task/${created.id}`)).body.data;
+    expect([seen.projectName, seen.envName, seen.processName]).toEqual(['Shop', 'Staging', 'Deploy']);
+    const listed = (await user.get(`/api/release/task?projectId=${ids.projectId}`)).body.data.list as { id: number; envName: string }[];
+    expect(listed.find((t) => t.id === created.id)?.envName).toBe('Staging');
     const approved = await user.put(`/api/release/task/${created.id}/approve`, {});
     expect(approved.status).toBe(200);
     expect(approved.body.data.status).toBe('QUEUED');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mail } from '../../src/modules/auth/mailer';
 import type { RegisteredRoute } from '../../src/plugins/external/route-registry';
-import { buildTestApp, engines } from '../helper';
+import { buildTestApp, engines, oneEngine } from '../helper';
 import {
   allBut,
   arena,
@@ -59,7 +59,7 @@ export function unprotectedRoutes(routes: RegisteredRoute[]): string[] {
   );
 }
 
-describe.each(engines)('authorization matrix on %s', (engine) => {
+describe.each(oneEngine)('authorization matrix on %s', (engine) => {
   let ctx: Awaited<ReturnType<typeof buildTestApp>>;
   let userToken: string;
   let userPermissions: string[];

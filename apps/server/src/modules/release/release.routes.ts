@@ -741,6 +741,41 @@ export async function releaseRoutes(app: FastifyInstance) {
     const { tenantId: _t, steps, ...rest } = task;
     return { ...rest, steps: steps.map(({ body: _b, ...step }) => step) };
   };
+  /**
+   * The names a task is shown and decided on by (project, environment, process, hosts): whoever may read the
+   * task reads them with it, also an approver whose role may not list projects or clients. Empty for a
+   * record gone since (the page shows the id then).
+   */
+  const taskNames = async (ctx: Ctx, tasks: (typeof releaseTasks.$inferSelect)[]) => {
+    const ids = (pick: (t: (typeof releaseTasks.$inferSelect)) => number[]) => [...new Set(tasks.flatMap(pick))];
+    const named = async (table: typeof releaseProjects | typeof releaseEnvs | typeof releaseProcesses, wanted: number[]) =>
+      new Map(
+        wanted.length
+          ? (await ctx.tx.select({ id: table.id, name: table.name }).from(table).where(inArray(table.id, wanted))).map((r) => [r.id, r.name])
+          : [],
+      );
+    const hostIds = ids((t) => [...t.targets, ...(t.clientId ? [t.clientId] : [])]);
+    const [projects, envs, processes, hosts] = await Promise.all([
+      named(releaseProjects, ids((t) => [t.projectId])),
+      named(releaseEnvs, ids((t) => [t.envId])),
+      named(releaseProcesses, ids((t) => [t.processId])),
+      hostIds.length
+        ? ctx.tx
+            .select({ id: releaseClients.id, name: releaseClients.hostname })
+            .from(releaseClients)
+            .where(inArray(releaseClients.id, hostIds))
+            .then((rows) => new Map(rows.map((r) => [r.id, r.name])))
+        : new Map<number, string>(),
+    ]);
+    return (task: typeof releaseTasks.$inferSelect) => ({
+      projectName: projects.get(task.projectId) ?? null,
+      envName: envs.get(task.envId) ?? null,
+      processName: processes.get(task.processId) ?? null,
+      hostNames: Object.fromEntries(
+        [...task.targets, ...(task.clientId ? [task.clientId] : [])].flatMap((id) => (hosts.has(id) ? [[id, hosts.get(id)]] : [])),
+      ) as Record<number, string>,
+    });
+  };
 
   route(app, { method: 'GET', url: '/release/task', query: taskListQuerySchema }, async (ctx, { query }) => {
     const conditions: SQL[] = [];
@@ -766,13 +801,20 @@ export async function releaseRoutes(app: FastifyInstance) {
       .limit(query.pageSize)
       .offset((query.pageNum - 1) * query.pageSize);
     const [counted] = await ctx.tx.select({ n: count() }).from(releaseTasks).where(where);
-    return { list: rows.map(toTask), total: counted?.n ?? 0, pageNum: query.pageNum, pageSize: query.pageSize };
+    const names = await taskNames(ctx, rows);
+    return {
+      list: rows.map((row) => ({ ...toTask(row), ...names(row) })),
+      total: counted?.n ?? 0,
+      pageNum: query.pageNum,
+      pageSize: query.pageSize,
+    };
   });
   route(app, { method: 'GET', url: '/release/task/:id', params: idParam }, async (ctx, { params }) => {
     const task = await loadTask(ctx, params.id, 'VIEWER');
     const runs = await ctx.tx.select().from(releaseStepRuns).where(eq(releaseStepRuns.taskId, task.id)).orderBy(asc(releaseStepRuns.id));
     const refusal = task.status === 'PENDING_APPROVAL' ? approvalRefusal(ctx, task, await levelOf(ctx, task.projectId, task.envId)) : null;
-    return { ...toTask(task), stepRuns: runs.map(strip), approveRefusal: refusal?.reason ?? null };
+    const names = await taskNames(ctx, [task]);
+    return { ...toTask(task), ...names(task), stepRuns: runs.map(strip), approveRefusal: refusal?.reason ?? null };
   });
   const logQuery = z.object({ format: z.enum(['text', 'json']).default('text') });
   app.get(

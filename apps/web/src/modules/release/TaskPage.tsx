@@ -135,8 +135,12 @@ export function TaskPage() {
         onRow={(task: Task) => ({ onClick: () => setSearch({ id: String(task.id) }) })}
         columns={[
           { title: 'ID', dataIndex: 'id' },
-          { title: t('release.project'), dataIndex: 'projectId', render: (id: number) => name(projects.data?.list, id) },
-          { title: t('release.env'), dataIndex: 'envId', render: (id: number) => name(envs.data?.list, id) },
+          {
+            title: t('release.project'),
+            dataIndex: 'projectId',
+            render: (id: number, task: Task) => task.projectName ?? name(projects.data?.list, id),
+          },
+          { title: t('release.env'), dataIndex: 'envId', render: (id: number, task: Task) => task.envName ?? name(envs.data?.list, id) },
           { title: t('release.version'), dataIndex: 'version' },
           { title: t('release.status'), dataIndex: 'status', render: (s: string) => <StatusTag kind="taskStatus" value={s} /> },
           { title: t('release.createBy'), dataIndex: 'createBy' },
@@ -262,12 +266,15 @@ function TaskDetail({ id, onChanged }: { id: number; onChanged: () => void }) {
   if (!data) return null;
   const runs = data.stepRuns ?? [];
   const hosts = data.targets?.length ? data.targets : data.clientId ? [data.clientId] : [];
-  const hostName = (id: number) => clients.data?.list.find((c) => c.id === id)?.hostname ?? `#${id}`;
+  const hostName = (id: number) => data.hostNames?.[id] ?? clients.data?.list.find((c) => c.id === id)?.hostname ?? `#${id}`;
   return (
     <Space direction="vertical" style={{ width: '100%' }} size="medium">
       <Descriptions
         column={2}
         data={[
+          { label: t('release.project'), value: data.projectName ?? `#${data.projectId}` },
+          { label: t('release.env'), value: data.envName ?? `#${data.envId}` },
+          { label: t('release.process'), value: data.processName ?? `#${data.processId}` },
           { label: t('release.status'), value: <StatusTag kind="taskStatus" value={data.status} /> },
           { label: t('release.version'), value: data.version },
           { label: t('release.exitCode'), value: data.exitCode ?? '—' },

@@ -62,6 +62,11 @@ export type Task = {
   startedAt: string | null;
   finishedAt: string | null;
   steps: { name: string; abilityKey: string; abilityVersion: number }[];
+  /** the names it is shown by, sent with it (a reader of the task may not list projects or clients) */
+  projectName?: string | null;
+  envName?: string | null;
+  processName?: string | null;
+  hostNames?: Record<number, string>;
   stepRuns?: StepRun[];
   /** the task's detail: why the caller may not approve it now (a message key), null when they may */
   approveRefusal?: string | null;
