@@ -747,18 +747,30 @@ export async function releaseRoutes(app: FastifyInstance) {
    * record gone since (the page shows the id then).
    */
   const taskNames = async (ctx: Ctx, tasks: (typeof releaseTasks.$inferSelect)[]) => {
-    const ids = (pick: (t: (typeof releaseTasks.$inferSelect)) => number[]) => [...new Set(tasks.flatMap(pick))];
+    const ids = (pick: (t: typeof releaseTasks.$inferSelect) => number[]) => [...new Set(tasks.flatMap(pick))];
     const named = async (table: typeof releaseProjects | typeof releaseEnvs | typeof releaseProcesses, wanted: number[]) =>
       new Map(
         wanted.length
-          ? (await ctx.tx.select({ id: table.id, name: table.name }).from(table).where(inArray(table.id, wanted))).map((r) => [r.id, r.name])
+          ? (await ctx.tx.select({ id: table.id, name: table.name }).from(table).where(inArray(table.id, wanted))).map((r) => [
+              r.id,
+              r.name,
+            ])
           : [],
       );
     const hostIds = ids((t) => [...t.targets, ...(t.clientId ? [t.clientId] : [])]);
     const [projects, envs, processes, hosts] = await Promise.all([
-      named(releaseProjects, ids((t) => [t.projectId])),
-      named(releaseEnvs, ids((t) => [t.envId])),
-      named(releaseProcesses, ids((t) => [t.processId])),
+      named(
+        releaseProjects,
+        ids((t) => [t.projectId]),
+      ),
+      named(
+        releaseEnvs,
+        ids((t) => [t.envId]),
+      ),
+      named(
+        releaseProcesses,
+        ids((t) => [t.processId]),
+      ),
       hostIds.length
         ? ctx.tx
             .select({ id: releaseClients.id, name: releaseClients.hostname })
