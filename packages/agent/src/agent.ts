@@ -114,7 +114,9 @@ export class Agent {
       this.log('connected');
       client.subscribe(this.downTopic, { qos: 1 }, (error) => {
         if (error) return this.log(`subscribe failed: ${error.message}`);
-        this.send('hello', { runs: this.inFlight(), agentVersion: AGENT_VERSION } satisfies AgentHeartbeat);
+        // every run it knows, finished ones too: a run that finished while the connection was down has its
+        // "finished" still on the way, and the server declares a run it does not hear of here LOST
+        this.send('hello', { runs: [...this.runs.keys()], agentVersion: AGENT_VERSION } satisfies AgentHeartbeat);
       });
     });
     client.on('error', (error) => this.log(`broker: ${error.message}`));
