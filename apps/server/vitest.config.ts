@@ -8,6 +8,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // generous: these bound a stuck test, they do not measure speed (that is npm run bench)
     testTimeout: 180_000,
+    // as the browser tests: one retry absorbs a starved machine's hiccup (a broker connection dropped, a
+    // timer late); a test that fails twice fails the run, and the run's output marks a retried test
+    retry: 1,
     hookTimeout: 240_000,
     pool: 'forks',
     // PGlite instances are memory-hungry and the machine has two cores
