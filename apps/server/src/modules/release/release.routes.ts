@@ -757,7 +757,8 @@ export async function releaseRoutes(app: FastifyInstance) {
             ])
           : [],
       );
-    const hostIds = ids((t) => [...t.targets, ...(t.clientId ? [t.clientId] : [])]);
+    const hostsOf = (t: typeof releaseTasks.$inferSelect) => [...t.targets, ...(t.clientId ? [t.clientId] : [])];
+    const hostIds = ids(hostsOf);
     const [projects, envs, processes, hosts] = await Promise.all([
       named(
         releaseProjects,
@@ -783,9 +784,7 @@ export async function releaseRoutes(app: FastifyInstance) {
       projectName: projects.get(task.projectId) ?? null,
       envName: envs.get(task.envId) ?? null,
       processName: processes.get(task.processId) ?? null,
-      hostNames: Object.fromEntries(
-        [...task.targets, ...(task.clientId ? [task.clientId] : [])].flatMap((id) => (hosts.has(id) ? [[id, hosts.get(id)]] : [])),
-      ) as Record<number, string>,
+      hostNames: Object.fromEntries(hostsOf(task).flatMap((id) => (hosts.has(id) ? [[id, hosts.get(id)]] : []))) as Record<number, string>,
     });
   };
 
