@@ -1,7 +1,8 @@
 import { forgetVisits, rememberVisit } from './recent-pages';
 
 /** Route-change listeners (the tab bar listens); logout removes them all. */
-export type RouteChange = { name: string; pathname: string; search: string; locale: string; ignoreCache: boolean };
+/** `key` is what the page is kept under while its tab is open (`shell/keep-alive/keys.ts`). */
+export type RouteChange = { name: string; key: string; pathname: string; search: string; locale: string; ignoreCache: boolean };
 type Listener = (change: RouteChange) => void;
 
 const listeners = new Set<Listener>();

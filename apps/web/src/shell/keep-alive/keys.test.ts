@@ -2,10 +2,17 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RouteHandle } from '../../app/routes';
 import { clearLocalSession } from '../../app/session';
 import { stagingTab, useTabs } from '../tab-bar/tabs-store';
-import { isCacheable, paneKey, stalePaths } from './keys';
+import { isCacheable, pageKey, paneKey, staleKeys } from './keys';
 
 const route = (name: string, ignoreCache = false): RouteHandle => ({ name, meta: { locale: name, ignoreCache } });
-const change = (pathname: string, search = '', ignoreCache = false) => ({ name: pathname, pathname, search, locale: 'x', ignoreCache });
+const change = (pathname: string, search = '', ignoreCache = false) => ({
+  name: pathname,
+  key: pathname,
+  pathname,
+  search,
+  locale: 'x',
+  ignoreCache,
+});
 
 describe('which pages stay mounted', () => {
   it('only with the tab bar on, and never an ignoreCache page or the redirect page', () => {
@@ -17,35 +24,50 @@ describe('which pages stay mounted', () => {
   });
 
   it('drops the pages whose tab closed, keeps the shown one, and drops all with the tab bar off', () => {
-    const cached = ['/staging', '/system/user', '/system/role'];
-    expect(stalePaths(cached, ['/staging', '/system/user'], '/system/user', true)).toEqual(['/system/role']);
+    const cached = ['Staging', 'systemUser', 'systemRole'];
+    expect(staleKeys(cached, ['Staging', 'systemUser'], 'systemUser', true)).toEqual(['systemRole']);
     // the page on screen stays even before its tab exists
-    expect(stalePaths(cached, ['/staging'], '/system/role', true)).toEqual(['/system/user']);
-    expect(stalePaths(cached, cached, '/staging', false)).toEqual(cached);
+    expect(staleKeys(cached, ['Staging'], 'systemRole', true)).toEqual(['systemUser']);
+    expect(staleKeys(cached, cached, 'Staging', false)).toEqual(cached);
+  });
+});
+
+describe("a page's key", () => {
+  it('is its route name, whatever the path or query it was opened at', () => {
+    expect(pageKey('systemUser', '/system/user')).toBe('systemUser');
+    expect(pageKey('systemUser', '/system/user/', {})).toBe('systemUser');
+  });
+
+  it('of a route with parameters is one per parameter set: two open records are two pages', () => {
+    const one = pageKey('systemUserDetail', '/system/user/detail/1', { id: '1' });
+    const two = pageKey('systemUserDetail', '/system/user/detail/2', { id: '2' });
+    expect(one).not.toBe(two);
+    expect(one).toBe(pageKey('systemUserDetail', '/system/user/detail/1', { id: '1' }));
+    expect(one).not.toBe(pageKey('mallGoodsUpdate', '/system/user/detail/1', { id: '1' }));
   });
 });
 
 describe("a pane's key", () => {
   it('is the same across renders while nothing about the page changed', () => {
-    expect(paneKey(1, '/system/user', {})).toBe(paneKey(1, '/system/user', { '/system/role': 3 }));
+    expect(paneKey(1, 'systemUser', {})).toBe(paneKey(1, 'systemUser', { systemRole: 3 }));
   });
 
   it('changes with the tenant, so a tenant switch mounts every page afresh', () => {
-    expect(paneKey(1, '/system/user', {})).not.toBe(paneKey(2, '/system/user', {}));
+    expect(paneKey(1, 'systemUser', {})).not.toBe(paneKey(2, 'systemUser', {}));
   });
 
   it('changes when the tab is reloaded, and only for that tab', () => {
     const before = { ...useTabs.getState().versions };
-    useTabs.getState().reload('/system/user');
+    useTabs.getState().reload('systemUser');
     const after = useTabs.getState().versions;
-    expect(paneKey(1, '/system/user', after)).not.toBe(paneKey(1, '/system/user', before));
-    expect(paneKey(1, '/system/role', after)).toBe(paneKey(1, '/system/role', before));
+    expect(paneKey(1, 'systemUser', after)).not.toBe(paneKey(1, 'systemUser', before));
+    expect(paneKey(1, 'systemRole', after)).toBe(paneKey(1, 'systemRole', before));
   });
 
   it('of a page that is not kept never equals a kept one, so switching the cache off remounts it', () => {
-    expect(paneKey(1, '/system/user', {}, true)).not.toBe(paneKey(1, '/system/user', {}));
-    // paths cannot make two different pages collide
-    expect(paneKey(1, '/a#1', {})).not.toBe(paneKey(1, '/a', { '/a': 1 }));
+    expect(paneKey(1, 'systemUser', {}, true)).not.toBe(paneKey(1, 'systemUser', {}));
+    // keys cannot make two different pages collide
+    expect(paneKey(1, 'a#1', {})).not.toBe(paneKey(1, 'a', { a: 1 }));
   });
 });
 
@@ -88,7 +110,7 @@ describe('the tab bar', () => {
     vi.stubGlobal('sessionStorage', storage());
     try {
       useTabs.getState().open(change('/system/user'));
-      useTabs.getState().reload('/system/user');
+      useTabs.getState().reload('systemUser');
       clearLocalSession();
       expect(useTabs.getState()).toMatchObject({ tabs: [stagingTab], versions: {} });
     } finally {

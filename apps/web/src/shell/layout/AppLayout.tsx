@@ -14,7 +14,7 @@ import { useMenu } from '../menu/useMenu';
 import { Navbar } from '../navbar/Navbar';
 import { FloatingSettingsButton } from '../settings/FloatingSettingsButton';
 import { TabBar } from '../tab-bar/TabBar';
-import { useCurrentRoute } from '../useCurrentRoute';
+import { useCurrentPage } from '../useCurrentRoute';
 import '../shell.css';
 
 const COLLAPSED_WIDTH = 48;
@@ -27,7 +27,7 @@ const RealtimeBridge = lazy(() => import('../../realtime/RealtimeBridge').then((
 export function AppLayout() {
   const { t } = useTranslation();
   const settings = useSettings();
-  const route = useCurrentRoute();
+  const { route, key } = useCurrentPage();
   const { pathname, search } = useLocation();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -36,9 +36,9 @@ export function AppLayout() {
 
   useEffect(() => {
     if (route) {
-      emitRouteChange({ name: route.name, pathname, search, locale: route.meta.locale, ignoreCache: Boolean(route.meta.ignoreCache) });
+      emitRouteChange({ name: route.name, key, pathname, search, locale: route.meta.locale, ignoreCache: Boolean(route.meta.ignoreCache) });
     }
-  }, [route, pathname, search]);
+  }, [route, key, pathname, search]);
 
   useEffect(() => {
     document.title = route ? `${t(route.meta.locale)} - ${t('app.name')}` : t('app.name');

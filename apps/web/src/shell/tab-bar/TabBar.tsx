@@ -49,7 +49,7 @@ export function TabBar() {
     setMenuFor(null);
     const index = tabs.findIndex((item) => item.path === tab.path);
     if (action === 'reload') {
-      store.reload(tab.path);
+      store.reload(tab.key);
       if (tab.path !== pathname) goTo(tab);
     } else if (action === 'closeCurrent') settle(store.close(tab.path), index);
     else if (action === 'closeLeft') settle(store.closeLeft(tab.path), index);

@@ -3,13 +3,21 @@ import type { RouteChange } from '../../app/route-listener';
 import { REDIRECT_NAME, STAGING_NAME, STAGING_PATH } from '../../app/routes';
 import { onSessionReset } from '../../app/session';
 
-export type Tab = { name: string; path: string; search: string; locale: string; ignoreCache: boolean };
+/** A tab per path; `key` is what its page is kept under (the route name; with the path when it has parameters). */
+export type Tab = { name: string; key: string; path: string; search: string; locale: string; ignoreCache: boolean };
 
-export const stagingTab: Tab = { name: STAGING_NAME, path: STAGING_PATH, search: '', locale: 'menu.staging', ignoreCache: false };
+export const stagingTab: Tab = {
+  name: STAGING_NAME,
+  key: STAGING_NAME,
+  path: STAGING_PATH,
+  search: '',
+  locale: 'menu.staging',
+  ignoreCache: false,
+};
 
 type TabsState = {
   tabs: Tab[];
-  /** Bumped by "reload" so the kept-alive page mounts afresh. */
+  /** Bumped by "reload" so the kept-alive page mounts afresh; by page key. */
   versions: Record<string, number>;
   open: (change: RouteChange) => void;
   /** Each close returns the tabs left; the caller moves away if the current one went. */
@@ -18,7 +26,7 @@ type TabsState = {
   closeRight: (path: string) => Tab[];
   closeOthers: (path: string) => Tab[];
   closeAll: () => Tab[];
-  reload: (path: string) => void;
+  reload: (key: string) => void;
 };
 
 const keepStaging = (tabs: Tab[]) => (tabs[0]?.path === STAGING_PATH ? tabs : [stagingTab, ...tabs.filter((t) => t.path !== STAGING_PATH)]);
@@ -38,6 +46,7 @@ export const useTabs = create<TabsState>()((set, get) => {
       const existing = tabs.findIndex((tab) => tab.path === change.pathname);
       const tab: Tab = {
         name: change.name,
+        key: change.key,
         path: change.pathname,
         search: change.search,
         locale: change.locale,
@@ -62,7 +71,7 @@ export const useTabs = create<TabsState>()((set, get) => {
     },
     closeOthers: (path) => update(get().tabs.filter((tab) => tab.path === path || tab.path === STAGING_PATH)),
     closeAll: () => update([stagingTab]),
-    reload: (path) => set(({ versions }) => ({ versions: { ...versions, [path]: (versions[path] ?? 0) + 1 } })),
+    reload: (key) => set(({ versions }) => ({ versions: { ...versions, [key]: (versions[key] ?? 0) + 1 } })),
   };
 });
 
