@@ -120,7 +120,7 @@ export function StepFormPage() {
             <Form.Item label={label('promotionLink')} field="promotionLink" required>
               <Input placeholder={t('stepForm.promotionLink.placeholder')} />
             </Form.Item>
-            <Form.Item wrapperCol={{ offset: 7 }}>
+            <Form.Item wrapperCol={{ offset: 7, span: 12 }}>
               <Button type="primary" onClick={next}>
                 {t('stepForm.next')}
               </Button>
@@ -147,7 +147,7 @@ export function StepFormPage() {
             >
               <Input.TextArea placeholder={t('stepForm.advertisingContent.placeholder')} autoSize={{ minRows: 4, maxRows: 10 }} />
             </Form.Item>
-            <Form.Item wrapperCol={{ offset: 7 }}>
+            <Form.Item wrapperCol={{ offset: 7, span: 12 }}>
               <Space>
                 <Button onClick={() => setCurrent(0)}>{t('stepForm.prev')}</Button>
                 <Button type="primary" loading={submit.isPending} onClick={send}>

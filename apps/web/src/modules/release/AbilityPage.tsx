@@ -6,7 +6,8 @@ import { http } from '../../api';
 import { CodeEditor } from '../../components/code/CodeEditor';
 import { useCan } from '../../components/permission';
 import { formatDateTime } from '../../locale/datetime';
-import { type Ability, attempt, EmptyList, KeyNameFields, StatusTag, useFormErrors, useList } from './shared';
+import { useIsPhone } from '../../shell/useIsPhone';
+import { type Ability, attempt, EmptyList, forScreen, KeyNameFields, RowActions, StatusTag, useFormErrors, useList } from './shared';
 import { stepNames, unsetVariables, VARIABLE_PREFIX } from './step-variables';
 
 /**
@@ -48,6 +49,7 @@ type Editing = { id?: number; key: string; name: string; body: string; timeoutSe
 
 /** Abilities: versioned shell step templates. A published version is frozen; "new version" starts the next draft. */
 export function AbilityPage() {
+  const phone = useIsPhone();
   const { t } = useTranslation();
   const can = useCan();
   const client = useQueryClient();
@@ -90,16 +92,22 @@ export function AbilityPage() {
         noDataElement={<EmptyList error={abilities.error} />}
         data={abilities.data?.list ?? []}
         pagination={false}
-        columns={[
-          { title: t('release.key'), dataIndex: 'key' },
+        columns={forScreen(phone, [
+          { title: t('release.key'), dataIndex: 'key', phone: true },
           { title: t('release.version'), dataIndex: 'version', render: (v: number) => `v${v}` },
           { title: t('release.name'), dataIndex: 'name' },
-          { title: t('release.status'), dataIndex: 'status', render: (s: string) => <StatusTag kind="abilityStatus" value={s} /> },
+          {
+            title: t('release.status'),
+            dataIndex: 'status',
+            render: (s: string) => <StatusTag kind="abilityStatus" value={s} />,
+            phone: true,
+          },
           { title: t('release.sha256'), dataIndex: 'sha256', render: (s: string) => <code>{s.slice(0, 12)}</code> },
           {
             title: t('release.actions'),
+            phone: true,
             render: (_: unknown, a: Ability) => (
-              <Space>
+              <RowActions>
                 {a.status === 'DRAFT' && can('release:ability:update') && (
                   <Button
                     size="mini"
@@ -126,10 +134,10 @@ export function AbilityPage() {
                 <Button size="mini" type="text" onClick={() => setHistory({ key: a.key, id: a.id })}>
                   {t('release.history')}
                 </Button>
-              </Space>
+              </RowActions>
             ),
           },
-        ]}
+        ])}
       />
       <Modal
         visible={!!editing}

@@ -6,10 +6,12 @@ import { http } from '../../api';
 import { useCan } from '../../components/permission';
 import { formatDateTime } from '../../locale/datetime';
 import { onRealtime } from '../../realtime/events';
-import { attempt, type Client, EmptyList, StatusTag, useList } from './shared';
+import { useIsPhone } from '../../shell/useIsPhone';
+import { attempt, type Client, EmptyList, forScreen, RowActions, StatusTag, useList } from './shared';
 
 /** Agents: approve a PENDING one, disable or revoke; presence follows the broker live. */
 export function ClientPage() {
+  const phone = useIsPhone();
   const { t } = useTranslation();
   const can = useCan();
   const queryClient = useQueryClient();
@@ -56,13 +58,18 @@ export function ClientPage() {
         noDataElement={<EmptyList error={clients.error} />}
         data={clients.data?.list ?? []}
         pagination={false}
-        columns={[
+        columns={forScreen(phone, [
           { title: 'ID', dataIndex: 'id' },
-          { title: t('release.hostname'), dataIndex: 'hostname' },
+          { title: t('release.hostname'), dataIndex: 'hostname', phone: true },
           { title: t('release.os'), dataIndex: 'os' },
           { title: t('release.agentVersion'), dataIndex: 'agentVersion' },
           { title: t('release.labels'), dataIndex: 'labels', render: (labels: string[]) => labels.map((l) => <Tag key={l}>{l}</Tag>) },
-          { title: t('release.status'), dataIndex: 'status', render: (s: string) => <StatusTag kind="clientStatus" value={s} /> },
+          {
+            title: t('release.status'),
+            dataIndex: 'status',
+            render: (s: string) => <StatusTag kind="clientStatus" value={s} />,
+            phone: true,
+          },
           {
             title: t('release.presence'),
             dataIndex: 'presence',
@@ -74,8 +81,9 @@ export function ClientPage() {
             ? [
                 {
                   title: t('release.actions'),
+                  phone: true,
                   render: (_: unknown, c: Client) => (
-                    <Space>
+                    <RowActions>
                       {(c.status === 'PENDING' || c.status === 'DISABLED') && can('release:client:approve') && (
                         <Button size="mini" type="primary" onClick={() => act(c, 'approve')}>
                           {t('release.approve')}
@@ -94,12 +102,12 @@ export function ClientPage() {
                           </Button>
                         </Popconfirm>
                       )}
-                    </Space>
+                    </RowActions>
                   ),
                 },
               ]
             : []),
-        ]}
+        ])}
       />
     </Card>
   );

@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { DeleteAction, EmptyList, type Env, KeyNameFields, useFormErrors, useList, type Variable } from './shared';
+import { useIsPhone } from '../../shell/useIsPhone';
+import { DeleteAction, EmptyList, type Env, forScreen, KeyNameFields, RowActions, useFormErrors, useList, type Variable } from './shared';
 
 type Editing = {
   id?: number;
@@ -18,6 +19,7 @@ let uids = 0;
 
 /** Environments: a secret variable is write-only — it shows as stored, and is sent again only when retyped. */
 export function EnvPage() {
+  const phone = useIsPhone();
   const { t } = useTranslation();
   const can = useCan();
   const client = useQueryClient();
@@ -55,11 +57,12 @@ export function EnvPage() {
         noDataElement={<EmptyList error={envs.error} />}
         data={envs.data?.list ?? []}
         pagination={false}
-        columns={[
+        columns={forScreen(phone, [
           { title: t('release.key'), dataIndex: 'key' },
-          { title: t('release.name'), dataIndex: 'name' },
+          { title: t('release.name'), dataIndex: 'name', phone: true },
           {
             title: t('release.protected'),
+            phone: true,
             dataIndex: 'protected',
             render: (p: boolean) => (p ? <Tag color="orange">{t('release.protected')}</Tag> : '—'),
           },
@@ -75,8 +78,9 @@ export function EnvPage() {
             ? [
                 {
                   title: t('release.actions'),
+                  phone: true,
                   render: (_: unknown, e: Env) => (
-                    <Space>
+                    <RowActions>
                       {can('release:env:update') && (
                         <Button
                           size="mini"
@@ -91,12 +95,12 @@ export function EnvPage() {
                         </Button>
                       )}
                       {can('release:env:delete') && <DeleteAction path="env" id={e.id} name={e.name} />}
-                    </Space>
+                    </RowActions>
                   ),
                 },
               ]
             : []),
-        ]}
+        ])}
       />
       <Modal
         visible={!!editing}

@@ -5,13 +5,16 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
+import { useIsPhone } from '../../shell/useIsPhone';
 import {
   type Ability,
   DeleteAction,
   EmptyList,
+  forScreen,
   type Process,
   type Project,
   paramsToText,
+  RowActions,
   textToParams,
   useFormErrors,
   useList,
@@ -23,6 +26,7 @@ type Editing = { id?: number; name: string; projectId?: number; steps: EditStep[
 
 /** Processes: a project's ordered steps, each a published ability with its parameters and target labels. */
 export function ProcessPage() {
+  const phone = useIsPhone();
   const { t } = useTranslation();
   const can = useCan();
   const client = useQueryClient();
@@ -84,8 +88,8 @@ export function ProcessPage() {
         noDataElement={<EmptyList error={processes.error} />}
         data={processes.data?.list ?? []}
         pagination={false}
-        columns={[
-          { title: t('release.name'), dataIndex: 'name' },
+        columns={forScreen(phone, [
+          { title: t('release.name'), dataIndex: 'name', phone: true },
           {
             title: t('release.project'),
             dataIndex: 'projectId',
@@ -107,8 +111,9 @@ export function ProcessPage() {
             ? [
                 {
                   title: t('release.actions'),
+                  phone: true,
                   render: (_: unknown, p: Process) => (
-                    <Space>
+                    <RowActions>
                       {can('release:process:update') && (
                         <Button
                           size="mini"
@@ -132,12 +137,12 @@ export function ProcessPage() {
                         </Button>
                       )}
                       {can('release:process:delete') && <DeleteAction path="process" id={p.id} name={p.name} />}
-                    </Space>
+                    </RowActions>
                   ),
                 },
               ]
             : []),
-        ]}
+        ])}
       />
       <Modal
         visible={!!editing}

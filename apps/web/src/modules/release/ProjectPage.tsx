@@ -4,12 +4,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { DeleteAction, EmptyList, KeyNameFields, type Project, useFormErrors, useList } from './shared';
+import { useIsPhone } from '../../shell/useIsPhone';
+import { DeleteAction, EmptyList, forScreen, KeyNameFields, type Project, RowActions, useFormErrors, useList } from './shared';
 
 type Editing = { id?: number; key: string; name: string; artifactSource: string; keepReleases: number };
 
 /** Projects: what is released, from where, and how many releases are kept for rollback. */
 export function ProjectPage() {
+  const phone = useIsPhone();
   const { t } = useTranslation();
   const can = useCan();
   const client = useQueryClient();
@@ -45,9 +47,9 @@ export function ProjectPage() {
         noDataElement={<EmptyList error={projects.error} />}
         data={projects.data?.list ?? []}
         pagination={false}
-        columns={[
+        columns={forScreen(phone, [
           { title: t('release.key'), dataIndex: 'key' },
-          { title: t('release.name'), dataIndex: 'name' },
+          { title: t('release.name'), dataIndex: 'name', phone: true },
           { title: t('release.artifactSource'), dataIndex: 'artifactSource', render: (v: string | null) => v ?? '—' },
           { title: t('release.keepReleases'), dataIndex: 'keepReleases' },
           // a reader gets no actions column: it would stay empty
@@ -55,20 +57,21 @@ export function ProjectPage() {
             ? [
                 {
                   title: t('release.actions'),
+                  phone: true,
                   render: (_: unknown, p: Project) => (
-                    <Space>
+                    <RowActions>
                       {can('release:project:update') && (
                         <Button size="mini" onClick={() => setEditing({ ...p, artifactSource: p.artifactSource ?? '' })}>
                           {t('release.edit')}
                         </Button>
                       )}
                       {can('release:project:delete') && <DeleteAction path="project" id={p.id} name={p.name} />}
-                    </Space>
+                    </RowActions>
                   ),
                 },
               ]
             : []),
-        ]}
+        ])}
       />
       <Modal
         visible={!!editing}

@@ -23,11 +23,13 @@ import { http } from '../../api';
 import { useCan } from '../../components/permission';
 import { formatDateTime } from '../../locale/datetime';
 import { onRealtime } from '../../realtime/events';
+import { useIsPhone } from '../../shell/useIsPhone';
 import {
   attempt,
   type Client,
   EmptyList,
   type Env,
+  forScreen,
   type Listed,
   type Process,
   type Project,
@@ -45,6 +47,7 @@ const FINISHED = ['SUCCEEDED', 'FAILED', 'PARTIAL', 'CANCELED', 'TIMED_OUT', 'LO
 
 /** Tasks: start a release, approve it on a protected environment, follow its log live, cancel it. */
 export function TaskPage() {
+  const phone = useIsPhone();
   const { t } = useTranslation();
   const client = useQueryClient();
   const [filters, setFilters] = useState<Filters>({ pageNum: 1 });
@@ -133,19 +136,25 @@ export function TaskPage() {
           size: 'small',
         }}
         onRow={(task: Task) => ({ onClick: () => setSearch({ id: String(task.id) }) })}
-        columns={[
+        columns={forScreen(phone, [
           { title: 'ID', dataIndex: 'id' },
           {
             title: t('release.project'),
             dataIndex: 'projectId',
+            phone: true,
             render: (id: number, task: Task) => task.projectName ?? name(projects.data?.list, id),
           },
           { title: t('release.env'), dataIndex: 'envId', render: (id: number, task: Task) => task.envName ?? name(envs.data?.list, id) },
           { title: t('release.version'), dataIndex: 'version' },
-          { title: t('release.status'), dataIndex: 'status', render: (s: string) => <StatusTag kind="taskStatus" value={s} /> },
+          {
+            title: t('release.status'),
+            dataIndex: 'status',
+            render: (s: string) => <StatusTag kind="taskStatus" value={s} />,
+            phone: true,
+          },
           { title: t('release.createBy'), dataIndex: 'createBy' },
           { title: t('release.startedAt'), dataIndex: 'startedAt', render: (v: string | null) => (v ? formatDateTime(v) : '—') },
-        ]}
+        ])}
       />
       <Modal
         visible={!!draft}

@@ -1,14 +1,36 @@
-import { Button, Empty, Form, Input, Message, Popconfirm, Tag } from '@arco-design/web-react';
+import { Button, Empty, Form, Input, Message, Popconfirm, Space, type TableColumnProps, Tag } from '@arco-design/web-react';
 import { releaseLabel, type releaseLabels } from '@atrium/contracts/release-labels';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, http } from '../../api';
 import { NoAccess } from '../../crud/NoAccess';
+import { useIsPhone } from '../../shell/useIsPhone';
 import './locale';
 import './release.css';
 
 export type Listed<T> = { list: T[]; total: number };
+
+/** A release table's column; `phone` keeps it on a phone's screen. */
+export type ScreenColumn<T> = TableColumnProps<T> & { phone?: boolean };
+
+/**
+ * The columns a release table shows: all of them, or on a phone those marked `phone` (what names the
+ * row, its status, its actions), as the generic lists do; the rest is on a wider screen.
+ */
+export function forScreen<T>(phone: boolean, columns: ScreenColumn<T>[]): TableColumnProps<T>[] {
+  return columns.filter((column) => !phone || column.phone).map(({ phone: _phone, ...column }) => column);
+}
+
+/** A row's actions: side by side, or one under the other on a phone, so the column stays narrow. */
+export function RowActions({ children }: { children: ReactNode }) {
+  const phone = useIsPhone();
+  return (
+    <Space direction={phone ? 'vertical' : 'horizontal'} size={phone ? 4 : 8}>
+      {children}
+    </Space>
+  );
+}
 export type Ability = {
   id: number;
   key: string;

@@ -29,16 +29,17 @@ export function SpecsEditor({ value, onChange }: { value?: unknown; onChange: (v
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       {specs.map((spec, i) => (
+        // the values take what the name and the delete button leave: a phone's drawer fits the row
         // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity beyond their place
-        <Space key={i} align="start" style={{ width: '100%' }}>
+        <div key={i} className="editor-line editor-line-top">
           <Input
-            style={{ width: 120 }}
+            style={{ width: 110, flex: 'none' }}
             placeholder={t('erp.product.specName')}
             value={spec.name}
             onChange={(name) => set(i, { name })}
             aria-label={t('erp.product.specName')}
           />
-          <div style={{ width: 300 }} data-testid="spec-values">
+          <div className="editor-line-grow" data-testid="spec-values">
             <TagsInput
               value={spec.values}
               onChange={(values) => set(i, { values: values as string[] })}
@@ -51,7 +52,7 @@ export function SpecsEditor({ value, onChange }: { value?: unknown; onChange: (v
             onClick={() => onChange(specs.filter((_, j) => j !== i))}
             aria-label={t('crud.delete')}
           />
-        </Space>
+        </div>
       ))}
       <Button icon={<IconPlus />} onClick={() => onChange([...specs, { name: '', values: [] }])} disabled={specs.length >= 5}>
         {t('erp.product.addSpec')}
@@ -86,6 +87,8 @@ export function SkusEditor({ value, onChange }: { value?: unknown; onChange: (v:
       rowKey={(r: SkuInput) => keyOf(r.specValues ?? [])}
       pagination={false}
       data={skus}
+      // each input keeps a width it can be typed in; a narrow drawer scrolls the grid sideways instead
+      scroll={{ x: 'max-content' }}
       columns={[
         {
           title: t('erp.product.specs'),
@@ -96,22 +99,26 @@ export function SkusEditor({ value, onChange }: { value?: unknown; onChange: (v:
         },
         {
           title: t('erp.product.price'),
+          width: 130,
           render: (_: unknown, r: SkuInput, i: number) => (
             <MoneyInput value={r.price} onChange={(v) => set(i, { price: v as number })} placeholder={t('erp.product.price')} />
           ),
         },
         {
           title: t('erp.product.costPrice'),
+          width: 130,
           render: (_: unknown, r: SkuInput, i: number) => (
             <MoneyInput value={r.costPrice} onChange={(v) => set(i, { costPrice: v as number })} />
           ),
         },
         {
           title: t('erp.product.barcode'),
+          width: 150,
           render: (_: unknown, r: SkuInput, i: number) => <Input value={r.barcode ?? ''} onChange={(v) => set(i, { barcode: v })} />,
         },
         {
           title: t('erp.product.weight'),
+          width: 110,
           render: (_: unknown, r: SkuInput, i: number) => <InputNumber value={r.weight} min={0} onChange={(v) => set(i, { weight: v })} />,
         },
       ]}

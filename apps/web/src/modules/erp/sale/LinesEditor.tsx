@@ -13,9 +13,10 @@ export function LinesEditor({ value, onChange }: { value?: unknown; onChange: (v
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       {lines.map((line, i) => (
+        // the SKU takes what the quantity and the delete button leave: a phone's drawer fits the line
         // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity beyond their place
-        <Space key={i} style={{ width: '100%' }}>
-          <div style={{ width: 320 }} data-testid="sale-line-sku">
+        <div key={i} className="editor-line">
+          <div className="editor-line-grow" data-testid="sale-line-sku">
             <SkuSelect value={line.skuId} onChange={(v) => set(i, { skuId: v as number })} />
           </div>
           <InputNumber
@@ -25,7 +26,7 @@ export function LinesEditor({ value, onChange }: { value?: unknown; onChange: (v
             onChange={(v) => set(i, { quantity: v })}
             placeholder={t('erp.sale.quantity')}
             aria-label={t('erp.sale.quantity')}
-            style={{ width: 120 }}
+            style={{ width: 110, flex: 'none' }}
           />
           <Button
             icon={<IconDelete />}
@@ -33,7 +34,7 @@ export function LinesEditor({ value, onChange }: { value?: unknown; onChange: (v
             aria-label={t('crud.delete')}
             onClick={() => onChange(lines.filter((_, j) => j !== i))}
           />
-        </Space>
+        </div>
       ))}
       <Button icon={<IconPlus />} onClick={() => onChange([...lines, { quantity: 1 }])}>
         {t('erp.sale.addItem')}

@@ -42,6 +42,8 @@ export function MenuPage() {
       key: 'title',
       title: 'system.menu.title',
       width: 220,
+      // a phone shows the name and the actions: the type and the paths need a wider screen
+      phone: true,
       render: (m) => (m.type === 'button' ? actionLabel(t, m.title) : m.locale ? `${t(m.locale)} (${m.title})` : m.title),
     },
     { key: 'type', title: 'system.menu.type', width: 90, render: (m) => <Tag>{t(`system.menu.type.${m.type}`)}</Tag> },

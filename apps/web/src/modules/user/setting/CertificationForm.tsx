@@ -63,7 +63,7 @@ export function CertificationForm() {
         <Form.Item label={label('certificateNumber')} field="certificateNumber" required>
           <Input maxLength={30} />
         </Form.Item>
-        <Form.Item wrapperCol={{ offset: 5 }}>
+        <Form.Item wrapperCol={{ offset: 5, span: 14 }}>
           <Button type="primary" loading={submit.isPending} disabled={pending} onClick={send} data-testid="cert-submit">
             {t('cert.submit')}
           </Button>

@@ -54,7 +54,7 @@ export function ContactForm({ layout }: { layout: Record<string, unknown> }) {
         <Form.Item label={label('password')} field="password" required>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
-        <Form.Item wrapperCol={{ offset: 5 }}>
+        <Form.Item wrapperCol={{ offset: 5, span: 14 }}>
           <Button type="primary" loading={save.isPending} onClick={send}>
             {t('contact.save')}
           </Button>

@@ -124,7 +124,7 @@ function BasicSettings() {
       <Form.Item label={label('profile')} field="profile" extra={`${countWords(profile)} / 200`}>
         <Input.TextArea placeholder={t('userSetting.profile.placeholder')} autoSize={{ minRows: 3, maxRows: 8 }} />
       </Form.Item>
-      <Form.Item wrapperCol={{ offset: 5 }}>
+      <Form.Item wrapperCol={{ offset: 5, span: 14 }}>
         <Space>
           <Button type="primary" loading={save.isPending} onClick={send}>
             {t('userSetting.save')}
@@ -179,7 +179,7 @@ function PasswordForm() {
       <Form.Item label={label('confirmPassword')} field="confirmPassword" required>
         <Input.Password autoComplete="new-password" />
       </Form.Item>
-      <Form.Item wrapperCol={{ offset: 5 }}>
+      <Form.Item wrapperCol={{ offset: 5, span: 14 }}>
         <Button type="primary" loading={change.isPending} onClick={send}>
           {t('userSetting.changePassword')}
         </Button>
