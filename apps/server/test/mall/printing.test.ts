@@ -1,10 +1,10 @@
 import { type PrinterJobMessage, printerTopic, printerUsername } from '@atrium/contracts/printer-protocol';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
-import { openDatabase } from '../../src/db/client';
-import { printOutbox } from '../../src/db/schema';
+import { openDatabase, withTenant } from '../../src/db/client';
+import { mallPrintJobs, printOutbox, tenants } from '../../src/db/schema';
 import { checkDevice } from '../../src/modules/mall/printer.service';
 import { BrokerHook } from '../../src/modules/realtime/hook';
 import { seed } from '../../src/seed';
@@ -104,6 +104,8 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
       LOGIN_RATE_LIMIT: '100000',
       PRINT_POLL_MS: '100',
       PRINT_RETRY_MS: '20',
+      // device jobs are checked for acks this often (their timeout, PRINT_ACK_MS, stays the default)
+      PRINT_QUERY_MS: '200',
       // nothing listens there: every request to "Feie" is refused by the network
       PRINTER_FEIE_URL: 'http://127.0.0.1:9',
       // plain MQTT over TCP as well, on a free port
@@ -443,6 +445,73 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
     );
     expect(jobs.map((j) => j.jobId)).toEqual([again.body.data.id]);
     expect((await api.put(`/api/mall/print-job/${jobId}/cancel`, {})).body.data.status).toBe('CANCELLED');
+  });
+
+  const acmeId = async () => {
+    const [acme] = await ctx.app.database.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.code, 'acme'));
+    return acme?.id as number;
+  };
+
+  /** What five minutes without an ack leave: the job's `sent_time` moved back past PRINT_ACK_MS. */
+  async function sentLongAgo(jobId: number) {
+    const db = ctx.app.database.db;
+    const tenantId = await acmeId();
+    await withTenant(db, tenantId, (tx) =>
+      tx
+        .update(mallPrintJobs)
+        .set({ sentTime: new Date(Date.now() - ctx.app.config.PRINT_ACK_MS - 1000) })
+        .where(and(eq(mallPrintJobs.tenantId, tenantId), eq(mallPrintJobs.id, jobId))),
+    );
+  }
+
+  /** A device of a new printer, signed in, subscribed and online; `jobs` collects what it is sent. */
+  async function onlineDevice() {
+    const p = await printer(api, { triggers: [] });
+    const dev = await device(url, p.sn, p.key);
+    open.push(dev);
+    const jobs = jobsOf(dev);
+    await dev.subscribeAsync(printerTopic(p.sn, 'job'), { qos: 1 });
+    await dev.publishAsync(printerTopic(p.sn, 'status'), JSON.stringify({ state: 'online' }), { qos: 1, retain: true });
+    await until(
+      () => api.get(`/api/mall/printer/${p.id}`),
+      (r) => r.body.data.state === 'online',
+    );
+    const ack = (jobId: number, status: 'printed' | 'failed') =>
+      dev.publishAsync(printerTopic(p.sn, 'ack'), JSON.stringify({ jobId, status }), { qos: 1 });
+    return { p, dev, jobs, ack };
+  }
+
+  const jobOf = async (id: number) => (await api.get(`/api/mall/print-job/${id}`)).body.data;
+
+  it('makes a job a device took and never acknowledged UNKNOWN after PRINT_ACK_MS, without sending it again; a late ack still prints it', async () => {
+    expect(ctx.app.config.PRINT_ACK_MS).toBe(300_000);
+    const { p, jobs, ack } = await onlineDevice();
+    const test = (await api.post(`/api/mall/printer/${p.id}/test`, {})).body.data;
+    await until(
+      async () => (await jobOf(test.id)).status,
+      (status) => status === 'SENT',
+    );
+    expect(jobs.map((j) => j.jobId)).toEqual([test.id]);
+    // a few checks pass while it is within its time: it stays SENT
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await jobOf(test.id)).status).toBe('SENT');
+
+    await sentLongAgo(test.id);
+    const unknown = await until(
+      () => jobOf(test.id),
+      (job) => job.status === 'UNKNOWN',
+    );
+    expect(unknown).toMatchObject({ status: 'UNKNOWN', lastError: 'the printer did not acknowledge the job', attempts: 1 });
+    // it may have printed: nothing is sent again
+    await new Promise((r) => setTimeout(r, 600));
+    expect(jobs.map((j) => j.jobId)).toEqual([test.id]);
+
+    await ack(test.id, 'printed');
+    const printed = await until(
+      () => jobOf(test.id),
+      (job) => job.status === 'PRINTED',
+    );
+    expect(printed).toMatchObject({ status: 'PRINTED', lastError: null });
   });
 
   it('prints a receipt for a sold order only: a draft or a cancelled one is refused and queues nothing', async () => {

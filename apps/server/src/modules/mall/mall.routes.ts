@@ -60,6 +60,7 @@ export async function mallRoutes(app: FastifyInstance) {
     backoffMs: app.config.PRINT_RETRY_MS,
     expireMs: app.config.PRINT_EXPIRE_MS,
     followUpMs: app.config.PRINT_QUERY_MS,
+    ackMs: app.config.PRINT_ACK_MS,
     statusMs: app.config.PRINT_STATUS_MS,
   });
   realtime.usePrinters({
