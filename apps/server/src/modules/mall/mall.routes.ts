@@ -207,6 +207,24 @@ export async function mallRoutes(app: FastifyInstance) {
   );
   typedRoute(
     app,
+    printJobResource,
+    {
+      method: 'POST',
+      url: '/mall/print-job/:id/reprint',
+      action: 'reprint',
+      params: idParamSchema,
+      response: printJobSchema,
+      write: true,
+      summary: 'Prints an ended job again: a new job with the same receipt for the same printer (a pending or sent one is refused)',
+    },
+    async (ctx, { params }) => {
+      const id = await printJobService.reprint(ctx, params.id);
+      kickAfter(ctx);
+      return (await printJobService.get(ctx, id)) ?? Promise.reject(notFound());
+    },
+  );
+  typedRoute(
+    app,
     saleResource,
     {
       method: 'POST',
