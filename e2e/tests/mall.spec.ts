@@ -128,6 +128,21 @@ test('publish a product, edit price and stock in the tabbed page, print an order
     copyFileSync(png, testInfo.outputPath('receipt.png'));
     await testInfo.attach('receipt.png', { path: testInfo.outputPath('receipt.png'), contentType: 'image/png' });
     await page.screenshot({ path: testInfo.outputPath('print-dialog.png') });
+
+    // 重新打印 from the printer's job list: a new job of the same receipt, printed by the simulator
+    await page.goto('/erp/printer');
+    await page.locator('tr.arco-table-tr').filter({ hasText: 'SIM-ACME' }).getByRole('button', { name: '更多' }).click();
+    await page.locator('.crud-more-actions:visible').getByTestId('printer-jobs-SIM-ACME').click();
+    await page.getByTestId(`job-reprint-${jobId}`).click();
+    await page.locator('.arco-popconfirm:visible').getByRole('button', { name: '确定' }).click();
+    const reprint = page.locator('tr.arco-table-tr').filter({ hasText: `重印自 ${jobId}` });
+    await expect(reprint).toContainText('已打印');
+    const reprintId = Number(
+      (await reprint.locator('[data-testid^="job-status-"]').getAttribute('data-testid'))?.slice('job-status-'.length),
+    );
+    expect(reprintId).toBeGreaterThan(jobId);
+    await expect.poll(() => existsSync(path.join(out, `${reprintId}.png`))).toBe(true);
+    expect(readFileSync(path.join(out, `${reprintId}.txt`), 'utf8')).toContain(sale.orderNo);
   } finally {
     simulator.kill('SIGTERM');
     await testInfo.attach('printer-sim.log', { body: simulatorOutput(), contentType: 'text/plain' });

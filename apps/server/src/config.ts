@@ -97,6 +97,9 @@ export const configSchema = z.object({
   TIME_ZONE: timeZone(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
   // how often cloud printer vendors are asked whether the jobs they took have printed (milliseconds)
   PRINT_QUERY_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  // how long a printer of the built-in protocol may take to acknowledge a job it was sent before the job is
+  // UNKNOWN (it may have printed: it is not sent again, and can be reprinted) (milliseconds)
+  PRINT_ACK_MS: z.coerce.number().int().min(1000).max(86_400_000).default(300_000),
   // how often cloud printer vendors are asked whether each printer is online (milliseconds)
   PRINT_STATUS_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   // a print job still waiting for its printer after this long is EXPIRED, not printed late (milliseconds)

@@ -1,10 +1,10 @@
 import { type PrinterJobMessage, printerTopic, printerUsername } from '@atrium/contracts/printer-protocol';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
-import { openDatabase } from '../../src/db/client';
-import { printOutbox } from '../../src/db/schema';
+import { openDatabase, withTenant } from '../../src/db/client';
+import { mallPrintJobs, operLogs, printOutbox, tenants } from '../../src/db/schema';
 import { checkDevice } from '../../src/modules/mall/printer.service';
 import { BrokerHook } from '../../src/modules/realtime/hook';
 import { seed } from '../../src/seed';
@@ -104,6 +104,8 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
       LOGIN_RATE_LIMIT: '100000',
       PRINT_POLL_MS: '100',
       PRINT_RETRY_MS: '20',
+      // device jobs are checked for acks this often (their timeout, PRINT_ACK_MS, stays the default)
+      PRINT_QUERY_MS: '200',
       // nothing listens there: every request to "Feie" is refused by the network
       PRINTER_FEIE_URL: 'http://127.0.0.1:9',
       // plain MQTT over TCP as well, on a free port
@@ -443,6 +445,174 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
     );
     expect(jobs.map((j) => j.jobId)).toEqual([again.body.data.id]);
     expect((await api.put(`/api/mall/print-job/${jobId}/cancel`, {})).body.data.status).toBe('CANCELLED');
+  });
+
+  const acmeId = async () => {
+    const [acme] = await ctx.app.database.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.code, 'acme'));
+    return acme?.id as number;
+  };
+
+  /** What five minutes without an ack leave: the job's `sent_time` moved back past PRINT_ACK_MS. */
+  async function sentLongAgo(jobId: number) {
+    const db = ctx.app.database.db;
+    const tenantId = await acmeId();
+    await withTenant(db, tenantId, (tx) =>
+      tx
+        .update(mallPrintJobs)
+        .set({ sentTime: new Date(Date.now() - ctx.app.config.PRINT_ACK_MS - 1000) })
+        .where(and(eq(mallPrintJobs.tenantId, tenantId), eq(mallPrintJobs.id, jobId))),
+    );
+  }
+
+  /** A device of a new printer, signed in, subscribed and online; `jobs` collects what it is sent. */
+  async function onlineDevice() {
+    const p = await printer(api, { triggers: [] });
+    const dev = await device(url, p.sn, p.key);
+    open.push(dev);
+    const jobs = jobsOf(dev);
+    await dev.subscribeAsync(printerTopic(p.sn, 'job'), { qos: 1 });
+    await dev.publishAsync(printerTopic(p.sn, 'status'), JSON.stringify({ state: 'online' }), { qos: 1, retain: true });
+    await until(
+      () => api.get(`/api/mall/printer/${p.id}`),
+      (r) => r.body.data.state === 'online',
+    );
+    const ack = (jobId: number, status: 'printed' | 'failed') =>
+      dev.publishAsync(printerTopic(p.sn, 'ack'), JSON.stringify({ jobId, status }), { qos: 1 });
+    return { p, dev, jobs, ack };
+  }
+
+  const jobOf = async (id: number) => (await api.get(`/api/mall/print-job/${id}`)).body.data;
+
+  it('makes a job a device took and never acknowledged UNKNOWN after PRINT_ACK_MS, without sending it again; a late ack still prints it', async () => {
+    expect(ctx.app.config.PRINT_ACK_MS).toBe(300_000);
+    const { p, jobs, ack } = await onlineDevice();
+    const test = (await api.post(`/api/mall/printer/${p.id}/test`, {})).body.data;
+    await until(
+      async () => (await jobOf(test.id)).status,
+      (status) => status === 'SENT',
+    );
+    expect(jobs.map((j) => j.jobId)).toEqual([test.id]);
+    // a few checks pass while it is within its time: it stays SENT
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await jobOf(test.id)).status).toBe('SENT');
+
+    await sentLongAgo(test.id);
+    const unknown = await until(
+      () => jobOf(test.id),
+      (job) => job.status === 'UNKNOWN',
+    );
+    expect(unknown).toMatchObject({ status: 'UNKNOWN', lastError: 'the printer did not acknowledge the job', attempts: 1 });
+    // it may have printed: nothing is sent again
+    await new Promise((r) => setTimeout(r, 600));
+    expect(jobs.map((j) => j.jobId)).toEqual([test.id]);
+
+    await ack(test.id, 'printed');
+    const printed = await until(
+      () => jobOf(test.id),
+      (job) => job.status === 'PRINTED',
+    );
+    expect(printed).toMatchObject({ status: 'PRINTED', lastError: null });
+  });
+
+  it('reprints an ended job as a new job the device prints; a pending or sent one is refused, another tenant gets a 404, a role without the permission a 403', async () => {
+    const { p, jobs, ack } = await onlineDevice();
+    const first = (await api.post(`/api/mall/printer/${p.id}/test`, {})).body.data;
+    await until(
+      async () => (await jobOf(first.id)).status,
+      (status) => status === 'SENT',
+    );
+    // still on its way: refused, naming its status, and nothing is added
+    const sent = await api.post(`/api/mall/print-job/${first.id}/reprint`, {});
+    expect([sent.status, fieldsOf(sent.body), sent.body.data.status]).toEqual([409, ['status'], 'SENT']);
+    expect(sent.body.message).toBe('A pending or sent print job is still on its way: it can be printed again once it has ended (now SENT)');
+    const zh = await api.post(`/api/mall/print-job/${first.id}/reprint`, {}, 'zh-CN');
+    expect(zh.body.message).toBe('待发送或已发送的打印任务还在进行中，结束后才能重新打印（当前状态：SENT）');
+    expect((await api.get(`/api/mall/print-job?printerId=${p.id}`)).body.data.total).toBe(1);
+
+    await sentLongAgo(first.id);
+    await until(
+      async () => (await jobOf(first.id)).status,
+      (status) => status === 'UNKNOWN',
+    );
+    const again = await api.post(`/api/mall/print-job/${first.id}/reprint`, {});
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({
+      printerId: p.id,
+      status: 'PENDING',
+      reprintOf: first.id,
+      bizType: first.bizType,
+      bizNo: first.bizNo,
+      text: first.text,
+      copies: first.copies,
+      attempts: 0,
+    });
+    expect(again.body.data.id).not.toBe(first.id);
+    await until(
+      async () => jobs.length,
+      (n) => n > 1,
+    );
+    expect(jobs.map((j) => j.jobId)).toEqual([first.id, again.body.data.id]);
+    expect(jobs[1]?.text).toBe(first.text);
+    await ack(again.body.data.id, 'printed');
+    await until(
+      async () => (await jobOf(again.body.data.id)).status,
+      (status) => status === 'PRINTED',
+    );
+    // the original keeps what happened to it
+    expect(await jobOf(first.id)).toMatchObject({ status: 'UNKNOWN', reprintOf: null });
+    // written to the operation log, the refusals too
+    const logged = await withTenant(ctx.app.database.db, await acmeId(), (tx) =>
+      tx
+        .select({ action: operLogs.action, result: operLogs.result })
+        .from(operLogs)
+        .where(eq(operLogs.url, `/api/mall/print-job/${first.id}/reprint`)),
+    );
+    expect(logged.map((l) => [l.action, l.result]).sort()).toEqual([
+      ['reprint', 'failure'],
+      ['reprint', 'failure'],
+      ['reprint', 'success'],
+    ]);
+    // a printed job may be printed again too (a second copy)
+    const copy = await api.post(`/api/mall/print-job/${again.body.data.id}/reprint`, {});
+    expect([copy.status, copy.body.data.reprintOf]).toEqual([200, again.body.data.id]);
+    await until(
+      async () => jobs.length,
+      (n) => n > 2,
+    );
+    await ack(copy.body.data.id, 'printed');
+
+    // a job waiting for an offline printer is refused as well
+    const offline = await printer(api, { triggers: [] });
+    const waiting = (await api.post(`/api/mall/printer/${offline.id}/test`, {})).body.data;
+    const pending = await api.post(`/api/mall/print-job/${waiting.id}/reprint`, {});
+    expect([pending.status, fieldsOf(pending.body), pending.body.data.status]).toEqual([409, ['status'], 'PENDING']);
+    expect((await api.get(`/api/mall/print-job?printerId=${offline.id}`)).body.data.list.map((j: { status: string }) => j.status)).toEqual([
+      'PENDING',
+    ]);
+
+    // another tenant's caller: the job does not exist there
+    const other = await signIn(ctx, 'admin', 'Admin@123456');
+    expect((await other.post(`/api/mall/print-job/${first.id}/reprint`, {})).status).toBe(404);
+    expect((await other.get(`/api/mall/print-job/${first.id}`)).status).toBe(404);
+
+    // a role of this tenant that may list and cancel jobs, but not reprint them
+    type MenuNode = { id: number; permission: string | null; children: MenuNode[] };
+    const flatten = (nodes: MenuNode[]): MenuNode[] => nodes.flatMap((n) => [n, ...flatten(n.children)]);
+    const menus = flatten((await api.get('/api/system/role/menuTree')).body.data);
+    const menuIds = ['mall:printer:list', 'mall:printJob:list', 'mall:printJob:query', 'mall:printJob:cancel'].map(
+      (permission) => menus.find((m) => m.permission === permission)?.id,
+    );
+    expect(menus.some((m) => m.permission === 'mall:printJob:reprint')).toBe(true);
+    const code = unique('clerk');
+    const role = await api.post('/api/system/role', { name: code, code, dataScope: '1', menuIds });
+    expect(role.status).toBe(200);
+    const password = 'Kx9!mountain-ledger';
+    const made = await api.post('/api/system/user/info', { accountId: code, name: 'Clerk', password, roleIds: [role.body.data.id] });
+    expect(made.status).toBe(200);
+    const clerk = await signIn(ctx, code, password);
+    expect((await clerk.get(`/api/mall/print-job/${first.id}`)).status).toBe(200);
+    expect((await clerk.post(`/api/mall/print-job/${first.id}/reprint`, {})).status).toBe(403);
+    expect((await api.get(`/api/mall/print-job?printerId=${p.id}`)).body.data.total).toBe(3);
   });
 
   it('prints a receipt for a sold order only: a draft or a cancelled one is refused and queues nothing', async () => {

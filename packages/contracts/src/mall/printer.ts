@@ -103,6 +103,12 @@ export const vendorParamSchema = z.object({ vendor: cloudVendorSchema });
 export const printJobStatuses = ['PENDING', 'SENT', 'PRINTED', 'FAILED', 'EXPIRED', 'CANCELLED', 'UNKNOWN'] as const;
 export const printJobStatusSchema = z.enum(printJobStatuses);
 export type PrintJobStatus = z.infer<typeof printJobStatusSchema>;
+/**
+ * Jobs that may be printed again: every job that has ended, whether it printed (a second copy), failed,
+ * expired, was cancelled or ended without anyone knowing (UNKNOWN). A PENDING or SENT job is still on its
+ * way to the printer.
+ */
+export const reprintableStatuses: readonly PrintJobStatus[] = ['PRINTED', 'FAILED', 'EXPIRED', 'CANCELLED', 'UNKNOWN'];
 
 export const printJobSchema = z.object({
   id: z.number().int(),
@@ -118,6 +124,8 @@ export const printJobSchema = z.object({
   attempts: z.number().int(),
   lastError: z.string().nullable(),
   printedTime: z.string().nullable(),
+  /** the job this one prints again (`POST /api/mall/print-job/{id}/reprint`); null for a first print */
+  reprintOf: z.number().int().nullable(),
   createTime: z.string(),
   updateTime: z.string(),
 });
@@ -151,5 +159,5 @@ export const printerEntity: EntityManifest = {
 export const printJobEntity: EntityManifest = {
   resource: printJobResource,
   route: printerPages.printer,
-  extraActions: ['cancel'],
+  extraActions: ['cancel', 'reprint'],
 };

@@ -95,6 +95,8 @@ export const mallPrintJobs = pgTable(
     lastError: varchar('last_error', { length: 500 }),
     sentTime: time('sent_time'),
     printedTime: time('printed_time'),
+    /** the job this one prints again (a reprint someone asked for); null for a first print */
+    reprintOf: bigint('reprint_of', { mode: 'number' }),
     createBy: varchar('create_by', { length: 30 }),
     createTime: time('create_time').notNull().defaultNow(),
     updateTime: time('update_time').notNull().defaultNow(),

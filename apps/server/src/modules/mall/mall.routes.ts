@@ -60,6 +60,7 @@ export async function mallRoutes(app: FastifyInstance) {
     backoffMs: app.config.PRINT_RETRY_MS,
     expireMs: app.config.PRINT_EXPIRE_MS,
     followUpMs: app.config.PRINT_QUERY_MS,
+    ackMs: app.config.PRINT_ACK_MS,
     statusMs: app.config.PRINT_STATUS_MS,
   });
   realtime.usePrinters({
@@ -203,6 +204,24 @@ export async function mallRoutes(app: FastifyInstance) {
     printJobResource,
     { method: 'PUT', url: '/mall/print-job/:id/cancel', action: 'cancel', params: idParamSchema, response: printJobSchema, write: true },
     async (ctx, { params }) => printJobService.cancel(ctx, params.id),
+  );
+  typedRoute(
+    app,
+    printJobResource,
+    {
+      method: 'POST',
+      url: '/mall/print-job/:id/reprint',
+      action: 'reprint',
+      params: idParamSchema,
+      response: printJobSchema,
+      write: true,
+      summary: 'Prints an ended job again: a new job with the same receipt for the same printer (a pending or sent one is refused)',
+    },
+    async (ctx, { params }) => {
+      const id = await printJobService.reprint(ctx, params.id);
+      kickAfter(ctx);
+      return (await printJobService.get(ctx, id)) ?? Promise.reject(notFound());
+    },
   );
   typedRoute(
     app,

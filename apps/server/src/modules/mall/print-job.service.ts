@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ListQueryOf, PrintJob, PrintJobStatus, printJobResource } from '@atrium/contracts';
+import { type ListQueryOf, type PrintJob, type PrintJobStatus, type printJobResource, reprintableStatuses } from '@atrium/contracts';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { refused } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
@@ -29,6 +29,7 @@ export function toPrintJob(row: JobRow, printerName: string): PrintJob {
     attempts: row.attempts,
     lastError: row.lastError,
     printedTime: row.printedTime ? row.printedTime.toISOString() : null,
+    reprintOf: row.reprintOf,
     createTime: row.createTime.toISOString(),
     updateTime: row.updateTime.toISOString(),
   };
@@ -225,5 +226,43 @@ export const printJobService = {
     if (!row) throw refused('status', 'state', 'printJob.cancelState');
     await ctx.tx.delete(printOutbox).where(and(eq(printOutbox.tenantRef, t), eq(printOutbox.jobId, id)));
     return (await printJobService.get(ctx, id)) as PrintJob;
+  },
+
+  /**
+   * Prints an ended job again (`reprintableStatuses`): a new PENDING job with the same receipt (as it was
+   * rendered, copies included) for the same printer, linked to the original by `reprintOf`. The original
+   * keeps its status. A job still PENDING or SENT is refused: it is on its way, and a second one would
+   * print twice. The printer must still be enabled.
+   */
+  async reprint(ctx: Ctx, id: number): Promise<number> {
+    const t = ctx.caller.tenantId;
+    const [found] = await ctx.tx
+      .select()
+      .from(mallPrintJobs)
+      .where(and(eq(mallPrintJobs.tenantId, t), eq(mallPrintJobs.id, id)))
+      .for('update');
+    if (!found) throw notFound();
+    if (!reprintableStatuses.includes(found.status as PrintJobStatus))
+      throw refused('status', 'state', 'printJob.reprintState', { status: found.status });
+    const printer = await printerOf(ctx, found.printerId);
+    const [row] = await ctx.tx
+      .insert(mallPrintJobs)
+      .values({
+        tenantId: t,
+        printerId: printer.id,
+        idempotencyKey: `reprint:${found.id}:${randomUUID()}`,
+        bizType: found.bizType,
+        bizId: found.bizId,
+        bizNo: found.bizNo,
+        markup: found.markup,
+        text: found.text,
+        copies: found.copies,
+        reprintOf: found.id,
+        createBy: ctx.caller.accountId,
+      })
+      .returning({ id: mallPrintJobs.id });
+    const jobId = (row as { id: number }).id;
+    await ctx.tx.insert(printOutbox).values({ tenantRef: t, jobId });
+    return jobId;
   },
 };

@@ -1,6 +1,6 @@
-import { cloudVendors, type PrinterVendor } from '@atrium/contracts';
+import { cloudVendors, mqttVendors, type PrinterVendor } from '@atrium/contracts';
 import { type PrinterAckMessage, type PrinterState, printerStates } from '@atrium/contracts/printer-protocol';
-import { and, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Db, withTenant } from '../../db/client';
 import { mallPrinters, mallPrintJobs, printOutbox, tenants, tenantUsers } from '../../db/schema';
@@ -28,8 +28,13 @@ export type PrintWorkerOptions = {
   backoffMs?: number;
   /** How long a job may wait for an offline printer before it is EXPIRED instead of printed late. */
   expireMs?: number;
-  /** How often a cloud vendor is asked whether the jobs it took have printed. */
+  /** How often a cloud vendor is asked whether the jobs it took have printed (and device jobs are checked for acks). */
   followUpMs?: number;
+  /**
+   * How long a device of the built-in protocol may take to ack a job it was sent: after that the job is
+   * UNKNOWN (it may have printed, so it is not sent again; a late ack still counts).
+   */
+  ackMs?: number;
   /** How often a cloud vendor is asked whether each of the tenant's printers there is online. */
   statusMs?: number;
 };
@@ -54,6 +59,8 @@ export class PrintWorker {
   private readonly expireMs: number;
   private readonly followUpMs: number;
   private lastFollowUp = 0;
+  private readonly ackMs: number;
+  private lastAckCheck = 0;
   private readonly statusMs: number;
   private lastStatus = 0;
 
@@ -64,6 +71,7 @@ export class PrintWorker {
     this.backoffMs = options.backoffMs ?? 2000;
     this.expireMs = options.expireMs ?? 86_400_000;
     this.followUpMs = options.followUpMs ?? 10_000;
+    this.ackMs = options.ackMs ?? 300_000;
     this.statusMs = options.statusMs ?? 60_000;
   }
 
@@ -103,6 +111,10 @@ export class PrintWorker {
     if (this.options.vendorDriver && Date.now() - this.lastFollowUp >= this.followUpMs) {
       this.lastFollowUp = Date.now();
       await this.followUp().catch((error: unknown) => this.options.log.warn({ err: error }, 'print job follow-up failed'));
+    }
+    if (Date.now() - this.lastAckCheck >= Math.min(this.followUpMs, this.ackMs)) {
+      this.lastAckCheck = Date.now();
+      await this.unacknowledged().catch((error: unknown) => this.options.log.warn({ err: error }, 'unacknowledged print jobs not checked'));
     }
     if (this.options.vendorDriver && Date.now() - this.lastStatus >= this.statusMs) {
       this.lastStatus = Date.now();
@@ -267,6 +279,39 @@ export class PrintWorker {
         );
         if (moved) await this.announceJob(tenantId, job.id, job.printerId, status);
       }
+    }
+  }
+
+  /**
+   * A device of the built-in protocol acks each job it is sent; one that took a job and said nothing for
+   * `ackMs` (it lost power, its paper jammed and it restarted, its ack was lost) leaves the job SENT for
+   * ever. Such a job becomes UNKNOWN, as a job whose sender died does: it may have printed, so it is not
+   * sent again (someone who finds no receipt reprints it), and an ack that comes after all still applies.
+   */
+  private async unacknowledged(): Promise<void> {
+    const { db } = this.options;
+    const before = new Date(Date.now() - this.ackMs);
+    const tenantRows = await db.select({ id: tenants.id }).from(tenants);
+    for (const { id: tenantId } of tenantRows) {
+      const devices = db
+        .select({ id: mallPrinters.id })
+        .from(mallPrinters)
+        .where(and(eq(mallPrinters.tenantId, tenantId), inArray(mallPrinters.vendor, [...mqttVendors])));
+      const timedOut = await withTenant(db, tenantId, (tx) =>
+        tx
+          .update(mallPrintJobs)
+          .set({ status: 'UNKNOWN', lastError: 'the printer did not acknowledge the job', updateTime: new Date() })
+          .where(
+            and(
+              eq(mallPrintJobs.tenantId, tenantId),
+              eq(mallPrintJobs.status, 'SENT'),
+              lt(mallPrintJobs.sentTime, before),
+              inArray(mallPrintJobs.printerId, devices),
+            ),
+          )
+          .returning({ id: mallPrintJobs.id, printerId: mallPrintJobs.printerId }),
+      );
+      for (const job of timedOut) await this.announceJob(tenantId, job.id, job.printerId, 'UNKNOWN');
     }
   }
 

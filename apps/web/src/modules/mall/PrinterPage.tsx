@@ -8,6 +8,7 @@ import {
   printerVendors,
   printJobResource,
   printTriggers,
+  reprintableStatuses,
 } from '@atrium/contracts/mall/printer';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -35,6 +36,11 @@ export const jobColour: Record<string, string> = {
   UNKNOWN: 'orange',
 };
 const JOBS_KEY = ['mall', 'printJob'] as const;
+/** The worker's own last errors, said in the app's language; a printer's or vendor's is shown as it came. */
+const workerErrors: Record<string, string> = {
+  'the printer did not acknowledge the job': 'mall.printJob.error.noAck',
+  'the sender stopped while sending': 'mall.printJob.error.senderStopped',
+};
 
 /** Every printer event (state, job result) refreshes what the page shows: the list and open job lists. */
 export function usePrinterLive() {
@@ -160,7 +166,7 @@ export function PrinterPage() {
   );
 }
 
-/** A printer's jobs, newest first, following live; a pending or unknown one can be cancelled. */
+/** A printer's jobs, newest first, following live; a pending or unknown one can be cancelled, an ended one reprinted. */
 export function PrintJobList({ printerId }: { printerId: number }) {
   const { t } = useTranslation();
   const can = useCan();
@@ -172,6 +178,13 @@ export function PrintJobList({ printerId }: { printerId: number }) {
   const cancel = useMutation({
     mutationFn: (id: number) => http.put<PrintJob>(`/api/mall/print-job/${id}/cancel`, {}),
     onSuccess: () => client.invalidateQueries({ queryKey: JOBS_KEY }),
+  });
+  const reprint = useMutation({
+    mutationFn: (id: number) => http.post<PrintJob>(`/api/mall/print-job/${id}/reprint`, {}),
+    onSuccess: (job) => {
+      Message.success(t('mall.printJob.reprinted', { id: job.id }));
+      return client.invalidateQueries({ queryKey: JOBS_KEY });
+    },
   });
   return (
     <Table<PrintJob>
@@ -191,23 +204,43 @@ export function PrintJobList({ printerId }: { printerId: number }) {
             <span>
               <Badge color={jobColour[job.status]} />{' '}
               <span data-testid={`job-status-${job.id}`}>{t(`mall.printJob.status.${job.status}`)}</span>
+              {job.reprintOf !== null && (
+                <Tag size="small" style={{ marginLeft: 6 }}>
+                  {t('mall.printJob.reprintOf', { id: job.reprintOf })}
+                </Tag>
+              )}
             </span>
           ),
         },
         { title: t('mall.printJob.attempts'), dataIndex: 'attempts', width: 90 },
-        { title: t('mall.printJob.lastError'), dataIndex: 'lastError', render: (v: string | null) => v ?? '—' },
+        {
+          title: t('mall.printJob.lastError'),
+          dataIndex: 'lastError',
+          render: (v: string | null, job) =>
+            v === null ? '—' : <span data-testid={`job-error-${job.id}`}>{workerErrors[v] ? t(workerErrors[v]) : v}</span>,
+        },
         { title: t('mall.printJob.createTime'), dataIndex: 'createTime', render: (v: string) => formatDateTime(v) },
         {
           title: t('crud.actions'),
           dataIndex: 'actions',
-          render: (_: unknown, job) =>
-            (job.status === 'PENDING' || job.status === 'UNKNOWN') && can(printJobResource.permission('cancel')) ? (
-              <Popconfirm title={t('mall.printJob.cancel')} onOk={() => cancel.mutateAsync(job.id)}>
-                <Button type="text" size="mini" status="danger">
-                  {t('mall.printJob.cancel')}
-                </Button>
-              </Popconfirm>
-            ) : null,
+          render: (_: unknown, job) => (
+            <>
+              {(job.status === 'PENDING' || job.status === 'UNKNOWN') && can(printJobResource.permission('cancel')) && (
+                <Popconfirm title={t('mall.printJob.cancel')} onOk={() => cancel.mutateAsync(job.id)}>
+                  <Button type="text" size="mini" status="danger">
+                    {t('mall.printJob.cancel')}
+                  </Button>
+                </Popconfirm>
+              )}
+              {reprintableStatuses.includes(job.status) && can(printJobResource.permission('reprint')) && (
+                <Popconfirm title={t('mall.printJob.reprintConfirm')} onOk={() => reprint.mutateAsync(job.id)}>
+                  <Button type="text" size="mini" data-testid={`job-reprint-${job.id}`}>
+                    {t('mall.printJob.reprint')}
+                  </Button>
+                </Popconfirm>
+              )}
+            </>
+          ),
         },
       ]}
     />

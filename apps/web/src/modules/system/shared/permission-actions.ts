@@ -33,6 +33,7 @@ const zh = {
   shelf: '上架/下架',
   stock: '库存',
   test: '测试',
+  reprint: '重新打印',
 };
 const en: Record<keyof typeof zh, string> = {
   list: 'List',
@@ -64,6 +65,7 @@ const en: Record<keyof typeof zh, string> = {
   shelf: 'Shelve / unshelve',
   stock: 'Stock',
   test: 'Test',
+  reprint: 'Reprint',
 };
 const keyed = (bundle: Record<string, string>) => Object.fromEntries(Object.entries(bundle).map(([k, v]) => [`permission.action.${k}`, v]));
 registerMessages({ 'zh-CN': keyed(zh), 'en-US': keyed(en) });

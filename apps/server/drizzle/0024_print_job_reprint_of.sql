@@ -1,0 +1,1 @@
+ALTER TABLE "mall_print_jobs" ADD COLUMN "reprint_of" bigint;
