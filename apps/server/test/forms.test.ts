@@ -1,4 +1,5 @@
 import { groupFormDefaults } from '@atrium/contracts';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, engines } from './helper';
 import { type Caller, fieldsOf, signIn } from './system/api';
@@ -224,11 +225,24 @@ describe.each(engines)('template forms on %s', (engine) => {
     expect((await user.del(`/api/list/set/${all.body.data.list[0].id}`)).status).toBe(403);
     const exported = await ctx.app.inject({
       method: 'GET',
-      url: '/api/list/set/export?status=1',
-      headers: { authorization: `Bearer ${acme.token}` },
+      url: '/api/list/set/export?number=T1',
+      headers: { authorization: `Bearer ${acme.token}`, 'accept-language': 'zh-CN' },
     });
     expect(exported.statusCode).toBe(200);
     expect(exported.headers['content-type']).toContain('spreadsheetml');
+    // coded values in the words of the requester's language (the contracts' label registry), not the codes
+    const cells = async (file: unknown) => {
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(file as ArrayBuffer);
+      return ((workbook.worksheets[0]?.getRow(2).values ?? []) as unknown[]).slice(1);
+    };
+    expect(await cells(exported.rawPayload)).toEqual(expect.arrayContaining(['图文', '规则筛选', '已下线']));
+    const english = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/list/set/export?number=T1',
+      headers: { authorization: `Bearer ${acme.token}`, 'accept-language': 'en-US' },
+    });
+    expect(await cells(english.rawPayload)).toEqual(expect.arrayContaining(['Image and text', 'By rules', 'Offline']));
   });
 
   it('card list: services in every state, and each action only from the states it starts from, once', async () => {

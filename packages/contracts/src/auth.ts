@@ -26,9 +26,13 @@ export const passwordSchema = z
   .max(128, 'password.tooLong')
   .refine((v) => /[A-Za-z]/.test(v) && /\d/.test(v) && /[^A-Za-z0-9]/.test(v), 'password.weak');
 
-export const sexSchema = z.enum(['0', '1', '2']);
-export const userTypeSchema = z.enum(['00', '01', '02']);
-export const statusSchema = z.enum(['0', '1']);
+export const sexes = ['0', '1', '2'] as const;
+export const sexSchema = z.enum(sexes);
+export const userTypes = ['00', '01', '02'] as const;
+export const userTypeSchema = z.enum(userTypes);
+/** '0' normal, '1' disabled: the status convention of every entity (some name the two their own way). */
+export const statuses = ['0', '1'] as const;
+export const statusSchema = z.enum(statuses);
 
 /** What `POST /api/system/user/userInfoLogin` answers: the spec's user-info fields plus permissions. */
 export const userInfoSchema = z.object({

@@ -10,6 +10,8 @@ import { defineResource, textFilter } from './resource';
 
 export const approvalStages = ['commit', 'approval', 'finish'] as const;
 export const approvalResults = ['pass', 'auditing', 'rejected'] as const;
+/** What an approver decides: a result other than `auditing`. */
+export const approvalDecisions = ['pass', 'rejected'] as const;
 
 export const approvalInputSchema = z.object({
   title: z.string().trim().min(1).max(50),
@@ -52,7 +54,7 @@ export const approvalSchema = z.object({
 export type Approval = z.infer<typeof approvalSchema>;
 
 export const approvalDecisionSchema = z.object({
-  result: z.enum(['pass', 'rejected']),
+  result: z.enum(approvalDecisions),
   remark: z.string().trim().max(200).default(''),
 });
 
@@ -74,6 +76,8 @@ export const approvalResource = defineResource({
 export const certificationAccountTypes = ['enterprise', 'individual'] as const;
 export const certificateTypes = ['idCard', 'passport', 'other'] as const;
 export const certificationStatuses = ['auditing', 'passed', 'rejected', 'withdrawn'] as const;
+/** What a review decides: a status other than `auditing` and `withdrawn`. */
+export const certificationDecisions = ['passed', 'rejected'] as const;
 
 export const certificationInputSchema = z.object({
   accountType: z.enum(certificationAccountTypes),
@@ -109,7 +113,7 @@ export type Certification = z.infer<typeof certificationSchema>;
 /** A platform administrator's review: approve, or reject with a reason the applicant reads. */
 export const certificationReviewSchema = z
   .object({
-    result: z.enum(['passed', 'rejected']),
+    result: z.enum(certificationDecisions),
     reason: z.string().trim().max(200).default(''),
   })
   .superRefine((value, ctx) => {

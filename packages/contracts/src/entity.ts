@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RouteMeta } from './auth';
+import type { CodeKind } from './labels';
 import type { Resource } from './resource';
 
 /** How a field is edited and shown; `money` is integer fen in the API, yuan on screen. */
@@ -14,6 +15,8 @@ export type FieldMeta = {
   label: string;
   widget?: Widget;
   options?: readonly { label: string; value: string | number }[];
+  /** the field holds codes of this kind of the label registry (labels.ts): an export writes their words */
+  codes?: CodeKind;
   /** a list column (default true); `hidden` starts it hidden in the column settings */
   column?: boolean | { width?: number; hidden?: boolean };
   /** a search field; `prefix` when the server matches from the start */

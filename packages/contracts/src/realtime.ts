@@ -73,8 +73,9 @@ export const unreadCountsSchema = z.object({ message: z.number().int(), notice: 
 export type UnreadCounts = z.infer<typeof unreadCountsSchema>;
 
 /** `read` arrives from a query string: true/false (or 1/0). */
+export const booleanQueryValues = ['true', 'false', '1', '0'] as const;
 const booleanQuery = z
-  .enum(['true', 'false', '1', '0'])
+  .enum(booleanQueryValues)
   .optional()
   .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1'));
 

@@ -1,12 +1,13 @@
 import type { EntityManifest, FieldMeta } from '@atrium/contracts';
 import { bilingual } from '@atrium/contracts/erp/messages';
+import { codeLabels } from '@atrium/contracts/labels';
 import type { FastifyInstance } from 'fastify';
-import { type ExcelColumn, registerExport } from './excel';
+import { type Bilingual, type ExcelColumn, registerExport } from './excel';
 import { type ResourceHandlers, registerResource } from './register-resource';
 
 /**
  * Export columns from the manifest's list columns, in the requester's language: headers and option
- * values from the manifest's labels, times in the requester's time zone, money in yuan, yes/no words.
+ * values from the label registry or the manifest's labels, times in the requester's time zone, money in yuan, yes/no words.
  */
 export function exportColumns(fields: readonly FieldMeta[]): ExcelColumn<Record<string, unknown>>[] {
   const yes = bilingual('erp.yes');
@@ -15,7 +16,12 @@ export function exportColumns(fields: readonly FieldMeta[]): ExcelColumn<Record<
     .filter((f) => f.column !== false)
     .map((f) => {
       const header = bilingual(f.label);
-      const labels = f.options ? Object.fromEntries(f.options.map((o) => [String(o.value), bilingual(o.label)])) : undefined;
+      // a field of codes: the registry's words; other options: their manifest labels
+      const labels: Record<string, Bilingual> | undefined = f.codes
+        ? codeLabels[f.codes]
+        : f.options
+          ? Object.fromEntries(f.options.map((o) => [String(o.value), bilingual(o.label)]))
+          : undefined;
       return {
         header: header.en,
         zh: header.zh,

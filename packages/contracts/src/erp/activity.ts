@@ -5,8 +5,10 @@ import { defineResource, textFilter } from '../resource';
 import { auditFields, moneySchema, nameSchema, optionalText, refId } from './common';
 import { erpPages } from './pages';
 
-export const activityTypeSchema = z.enum(['discount', 'reduction']);
-export const activityStatusSchema = z.enum(['Y', 'N']);
+export const activityTypes = ['discount', 'reduction'] as const;
+export const activityTypeSchema = z.enum(activityTypes);
+export const activityStatuses = ['Y', 'N'] as const;
+export const activityStatusSchema = z.enum(activityStatuses);
 
 export const activitySchema = z.object({
   id: z.number().int(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sexes } from '../auth';
 import { isoDay } from '../dates';
 import type { EntityManifest } from '../entity';
 import { defineResource, textFilter } from '../resource';
@@ -10,7 +11,7 @@ const mobileSchema = z
   .trim()
   .max(21)
   .regex(/^\+?[0-9]{5,20}$/, 'invalid mobile number');
-const sexSchema = z.enum(['0', '1', '2']);
+const sexSchema = z.enum(sexes);
 
 /** Members (customers): mobile unique per tenant, points and a balance in fen. */
 export const memberSchema = z.object({

@@ -99,7 +99,7 @@ export const goodsEntity: EntityManifest = {
     { field: 'categoryName', label: 'mall.goods.category' },
     { field: 'price', label: 'mall.goods.price', widget: 'money' },
     { field: 'stock', label: 'mall.goods.stock', widget: 'number' },
-    { field: 'shelf', label: 'mall.goods.shelf' },
+    { field: 'shelf', label: 'mall.goods.shelf', codes: 'shelf' },
     { field: 'sort', label: 'erp.sort', widget: 'number' },
     { field: 'createTime', label: 'crud.createTime', widget: 'datetime', form: false },
   ],

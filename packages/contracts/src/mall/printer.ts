@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { statuses } from '../auth';
 import type { EntityManifest } from '../entity';
 import { auditFields, idFilter, nameSchema, optionalText, refId } from '../erp/common';
 import { PRINTER_SN_PATTERN, printerStates } from '../printer-protocol';
@@ -30,7 +31,7 @@ const printerFields = {
   warehouseId: refId.nullish(),
   /** The receipt template (internal markup); empty: the default receipt. */
   template: optionalText(4000),
-  status: z.enum(['0', '1']).default('0'),
+  status: z.enum(statuses).default('0'),
   remark: optionalText(500),
 };
 
@@ -52,7 +53,7 @@ export const printerSchema = z.object({
   triggers: z.array(printTriggerSchema),
   warehouseId: z.number().int().nullable(),
   template: z.string().nullable(),
-  status: z.enum(['0', '1']),
+  status: z.enum(statuses),
   /** From the device's retained status and its last will. */
   state: printerStateSchema,
   lastSeen: z.string().nullable(),

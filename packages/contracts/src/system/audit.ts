@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { dateFilter, defineResource, textFilter } from '../resource';
 
+/** What an operation-log entry says of the operation. */
+export const auditResults = ['success', 'failure'] as const;
+
 const none = z.object({});
 const between = { createTimeFrom: dateFilter(), createTimeTo: dateFilter() };
 
@@ -16,7 +19,7 @@ export const operLogSchema = z.object({
   url: z.string(),
   ip: z.string().nullable(),
   summary: z.record(z.string(), z.unknown()).nullable(),
-  result: z.enum(['success', 'failure']),
+  result: z.enum(auditResults),
   errorMessage: z.string().nullable(),
   durationMs: z.number().int(),
   createTime: z.string(),
@@ -34,7 +37,7 @@ export const operLogResource = defineResource({
     operator: textFilter(30),
     module: textFilter(50),
     action: textFilter(30),
-    result: z.enum(['success', 'failure']).optional(),
+    result: z.enum(auditResults).optional(),
     ...between,
   }),
   sortable: ['createTime', 'durationMs'],

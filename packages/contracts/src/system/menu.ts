@@ -3,7 +3,8 @@ import { statusSchema } from '../auth';
 import { defineResource, textFilter } from '../resource';
 import { optionalText, orderNumSchema } from './common';
 
-export const menuTypeSchema = z.enum(['dir', 'menu', 'button', 'link']);
+export const menuTypes = ['dir', 'menu', 'button', 'link'] as const;
+export const menuTypeSchema = z.enum(menuTypes);
 export type MenuType = z.infer<typeof menuTypeSchema>;
 
 export const menuSchema = z.object({

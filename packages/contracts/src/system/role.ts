@@ -4,7 +4,8 @@ import { defineResource, textFilter } from '../resource';
 import { auditFields, codeSchema, idListSchema, optionalText, orderNumSchema } from './common';
 
 /** '1' all, '2' custom departments, '3' own department, '4' department and below, '5' self only. */
-export const dataScopeSchema = z.enum(['1', '2', '3', '4', '5']);
+export const dataScopes = ['1', '2', '3', '4', '5'] as const;
+export const dataScopeSchema = z.enum(dataScopes);
 export type DataScope = z.infer<typeof dataScopeSchema>;
 
 export const roleSchema = z.object({

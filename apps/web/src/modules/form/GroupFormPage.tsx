@@ -1,13 +1,6 @@
 import { Button, Card, Empty, Form, Grid, Input, InputNumber, Message, Select, Skeleton, Space, Typography } from '@arco-design/web-react';
-import {
-  audioModes,
-  audioProfiles,
-  type GroupSettings,
-  groupFormSchema,
-  resolutions,
-  videoModes,
-  videoProfiles,
-} from '@atrium/contracts/forms';
+import { type GroupSettings, groupFormSchema } from '@atrium/contracts/forms';
+import { type CodeKind, codeOptions } from '@atrium/contracts/labels';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +15,7 @@ const key = ['form', 'group'] as const;
 
 /** Spec group form: the tenant's video and audio parameters, read from and saved to the server. */
 export function GroupFormPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [form] = Form.useForm();
   const client = useQueryClient();
   const label = (field: string) => t(`groupForm.${field}`);
@@ -64,8 +57,8 @@ export function GroupFormPage() {
     );
   }
 
-  const options = (values: readonly (string | number)[], text?: (v: string | number) => string) =>
-    values.map((value) => ({ value, label: text ? text(value) : String(value) }));
+  const options = (values: readonly number[], text: (v: number) => string) => values.map((value) => ({ value, label: text(value) }));
+  const codes = (kind: CodeKind) => <Select options={codeOptions(kind, i18n.language)} />;
   const item = (field: string, control: ReactNode, required = true) => (
     <Grid.Col xs={24} md={12} lg={8}>
       <Form.Item label={label(field)} field={field} required={required}>
@@ -74,7 +67,7 @@ export function GroupFormPage() {
     </Grid.Col>
   );
   const number = (min: number, max: number, suffix: string) => <InputNumber min={min} max={max} step={1} suffix={suffix} />;
-  const channels = options([1, 2], (v) => t('groupForm.channels', { count: Number(v) }));
+  const channels = options([1, 2], (v) => t('groupForm.channels', { count: v }));
   const send = () => {
     const checked = validate();
     if (checked.ok) save.mutate(checked.data);
@@ -85,24 +78,24 @@ export function GroupFormPage() {
       <Space direction="vertical" size={16} style={{ width: '100%' }}>
         <Card bordered={false} title={t('groupForm.video')}>
           <Grid.Row gutter={24}>
-            {item('videoMode', <Select options={options(videoModes, (v) => t(`groupForm.videoMode.${v}`))} />)}
-            {item('acquisitionResolution', <Select options={options(resolutions)} />)}
+            {item('videoMode', codes('matchMode'))}
+            {item('acquisitionResolution', codes('resolution'))}
             {item('acquisitionFrameRate', number(1, 30, t('groupForm.fps')))}
-            {item('encodingResolution', <Select options={options(resolutions)} />)}
+            {item('encodingResolution', codes('resolution'))}
             {item('minEncodingRate', number(150, 1800, t('groupForm.kbps')))}
             {item('maxEncodingRate', number(150, 1800, t('groupForm.kbps')))}
             {item('defaultEncodingRate', number(150, 1800, t('groupForm.kbps')))}
             {item('encodingFrameRate', number(1, 30, t('groupForm.fps')))}
-            {item('videoProfile', <Select options={options(videoProfiles)} />)}
+            {item('videoProfile', codes('videoProfile'))}
           </Grid.Row>
         </Card>
         <Card bordered={false} title={t('groupForm.audio')}>
           <Grid.Row gutter={24}>
-            {item('audioMode', <Select options={options(audioModes, (v) => t(`groupForm.videoMode.${v}`))} />)}
+            {item('audioMode', codes('matchMode'))}
             {item('acquisitionChannels', <Select options={channels} />)}
             {item('audioEncodingRate', number(150, 1800, t('groupForm.kbps')))}
             {item('audioChannels', <Select options={channels} />)}
-            {item('audioProfile', <Select options={options(audioProfiles)} />)}
+            {item('audioProfile', codes('audioProfile'))}
           </Grid.Row>
         </Card>
         <Card bordered={false} title={t('groupForm.explanation')}>

@@ -1,5 +1,6 @@
 import { Button, Message, Modal, Popover, Space, Tag } from '@arco-design/web-react';
-import { type Goods, goodsResource, shelves } from '@atrium/contracts/mall/goods';
+import { codeLabel, codeOptions } from '@atrium/contracts/labels';
+import { type Goods, goodsResource } from '@atrium/contracts/mall/goods';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +22,7 @@ export const goodsLink = (id: number) => `${window.location.origin}/mall/goods/$
 
 /** Mall goods: search, shelf and category filters, batch on/off shelf, export, a QR code of each link. */
 export function GoodsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const can = useCan();
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -44,7 +45,7 @@ export function GoodsPage() {
       navigate(`/mall/goods/update/${goods.id}`);
     },
   });
-  const shelfOptions = shelves.map((s) => ({ label: t(`mall.goods.shelf.${s}`), value: s }));
+  const shelfOptions = codeOptions('shelf', i18n.language);
   const columns: ColumnDef<Goods>[] = [
     { key: 'title', title: 'mall.goods.title', phone: true },
     { key: 'productCode', title: 'mall.goods.productCode' },
@@ -55,7 +56,7 @@ export function GoodsPage() {
       key: 'shelf',
       title: 'mall.goods.shelf',
       phone: true,
-      render: (g) => <Tag color={g.shelf === 'on' ? 'green' : 'gray'}>{t(`mall.goods.shelf.${g.shelf}`)}</Tag>,
+      render: (g) => <Tag color={g.shelf === 'on' ? 'green' : 'gray'}>{codeLabel('shelf', g.shelf, i18n.language)}</Tag>,
     },
     { key: 'sort', title: 'mall.goods.sort' },
     {

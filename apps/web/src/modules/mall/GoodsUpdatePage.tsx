@@ -1,4 +1,5 @@
 import { Alert, Button, Card, Form, Input, InputNumber, Message, Space, Table, Tabs, Tag, Tooltip } from '@arco-design/web-react';
+import { codeLabel } from '@atrium/contracts/labels';
 import { type Goods, goodsResource, updateGoodsSchema } from '@atrium/contracts/mall/goods';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -33,7 +34,7 @@ const toFen = (yuan: string): number | null => {
 
 /** The goods update page: basic, price & stock, detail — checked tab by tab; prices in yuan here, fen in the API. */
 export function GoodsUpdatePage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { id } = useParams();
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -131,7 +132,7 @@ export function GoodsUpdatePage() {
       title={`${t('menu.mall.goodsUpdate')} · ${g.productCode}`}
       extra={
         <Space>
-          <Tag color={g.shelf === 'on' ? 'green' : 'gray'}>{t(`mall.goods.shelf.${g.shelf}`)}</Tag>
+          <Tag color={g.shelf === 'on' ? 'green' : 'gray'}>{codeLabel('shelf', g.shelf, i18n.language)}</Tag>
           <Button onClick={() => navigate('/mall/goods')}>{t('mall.goods.back')}</Button>
           <Button type="primary" loading={save.isPending} onClick={submit} data-testid="goods-save">
             {t('crud.save')}

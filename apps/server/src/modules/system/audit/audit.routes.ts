@@ -1,4 +1,5 @@
 import { envelopeOf, idParamSchema, loginLogResource, operLogResource, sessionResource } from '@atrium/contracts';
+import { codeLabels } from '@atrium/contracts/labels';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -44,7 +45,7 @@ export async function auditRoutes(app: FastifyInstance) {
     { header: 'Method', zh: '请求方式', key: 'method', width: 10 },
     { header: 'URL', zh: '请求地址', key: 'url', width: 40 },
     { header: 'IP', zh: 'IP', key: 'ip' },
-    { header: 'Result', zh: '结果', key: 'result', width: 10 },
+    { header: 'Result', zh: '结果', key: 'result', width: 10, labels: codeLabels.auditResult },
     { header: 'Error', zh: '错误', key: 'errorMessage', width: 40 },
     { header: 'Duration (ms)', zh: '耗时（毫秒）', key: 'durationMs', width: 14 },
     { header: 'Summary', zh: '摘要', key: 'summary', width: 60, value: (r) => (r.summary ? JSON.stringify(r.summary) : null) },
@@ -55,7 +56,7 @@ export async function auditRoutes(app: FastifyInstance) {
     { header: 'ID', zh: '编号', key: 'id', width: 10 },
     { header: 'Time', zh: '时间', key: 'createTime', width: 24, time: true },
     { header: 'Account', zh: '账号', key: 'account' },
-    { header: 'Result', zh: '结果', key: 'result', width: 12 },
+    { header: 'Result', zh: '结果', key: 'result', width: 12, labels: codeLabels.loginResult },
     { header: 'Reason', zh: '原因', key: 'reason', width: 24 },
     { header: 'IP', zh: 'IP', key: 'ip' },
     { header: 'User agent', zh: '浏览器', key: 'userAgent', width: 50 },

@@ -8,6 +8,7 @@ import {
   fieldMessage,
   type ImportResult,
 } from '@atrium/contracts';
+import { codeLabels } from '@atrium/contracts/labels';
 import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Ctx } from '../../../crud/context';
@@ -18,18 +19,6 @@ import type { UserRecord } from './user.repository';
 import { userService } from './user.service';
 import { honestWorkbook } from './zip-guard';
 
-const statusLabels: Record<string, Bilingual> = { '0': { en: 'Normal', zh: '正常' }, '1': { en: 'Disabled', zh: '停用' } };
-const sexLabels: Record<string, Bilingual> = {
-  '0': { en: 'Male', zh: '男' },
-  '1': { en: 'Female', zh: '女' },
-  '2': { en: 'Unknown', zh: '未知' },
-};
-const userTypeLabels: Record<string, Bilingual> = {
-  '00': { en: 'Super admin', zh: '超级管理员' },
-  '01': { en: 'System user', zh: '系统用户' },
-  '02': { en: 'Ordinary user', zh: '普通用户' },
-};
-
 /** The user sheet: what export writes and import reads (by header, in either language), so an export is its own template. */
 export const userColumns: ExcelColumn<UserRecord>[] = [
   { header: 'User number', zh: '用户编号', key: 'accountId' },
@@ -37,10 +26,10 @@ export const userColumns: ExcelColumn<UserRecord>[] = [
   { header: 'Nickname', zh: '昵称', key: 'nickname' },
   { header: 'Phone', zh: '手机号', key: 'phone' },
   { header: 'Email', zh: '邮箱', key: 'email', width: 28 },
-  { header: 'Sex', zh: '性别', key: 'sex', width: 8, labels: sexLabels },
-  { header: 'User type', zh: '用户类型', key: 'userType', width: 14, labels: userTypeLabels },
+  { header: 'Sex', zh: '性别', key: 'sex', width: 8, labels: codeLabels.sex },
+  { header: 'User type', zh: '用户类型', key: 'userType', width: 14, labels: codeLabels.userType },
   { header: 'Department', zh: '部门', key: 'deptName', width: 20 },
-  { header: 'Status', zh: '状态', key: 'status', width: 8, labels: statusLabels },
+  { header: 'Status', zh: '状态', key: 'status', width: 8, labels: codeLabels.status },
   { header: 'ID number', zh: '证件号', key: 'idNumber', width: 20 },
   { header: 'Address', zh: '地址', key: 'address', width: 30 },
   { header: 'Remark', zh: '备注', key: 'remark', width: 30 },

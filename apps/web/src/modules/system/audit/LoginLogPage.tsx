@@ -1,4 +1,5 @@
 import { Tag } from '@arco-design/web-react';
+import { codeLabel } from '@atrium/contracts/labels';
 import { type LoginLog, loginLogResource, loginResults } from '@atrium/contracts/system/audit';
 import i18next from 'i18next';
 import { ExportButton } from '../../../crud/ExportButton';
@@ -18,7 +19,7 @@ const columns: ColumnDef<LoginLog>[] = [
     title: 'system.loginlog.result',
     render: (r) => (
       <Tag color={r.result === 'success' ? 'green' : r.result === 'logout' ? 'gray' : 'red'}>
-        {known(`system.loginlog.result.${r.result}`, r.result)}
+        {codeLabel('loginResult', r.result, i18next.language)}
       </Tag>
     ),
   },

@@ -1,5 +1,6 @@
 import { Tag, Tooltip } from '@arco-design/web-react';
-import { type OperLog, operLogResource } from '@atrium/contracts/system/audit';
+import { codeLabel } from '@atrium/contracts/labels';
+import { auditResults, type OperLog, operLogResource } from '@atrium/contracts/system/audit';
 import { useQuery } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -24,7 +25,7 @@ const objectOf = (r: OperLog) => {
   const entity = i18next.t(key);
   return `${entity.charAt(0).toLocaleUpperCase() + entity.slice(1)} ${what}`;
 };
-const results = ['success', 'failure'].map((v) => ({ label: `system.operlog.result.${v}`, value: v }));
+const results = auditResults.map((v) => ({ label: `system.operlog.result.${v}`, value: v }));
 const searchFields = (modules: string[]): FieldDef[] => [
   { field: 'operator', label: 'system.operlog.operator' },
   { field: 'module', label: 'system.operlog.module', type: 'select', options: modules.map((m) => ({ label: moduleLabel(m), value: m })) },
@@ -57,7 +58,7 @@ export function OperLogPage() {
       title: 'system.operlog.result',
       render: (r) => (
         <Tooltip content={r.errorMessage ?? ''} disabled={!r.errorMessage}>
-          <Tag color={r.result === 'success' ? 'green' : 'red'}>{t(`system.operlog.result.${r.result}`)}</Tag>
+          <Tag color={r.result === 'success' ? 'green' : 'red'}>{codeLabel('auditResult', r.result, i18next.language)}</Tag>
         </Tooltip>
       ),
     },

@@ -1,5 +1,5 @@
 import { Tag } from '@arco-design/web-react';
-import { type Role, roleResource } from '@atrium/contracts/system/role';
+import { dataScopes, type Role, roleResource } from '@atrium/contracts/system/role';
 import { useTranslation } from 'react-i18next';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import { resourceApi } from '../../../crud/resource-api';
@@ -10,7 +10,7 @@ import { statusOptions } from '../shared/options';
 import { DeptScopeTree } from './DeptScopeTree';
 import { MenuGrantTree } from './MenuGrantTree';
 
-const scopeOptions = ['1', '2', '3', '4', '5'].map((v) => ({ label: `system.role.dataScope.${v}`, value: v }));
+const scopeOptions = dataScopes.map((v) => ({ label: `system.role.dataScope.${v}`, value: v }));
 
 const form: FieldDef[] = [
   { field: 'name', label: 'system.role.name' },
