@@ -136,8 +136,8 @@ export const conflictReasons: Record<string, { zh: string; en: string }> = {
   },
   'printJob.cancelState': { zh: '只有待发送或状态未知的打印任务可以取消', en: 'Only pending or unknown print jobs can be cancelled' },
   'printJob.reprintState': {
-    zh: '待发送或已发送的打印任务还在进行中，结束后才能重新打印（当前状态：{status}）',
-    en: 'A pending or sent print job is still on its way: it can be printed again once it has ended (now {status})',
+    zh: '待发送或已发送的打印任务还在进行中，结束后才能重新打印',
+    en: 'A pending or sent print job is still on its way: it can be printed again once it has ended',
   },
   'sale.deleteState': { zh: '只有草稿或已取消的订单可以删除', en: 'Only draft or cancelled orders can be deleted' },
   'service.transition': { zh: '服务当前的状态不允许这样操作', en: 'The service cannot do this from its current state' },
