@@ -1,19 +1,22 @@
 import { useMatches } from 'react-router';
 import type { RouteHandle } from '../app/routes';
-import { pageKey } from './keep-alive/keys';
 
 /** The catalogue route being shown (its name and meta), from the deepest matched route's handle. */
 export function useCurrentRoute(): RouteHandle | undefined {
-  return useCurrentPage().route;
+  return useCurrentMatch().route;
 }
 
-/** The route being shown and the key its page is kept under (its name; with the path when it has parameters). */
-export function useCurrentPage(): { route: RouteHandle | undefined; key: string } {
+/** The route being shown, with the path and parameters it matched. */
+export function useCurrentMatch(): {
+  route: RouteHandle | undefined;
+  pathname: string;
+  params: Readonly<Record<string, string | undefined>>;
+} {
   const matches = useMatches();
   for (let i = matches.length - 1; i >= 0; i--) {
     const match = matches[i];
     const handle = match?.handle as RouteHandle | undefined;
-    if (handle?.name && match) return { route: handle, key: pageKey(handle.name, match.pathname, match.params) };
+    if (handle?.name && match) return { route: handle, pathname: match.pathname, params: match.params };
   }
-  return { route: undefined, key: '' };
+  return { route: undefined, pathname: '', params: {} };
 }

@@ -3,8 +3,8 @@ import { useLocation, useOutlet } from 'react-router';
 import { useSession } from '../../app/session';
 import { useSettings } from '../../app/settings';
 import { useTabs } from '../tab-bar/tabs-store';
-import { useCurrentPage } from '../useCurrentRoute';
 import { isCacheable, paneKey, staleKeys } from './keys';
+import { useCurrentPage } from './useCurrentPage';
 
 type Props = { scrollRef: RefObject<HTMLElement | null> };
 

@@ -9,12 +9,12 @@ import { emitRouteChange } from '../../app/route-listener';
 import { useSettings } from '../../app/settings';
 import { AppBreadcrumb } from '../breadcrumb/AppBreadcrumb';
 import { KeepAliveOutlet } from '../keep-alive/KeepAliveOutlet';
+import { useCurrentPage } from '../keep-alive/useCurrentPage';
 import { MenuTree } from '../menu/MenuTree';
 import { useMenu } from '../menu/useMenu';
 import { Navbar } from '../navbar/Navbar';
 import { FloatingSettingsButton } from '../settings/FloatingSettingsButton';
 import { TabBar } from '../tab-bar/TabBar';
-import { useCurrentPage } from '../useCurrentRoute';
 import '../shell.css';
 
 const COLLAPSED_WIDTH = 48;
