@@ -1,6 +1,6 @@
 /**
- * The ERP strings in both languages, as the server's Excel export writes headers and values with them.
- * The web app has the same bundle (`apps/web/src/modules/erp/messages.ts`); a test keeps the two equal.
+ * The ERP strings in both languages, written once: the web app registers them with its locale registry
+ * (`apps/web/src/modules/erp/locale.ts`), the server's Excel export writes headers and values with them.
  */
 export const erpZh: Record<string, string> = {
   'erp.yes': '是',

@@ -1,4 +1,5 @@
+import { erpEn, erpZh } from '@atrium/contracts/erp/messages';
 import { registerMessages } from '../../crud/messages';
-import { erpEn, erpZh } from './messages';
 
+// one copy of the ERP strings, in the contracts: the server writes Excel headers and values with it
 registerMessages({ 'zh-CN': erpZh, 'en-US': erpEn });
