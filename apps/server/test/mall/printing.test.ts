@@ -429,15 +429,7 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
     );
     expect(unknown.body.data).toMatchObject({ status: 'UNKNOWN', attempts: 0 });
     // the printer coming online does not get it
-    const dev = await device(url, p.sn, p.key);
-    open.push(dev);
-    const jobs = jobsOf(dev);
-    await dev.subscribeAsync(printerTopic(p.sn, 'job'), { qos: 1 });
-    await dev.publishAsync(printerTopic(p.sn, 'status'), JSON.stringify({ state: 'online' }), { qos: 1, retain: true });
-    await until(
-      () => api.get(`/api/mall/printer/${p.id}`),
-      (r) => r.body.data.state === 'online',
-    );
+    const { jobs } = await onlineDevice(p);
     const again = await api.post(`/api/mall/printer/${p.id}/test`, {});
     await until(
       async () => jobs.length,
@@ -464,9 +456,9 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
     );
   }
 
-  /** A device of a new printer, signed in, subscribed and online; `jobs` collects what it is sent. */
-  async function onlineDevice() {
-    const p = await printer(api, { triggers: [] });
+  /** A device of a printer (a new one unless given), signed in, subscribed and online; `jobs` collects what it is sent. */
+  async function onlineDevice(given?: Awaited<ReturnType<typeof printer>>) {
+    const p = given ?? (await printer(api, { triggers: [] }));
     const dev = await device(url, p.sn, p.key);
     open.push(dev);
     const jobs = jobsOf(dev);
