@@ -1,7 +1,7 @@
 import type { RealtimeConnection } from '@atrium/contracts/realtime';
 import { realtimeClientId } from '@atrium/contracts/realtime-ids';
-import mqtt, { type MqttClient } from 'mqtt';
 import type { RealtimeMessage } from './events';
+import { MqttSubscriber } from './mqtt';
 
 export type RealtimeOptions = {
   connection: RealtimeConnection;
@@ -18,6 +18,8 @@ export type RealtimeOptions = {
 
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 30_000;
+// a ping every half of it when nothing else arrives; the broker drops a client silent for 1.5 of it
+const KEEPALIVE_SEC = 60;
 
 /** ws(s)://{page host}:{port}{path}, unless the server names another address (proxy, external broker). */
 export function brokerUrl(connection: RealtimeConnection, location: Location = window.location): string | null {
@@ -25,15 +27,6 @@ export function brokerUrl(connection: RealtimeConnection, location: Location = w
   if (!connection.port) return null;
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   return `${scheme}://${location.hostname}:${connection.port}${connection.path}`;
-}
-
-/**
- * The broker's refusal code when an error is a refused connection (mqtt.js: a CONNACK with a failure
- * code, e.g. 2 identifier rejected, 5 not authorized, 135 in MQTT 5); undefined for a transport failure.
- */
-export function refusalCode(error: unknown): number | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'number' && code > 0 ? code : undefined;
 }
 
 /**
@@ -56,16 +49,13 @@ export function startRealtime(options: RealtimeOptions): () => void {
   let stopped = false;
   let delay = FIRST_RETRY_MS;
   let retry: ReturnType<typeof setTimeout> | undefined;
-  const client: MqttClient = mqtt.connect(url, {
-    clientId: tabClientId(options.clientKey),
-    clean: true,
-    connectTimeout: options.connection.connectTimeout,
-    username: options.username,
-    password: options.token,
-    // retries are scheduled below, with backoff
-    reconnectPeriod: 0,
-  });
-
+  const onMessage = (_topic: string, payload: Uint8Array) => {
+    try {
+      options.onMessage(JSON.parse(new TextDecoder().decode(payload)) as RealtimeMessage);
+    } catch {
+      // not JSON: nothing a page could use
+    }
+  };
   const scheduleRetry = () => {
     if (stopped || retry) return;
     const wait = delay / 2 + Math.random() * (delay / 2);
@@ -81,35 +71,36 @@ export function startRealtime(options: RealtimeOptions): () => void {
     delay = FIRST_RETRY_MS;
     if (!stopped && !client.connected) client.reconnect();
   };
-
-  client.on('connect', () => {
-    delay = FIRST_RETRY_MS;
-    client.subscribe(options.connection.topic, { qos: options.connection.qos }, (error) => {
-      // the spec's subscription log lines
-      if (error) console.error('订阅失败', error);
-      else console.log('订阅成功');
-    });
-    options.onConnected();
-  });
-  client.on('message', (_topic, payload) => {
-    try {
-      options.onMessage(JSON.parse(payload.toString()) as RealtimeMessage);
-    } catch {
-      // not JSON: nothing a page could use
-    }
-  });
-  client.on('close', scheduleRetry);
-  // mqtt.js reports refused connections and transport failures here; the retry follows on close
-  client.on('error', (error) => {
-    const code = refusalCode(error);
-    if (code !== undefined) options.onRefused?.(code);
-  });
+  const client = new MqttSubscriber(
+    url,
+    {
+      clientId: tabClientId(options.clientKey),
+      username: options.username,
+      password: options.token,
+      keepaliveSec: KEEPALIVE_SEC,
+      connectTimeoutMs: options.connection.connectTimeout,
+    },
+    {
+      onConnect: () => {
+        delay = FIRST_RETRY_MS;
+        client.subscribe(options.connection.topic, options.connection.qos, (granted) => {
+          // the spec's subscription log lines
+          if (granted) console.log('订阅成功');
+          else console.error('订阅失败', options.connection.topic);
+        });
+        options.onConnected();
+      },
+      onMessage,
+      onRefused: (code) => options.onRefused?.(code),
+      onClose: scheduleRetry,
+    },
+  );
   window.addEventListener('online', retryNow);
 
   return () => {
     stopped = true;
     clearTimeout(retry);
     window.removeEventListener('online', retryNow);
-    client.end(true);
+    client.end();
   };
 }
