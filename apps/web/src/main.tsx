@@ -3,10 +3,10 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { setInvalidLoginHandler } from './api/http';
 import { setTokenFlag } from './api/storage';
 import { App } from './app/App';
-import { startNavigationProgress } from './app/progress';
 import { router } from './app/router';
-import { applySettingsToDocument, useSettings } from './app/settings';
 import { initI18n } from './locale';
+import { startNavigationProgress } from './services/progress';
+import { applySettingsToDocument, useSettings } from './services/settings';
 import './styles/global.css';
 
 await initI18n();

@@ -8,13 +8,13 @@ import { renderToString } from 'react-dom/server';
 import { initReactI18next } from 'react-i18next';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { TOKEN_KEY } from './api/storage';
-import { SETTINGS_STORAGE_KEY } from './app/settings';
 import { ReleaseNotice } from './components/ReleaseNotice';
 import { LOCALE_STORAGE_KEY, type Locale } from './locale';
 import { enUS } from './locale/en-US';
 import { zhCN as zhCNMessages } from './locale/zh-CN';
 import { HELD_SUBMIT, LoginPage } from './modules/auth/login/LoginPage';
 import { expectCaptcha } from './modules/auth/useCaptcha';
+import { SETTINGS_STORAGE_KEY } from './services/settings';
 
 const routes = [{ path: '/login', Component: LoginPage }];
 

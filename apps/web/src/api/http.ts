@@ -1,7 +1,7 @@
 import { Message } from '@arco-design/web-react';
 import { INVALID_LOGIN_CODES, SUCCESS_CODE } from '@atrium/contracts/errors';
 import i18next from 'i18next';
-import { noteServerRelease, RELEASE_HEADER } from '../app/release';
+import { noteServerRelease, RELEASE_HEADER } from '../services/release';
 import { getDeviceId, getToken, getTokenFlag, hasSignedOutHere } from './storage';
 
 export type Envelope<T> = { code: number; message: string; data: T };

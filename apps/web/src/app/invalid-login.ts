@@ -1,7 +1,7 @@
 import { Modal } from '@arco-design/web-react';
 import i18next from 'i18next';
 import { getToken, getTokenFlag, rememberSignOutReason, setTokenFlag } from '../api/storage';
-import { logout } from './session';
+import { logout } from '../services/session';
 
 /**
  * Spec 8: with a token, log out and reload; without one, ask whether to sign in again or stay.

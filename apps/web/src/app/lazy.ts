@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { ChunkLoadError } from '../components/ChunkLoadError';
-import { checkRelease } from './release';
+import { checkRelease } from '../services/release';
 
 export const CHUNK_ERROR_EVENT = 'atrium:chunk-error';
 

@@ -1,11 +1,11 @@
 import { createBrowserRouter, type LoaderFunctionArgs, Navigate, type RouteObject, redirect } from 'react-router';
 import { getToken } from '../api/storage';
 import { RouteError } from '../components/RouteError';
-import { afterLoginPath, guardLoader } from './guard';
+import { afterLoginPath, guardLoader } from '../services/guard';
+import { leafRoutes, REDIRECT_NAME, type RouteHandle, STAGING_PATH } from '../services/routes';
+import { isLeaving } from '../services/session';
 import { safeComponent } from './lazy';
 import { pages } from './pages';
-import { leafRoutes, REDIRECT_NAME, type RouteHandle, STAGING_PATH } from './routes';
-import { isLeaving } from './session';
 
 const comingSoon = () => import('../components/ComingSoon').then((m) => m.ComingSoon);
 

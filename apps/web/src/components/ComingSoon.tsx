@@ -2,7 +2,7 @@ import { Button, Result } from '@arco-design/web-react';
 import { IconTool } from '@arco-design/web-react/icon';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { STAGING_PATH } from '../app/routes';
+import { STAGING_PATH } from '../services/routes';
 import { useCurrentRoute } from '../shell/useCurrentRoute';
 
 /** The state of a catalogue page whose screen is not built yet. */

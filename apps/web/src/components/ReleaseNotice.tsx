@@ -1,6 +1,6 @@
 import { Button } from '@arco-design/web-react';
 import { useTranslation } from 'react-i18next';
-import { hasUnsavedInput, useRelease } from '../app/release';
+import { hasUnsavedInput, useRelease } from '../services/release';
 
 async function reload() {
   if (!hasUnsavedInput()) {

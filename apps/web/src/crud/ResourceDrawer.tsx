@@ -1,7 +1,7 @@
 import { Button, Drawer, Form, Grid, Message, Modal, Space } from '@arco-design/web-react';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { holdUnsavedInput } from '../app/release';
+import { holdUnsavedInput } from '../services/release';
 import { FieldInput } from './FieldInput';
 import type { WebResource } from './resource-api';
 import type { FieldDef, TreeOption } from './types';

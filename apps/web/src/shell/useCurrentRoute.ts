@@ -1,5 +1,5 @@
 import { useMatches } from 'react-router';
-import type { RouteHandle } from '../app/routes';
+import type { RouteHandle } from '../services/routes';
 
 /** The catalogue route being shown (its name and meta), from the deepest matched route's handle. */
 export function useCurrentRoute(): RouteHandle | undefined {

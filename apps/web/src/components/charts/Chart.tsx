@@ -1,7 +1,7 @@
 import { Spin } from '@arco-design/web-react';
 import type { ECharts, EChartsCoreOption } from 'echarts/core';
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
-import { useSettings } from '../../app/settings';
+import { useSettings } from '../../services/settings';
 import './chart.css';
 
 /** The parts of echarts the analysis pages use, loaded with the first chart (never with the workplace). */

@@ -5,7 +5,7 @@ import { oneDark } from '@codemirror/theme-one-dark';
 import { EditorView } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
-import { useSettings } from '../../app/settings';
+import { useSettings } from '../../services/settings';
 import './code-editor.css';
 
 type Props = {

@@ -8,7 +8,7 @@ import { Can, MenuNamePermission, RolePermission, useRoles } from './index';
 // initial state, so the hook reads this plain session instead.
 type Session = { role: string; userInfo: { permissions: string[] } | null; serverMenu: MenuRoute[] };
 const session: Session = { role: '', userInfo: null, serverMenu: [] };
-vi.mock('../../app/session', () => ({ useSession: (select: (s: Session) => unknown) => select(session) }));
+vi.mock('../../services/session', () => ({ useSession: (select: (s: Session) => unknown) => select(session) }));
 
 const render = (node: ReactNode) => renderToStaticMarkup(<div>{node}</div>);
 const signedIn = (role: string, permissions: string[]) => Object.assign(session, { role, userInfo: { permissions } });

@@ -1,7 +1,7 @@
 import { hasPermission } from '@atrium/contracts/permissions';
 import { type ReactNode, useCallback, useMemo } from 'react';
-import { flattenMenuNames } from '../../app/routes';
-import { useSession } from '../../app/session';
+import { flattenMenuNames } from '../../services/routes';
+import { useSession } from '../../services/session';
 
 /** True when the user's role is in `roles`; a list that is not an array is a programming error. */
 export function useRoles(roles: readonly string[]): boolean {

@@ -1,7 +1,7 @@
 import { Button, Result, Space } from '@arco-design/web-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { STAGING_PATH } from '../../app/routes';
+import { STAGING_PATH } from '../../services/routes';
 
 export function ForbiddenPage() {
   const { t } = useTranslation();

@@ -24,10 +24,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { http } from '../../api/http';
-import { useSession } from '../../app/session';
 import { useCan } from '../../components/permission';
 import { useSchemaForm } from '../../crud/schema-form';
 import { formatDateTime } from '../../locale/datetime';
+import { useSession } from '../../services/session';
 import '../visualization/messages';
 
 const { Row, Col } = Grid;

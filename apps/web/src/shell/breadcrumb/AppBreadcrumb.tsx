@@ -2,7 +2,7 @@ import { Breadcrumb } from '@arco-design/web-react';
 import { IconHome } from '@arco-design/web-react/icon';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { STAGING_PATH } from '../../app/routes';
+import { STAGING_PATH } from '../../services/routes';
 import { useCurrentRoute } from '../useCurrentRoute';
 
 /** Home icon, then the translated labels of the section and the page. */

@@ -1,7 +1,7 @@
 import { type ReactElement, type RefObject, useLayoutEffect, useRef } from 'react';
 import { useLocation, useOutlet } from 'react-router';
-import { useSession } from '../../app/session';
-import { useSettings } from '../../app/settings';
+import { useSession } from '../../services/session';
+import { useSettings } from '../../services/settings';
 import { useTabs } from '../tab-bar/tabs-store';
 import { isCacheable, paneKey, staleKeys } from './keys';
 import { useCurrentPage } from './useCurrentPage';

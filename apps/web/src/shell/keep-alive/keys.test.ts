@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RouteHandle } from '../../app/routes';
-import { clearLocalSession } from '../../app/session';
+import type { RouteHandle } from '../../services/routes';
+import { clearLocalSession } from '../../services/session';
 import { stagingTab, useTabs } from '../tab-bar/tabs-store';
 import { isCacheable, pageKey, paneKey, staleKeys } from './keys';
 

@@ -1,4 +1,4 @@
-import type { RouteHandle } from '../../app/routes';
+import type { RouteHandle } from '../../services/routes';
 
 /**
  * Whether the shown page stays mounted while another tab is open: only with the tab bar on (a kept page

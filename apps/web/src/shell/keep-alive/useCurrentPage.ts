@@ -1,4 +1,4 @@
-import type { RouteHandle } from '../../app/routes';
+import type { RouteHandle } from '../../services/routes';
 import { useCurrentMatch } from '../useCurrentRoute';
 import { pageKey } from './keys';
 

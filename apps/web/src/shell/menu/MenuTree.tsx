@@ -2,7 +2,7 @@ import { Menu } from '@arco-design/web-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { MenuNode } from '../../app/routes';
+import type { MenuNode } from '../../services/routes';
 import { MenuIcon } from './icons';
 import { firstLeaf, useMenu } from './useMenu';
 

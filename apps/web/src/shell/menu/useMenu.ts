@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
-import { buildMenu, findLeafByName, type MenuNode } from '../../app/routes';
-import { useSession } from '../../app/session';
-import { useSettings } from '../../app/settings';
+import { buildMenu, findLeafByName, type MenuNode } from '../../services/routes';
+import { useSession } from '../../services/session';
+import { useSettings } from '../../services/settings';
 import { useCurrentRoute } from '../useCurrentRoute';
 
 /** The menu tree for the signed-in user, with the keys to highlight and open for the current page. */

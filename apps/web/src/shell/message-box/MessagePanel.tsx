@@ -2,7 +2,7 @@ import { Button, Empty, Spin, Tabs } from '@arco-design/web-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { findLeafByName } from '../../app/routes';
+import { findLeafByName } from '../../services/routes';
 import { MessageList } from './MessageList';
 import { type NotificationType, notificationTypes, useMarkAllRead, useNotifications, useUnreadCounts } from './notifications-api';
 

@@ -1,7 +1,7 @@
 import { IconFullscreen, IconFullscreenExit, IconMoonFill, IconSettings, IconSunFill } from '@arco-design/web-react/icon';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSettings } from '../../app/settings';
+import { useSettings } from '../../services/settings';
 import { IconButton } from './IconButton';
 
 export function ThemeToggle() {

@@ -1,7 +1,7 @@
 import { IconMenu } from '@arco-design/web-react/icon';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { STAGING_PATH } from '../../app/routes';
+import { STAGING_PATH } from '../../services/routes';
 import { MessageBox } from '../message-box/MessageBox';
 import { IconButton } from './IconButton';
 import { LanguageMenu } from './LanguageMenu';

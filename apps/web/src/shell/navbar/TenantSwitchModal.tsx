@@ -6,9 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { authApi } from '../../api/auth';
 import { setToken } from '../../api/storage';
-import { afterLoginPath } from '../../app/guard';
-import { useSession } from '../../app/session';
 import { formatDate } from '../../locale/datetime';
+import { afterLoginPath } from '../../services/guard';
+import { useSession } from '../../services/session';
 import { reenter } from './reenter';
 
 const PAGE_SIZE = 8;

@@ -5,8 +5,8 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { authApi } from '../../api/auth';
-import { afterLoginPath } from '../../app/guard';
-import { logout, startLeaving, useSession } from '../../app/session';
+import { afterLoginPath } from '../../services/guard';
+import { logout, startLeaving, useSession } from '../../services/session';
 import { reenter } from './reenter';
 
 // the tenant list (modal, list, pagination) downloads when first asked for

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { loadSession, useSession } from '../../app/session';
-import { useSettings } from '../../app/settings';
+import { loadSession, useSession } from '../../services/session';
+import { useSettings } from '../../services/settings';
 import { useTabs } from '../tab-bar/tabs-store';
 
 /**

@@ -1,6 +1,6 @@
 import { Alert, Button, Drawer, InputNumber, Message, Switch } from '@arco-design/web-react';
 import { useTranslation } from 'react-i18next';
-import { type AppSettings, pickSettings, useSettings } from '../../app/settings';
+import { type AppSettings, pickSettings, useSettings } from '../../services/settings';
 
 type BooleanKey = { [K in keyof AppSettings]: AppSettings[K] extends boolean ? K : never }[keyof AppSettings];
 

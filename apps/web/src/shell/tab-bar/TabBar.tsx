@@ -3,8 +3,8 @@ import { IconClose, IconDown, IconRefresh } from '@arco-design/web-react/icon';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { listenRouteChange } from '../../app/route-listener';
-import { STAGING_PATH } from '../../app/routes';
+import { listenRouteChange } from '../../services/route-listener';
+import { STAGING_PATH } from '../../services/routes';
 import { IconButton } from '../navbar/IconButton';
 import { type Tab, useTabs } from './tabs-store';
 

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import type { RouteChange } from '../../app/route-listener';
-import { REDIRECT_NAME, STAGING_NAME, STAGING_PATH } from '../../app/routes';
-import { onSessionReset } from '../../app/session';
+import type { RouteChange } from '../../services/route-listener';
+import { REDIRECT_NAME, STAGING_NAME, STAGING_PATH } from '../../services/routes';
+import { onSessionReset } from '../../services/session';
 
 /** A tab per path; `key` is what its page is kept under (the route name; with the path when it has parameters). */
 export type Tab = { name: string; key: string; path: string; search: string; locale: string; ignoreCache: boolean };

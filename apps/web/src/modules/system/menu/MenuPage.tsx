@@ -3,10 +3,10 @@ import { type Menu, type MenuTreeNode, menuResource } from '@atrium/contracts/sy
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../api';
-import { useSession } from '../../../app/session';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import { resourceKeys } from '../../../crud/resource-api';
 import type { ColumnDef, FieldDef, TreeOption } from '../../../crud/types';
+import { useSession } from '../../../services/session';
 import '../shared/locale-admin';
 import { statusOptions } from '../shared/options';
 import { actionLabel } from '../shared/permission-actions';

@@ -5,8 +5,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http, USER_INFO_URL } from '../../../api/http';
-import { loadUserInfo } from '../../../app/session';
 import { useSchemaForm } from '../../../crud/schema-form';
+import { loadUserInfo } from '../../../services/session';
 import { userProfileKeys } from '../info/UserInfoPage';
 import '../messages';
 
