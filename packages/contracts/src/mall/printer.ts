@@ -109,6 +109,15 @@ export type PrintJobStatus = z.infer<typeof printJobStatusSchema>;
  * expired, was cancelled or ended without anyone knowing (UNKNOWN). A PENDING or SENT job is still on its
  * way to the printer.
  */
+/**
+ * The last errors the print worker writes itself (a printer's or a vendor's is stored as it came): the
+ * server writes these texts, the web app says them in the user's language.
+ */
+export const printWorkerErrors = {
+  noAck: 'the printer did not acknowledge the job',
+  senderStopped: 'the sender stopped while sending',
+} as const;
+
 export const reprintableStatuses: readonly PrintJobStatus[] = ['PRINTED', 'FAILED', 'EXPIRED', 'CANCELLED', 'UNKNOWN'];
 
 export const printJobSchema = z.object({

@@ -1,4 +1,4 @@
-import { cloudVendors, mqttVendors, type PrinterVendor } from '@atrium/contracts';
+import { cloudVendors, mqttVendors, type PrinterVendor, printWorkerErrors } from '@atrium/contracts';
 import { type PrinterAckMessage, type PrinterState, printerStates } from '@atrium/contracts/printer-protocol';
 import { and, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -129,7 +129,7 @@ export class PrintWorker {
       await withTenant(db, row.tenantRef, (tx) =>
         tx
           .update(mallPrintJobs)
-          .set({ status: 'UNKNOWN', lastError: 'the sender stopped while sending', updateTime: new Date() })
+          .set({ status: 'UNKNOWN', lastError: printWorkerErrors.senderStopped, updateTime: new Date() })
           .where(and(eq(mallPrintJobs.tenantId, row.tenantRef), eq(mallPrintJobs.id, row.jobId), eq(mallPrintJobs.status, 'PENDING'))),
       );
     }
@@ -300,7 +300,7 @@ export class PrintWorker {
       const timedOut = await withTenant(db, tenantId, (tx) =>
         tx
           .update(mallPrintJobs)
-          .set({ status: 'UNKNOWN', lastError: 'the printer did not acknowledge the job', updateTime: new Date() })
+          .set({ status: 'UNKNOWN', lastError: printWorkerErrors.noAck, updateTime: new Date() })
           .where(
             and(
               eq(mallPrintJobs.tenantId, tenantId),

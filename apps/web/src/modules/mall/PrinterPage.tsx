@@ -8,6 +8,7 @@ import {
   printerVendors,
   printJobResource,
   printTriggers,
+  printWorkerErrors,
   reprintableStatuses,
 } from '@atrium/contracts/mall/printer';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -38,8 +39,8 @@ export const jobColour: Record<string, string> = {
 const JOBS_KEY = ['mall', 'printJob'] as const;
 /** The worker's own last errors, said in the app's language; a printer's or vendor's is shown as it came. */
 const workerErrors: Record<string, string> = {
-  'the printer did not acknowledge the job': 'mall.printJob.error.noAck',
-  'the sender stopped while sending': 'mall.printJob.error.senderStopped',
+  [printWorkerErrors.noAck]: 'mall.printJob.error.noAck',
+  [printWorkerErrors.senderStopped]: 'mall.printJob.error.senderStopped',
 };
 
 /** Every printer event (state, job result) refreshes what the page shows: the list and open job lists. */
