@@ -9,7 +9,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../src/db/client';
-import { accounts, releaseClients, releaseLogChunks, tenantUsers } from '../src/db/schema';
+import { accounts, releaseClients, releaseLogChunks, releaseStepRuns, tenantUsers } from '../src/db/schema';
 import { BrokerHook } from '../src/modules/realtime/hook';
 import type { ReleaseEngine } from '../src/modules/release/engine';
 import { buildTestApp, engines } from './helper';
@@ -401,6 +401,47 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     await writeFile(mark, '');
     expect(await finished(created.id)).toBe('SUCCEEDED');
     await agent.stop();
+  });
+
+  it('sends a run again to an agent whose hello does not list it yet, and ends it LOST only once the agent had taken it', async () => {
+    // the agent's own connection, driven by hand: its hello can be read after a run was dispatched, as on a
+    // busy server, or after a connection that dropped while the run's command was on its way
+    const { agent, credentials } = await startAgent(['hello-race']);
+    await agent.stop();
+    await until('agent offline', async () => (await admin.get(`/api/release/client/${credentials.id}`)).body.data.presence === 'offline');
+    const client = await mqtt.connectAsync(`ws://127.0.0.1:${ctx.app.realtime.port}/mqtt`, {
+      clientId: `agent-${credentials.tenantId}-${credentials.id}`,
+      username: credentials.username,
+      password: credentials.secret,
+      reconnectPeriod: 0,
+      protocolVersion: 4,
+    });
+    const up = (kind: string, message: unknown) =>
+      client.publishAsync(`rm/${credentials.tenantId}/c/${credentials.id}/up/${kind}`, JSON.stringify(message), { qos: 1 });
+    const commands: { type: string; stepRunId: number }[] = [];
+    client.on('message', (_topic, payload) => commands.push(JSON.parse(payload.toString('utf8'))));
+    await client.subscribeAsync(`rm/${credentials.tenantId}/c/${credentials.id}/down`, { qos: 1 });
+    await until('agent online', async () => (await admin.get(`/api/release/client/${credentials.id}`)).body.data.presence === 'online');
+    const created = await task(admin, await setup(['echo hi'], {}, ['hello-race']));
+    const first = await until('run command', async () => commands.find((c) => c.type === 'run'));
+    const acceptedAt = async () => {
+      const [run] = await withTenant(ctx.database.db, credentials.tenantId, (tx) =>
+        tx.select({ acceptedAt: releaseStepRuns.acceptedAt }).from(releaseStepRuns).where(eq(releaseStepRuns.id, first.stepRunId)),
+      );
+      return run?.acceptedAt ?? null;
+    };
+    // a hello written before the command arrived: the run is sent again, not lost
+    await up('hello', { runs: [] });
+    await until('run sent again', async () => commands.filter((c) => c.type === 'run' && c.stepRunId === first.stepRunId).length === 2);
+    expect(await statusOf(created.id)).toBe('RUNNING');
+    expect(await acceptedAt()).toBeNull();
+    // the agent takes it; a later hello without it means the agent lost it (it restarted)
+    await up('status', { stepRunId: first.stepRunId, state: 'started' });
+    await until('run taken', async () => (await acceptedAt()) !== null);
+    await up('hello', { runs: [] });
+    expect(await finished(created.id)).toBe('LOST');
+    expect(commands.filter((c) => c.type === 'run')).toHaveLength(2);
+    await client.endAsync(true);
   });
 
   it('lets an agent use only its own topics, and refuses a wrong secret', async () => {

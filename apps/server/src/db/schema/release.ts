@@ -189,6 +189,8 @@ export const releaseStepRuns = pgTable(
     logBytes: integer('log_bytes').notNull().default(0),
     truncated: boolean('truncated').notNull().default(false),
     startedAt: time('started_at').notNull().defaultNow(),
+    /** when the agent said it took the run (its "started"); null while the command may still be on its way */
+    acceptedAt: time('accepted_at'),
     finishedAt: time('finished_at'),
   },
   (t) => [

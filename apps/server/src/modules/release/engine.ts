@@ -199,10 +199,16 @@ export class ReleaseEngine implements AgentBridge {
     });
   }
 
-  /** On (re)connect the agent lists what it still runs: a run the server thinks is running but the agent lost is LOST. */
+  /**
+   * On (re)connect the agent lists every run it knows. A run the server thinks is running that the agent
+   * took (its "started" came) but no longer knows is LOST: the agent restarted and its step went with it.
+   * A run the agent never said it took is sent again instead: its command may still have been on the way
+   * when the agent wrote its hello, or it was published before the agent's subscription stood (the agent
+   * runs a repeated command once).
+   */
   private async hello(agent: AgentIdentity, hello: AgentHeartbeat) {
     const runs = Array.isArray(hello.runs) ? hello.runs.filter((r) => Number.isSafeInteger(r)) : [];
-    const running = await withTenant(this.db(), agent.tenantId, async (tx) => {
+    const found = await withTenant(this.db(), agent.tenantId, async (tx) => {
       if (!(await this.activeIn(tx, agent.clientId))) return null;
       await tx
         .update(releaseClients)
@@ -212,14 +218,27 @@ export class ReleaseEngine implements AgentBridge {
           ...(typeof hello.agentVersion === 'string' ? { agentVersion: hello.agentVersion.slice(0, 32) } : {}),
         })
         .where(eq(releaseClients.id, agent.clientId));
-      return tx
-        .select({ id: releaseStepRuns.id })
+      const running = await tx
+        .select({
+          id: releaseStepRuns.id,
+          taskId: releaseStepRuns.taskId,
+          stepIndex: releaseStepRuns.stepIndex,
+          acceptedAt: releaseStepRuns.acceptedAt,
+        })
         .from(releaseStepRuns)
         .where(and(eq(releaseStepRuns.clientId, agent.clientId), eq(releaseStepRuns.status, 'RUNNING')));
+      const unknown = running.filter((run) => !runs.includes(run.id));
+      const resend: AgentRunCommand[] = [];
+      for (const run of unknown.filter((r) => r.acceptedAt === null)) {
+        const [task] = await tx.select().from(releaseTasks).where(eq(releaseTasks.id, run.taskId));
+        if (task && ACTIVE.includes(task.status as TaskStatus) && task.status !== 'CANCELLING')
+          resend.push(await this.runCommand(tx, task, run.stepIndex, run.id));
+      }
+      return { lost: unknown.filter((r) => r.acceptedAt !== null), resend };
     });
-    if (!running) return;
-    for (const run of running)
-      if (!runs.includes(run.id)) await this.finishStep(agent.tenantId, run.id, agent.clientId, { exitCode: null, reason: 'lost' });
+    if (!found) return;
+    for (const run of found.lost) await this.finishStep(agent.tenantId, run.id, agent.clientId, { exitCode: null, reason: 'lost' });
+    for (const command of found.resend) await this.send(agent, command);
     await this.heartbeat(agent, hello);
     await this.dispatchTenant(agent.tenantId);
   }
@@ -268,10 +287,23 @@ export class ReleaseEngine implements AgentBridge {
   }
 
   private async status(agent: AgentIdentity, status: AgentStatus) {
-    if (!Number.isSafeInteger(status.stepRunId) || status.state !== 'finished') return;
+    if (!Number.isSafeInteger(status.stepRunId)) return;
+    if (status.state === 'started') return this.accepted(agent, status.stepRunId);
+    if (status.state !== 'finished') return;
     const reason = ['exit', 'canceled', 'timeout', 'error'].includes(status.reason) ? status.reason : 'error';
     const exitCode = Number.isSafeInteger(status.exitCode) ? status.exitCode : null;
     await this.finishStep(agent.tenantId, status.stepRunId, agent.clientId, { exitCode, reason }, true);
+  }
+
+  /** The agent took a run: from now on, a hello without it means the agent lost it. */
+  private async accepted(agent: AgentIdentity, stepRunId: number) {
+    await withTenant(this.db(), agent.tenantId, async (tx) => {
+      if (!(await this.activeIn(tx, agent.clientId))) return;
+      await tx
+        .update(releaseStepRuns)
+        .set({ acceptedAt: this.now() })
+        .where(and(eq(releaseStepRuns.id, stepRunId), eq(releaseStepRuns.clientId, agent.clientId), isNull(releaseStepRuns.acceptedAt)));
+    });
   }
 
   // ---- transitions --------------------------------------------------------------------------------
@@ -292,12 +324,18 @@ export class ReleaseEngine implements AgentBridge {
 
   /** The command that runs step `index` of a task, after inserting its step run. */
   private async startStep(tx: Tx, task: TaskRow, index: number, clientId: number): Promise<AgentRunCommand> {
-    const step = task.steps[index];
-    if (!step) throw new Error('no such step');
+    if (!task.steps[index]) throw new Error('no such step');
     const [run] = await tx
       .insert(releaseStepRuns)
       .values({ tenantId: task.tenantId, taskId: task.id, stepIndex: index, clientId, startedAt: this.now() })
       .returning({ id: releaseStepRuns.id });
+    return this.runCommand(tx, task, index, (run as { id: number }).id);
+  }
+
+  /** The command that runs step run `stepRunId` (step `index` of a task): sent when it starts, and again if the agent did not take it. */
+  private async runCommand(tx: Tx, task: TaskRow, index: number, stepRunId: number): Promise<AgentRunCommand> {
+    const step = task.steps[index];
+    if (!step) throw new Error('no such step');
     const [env] = await tx.select({ variables: releaseEnvs.variables }).from(releaseEnvs).where(eq(releaseEnvs.id, task.envId));
     const variables: ReleaseVariable[] = (env?.variables ?? []).map((v) =>
       v.secret ? { ...v, value: this.openSecret(task.tenantId, v.value) } : v,
@@ -309,7 +347,7 @@ export class ReleaseEngine implements AgentBridge {
     return {
       type: 'run',
       taskId: task.id,
-      stepRunId: (run as { id: number }).id,
+      stepRunId,
       stepIndex: index,
       version: task.version,
       name: step.name,
