@@ -27,7 +27,14 @@ export const openapiPlugin = fp(
           description: `Every response is \`{ code, message, data }\`; \`code\` 200 is success.\n\n| code | HTTP | message | 消息 |\n|---|---|---|---|\n${catalogue}`,
         },
         components: {
-          securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+          securitySchemes: {
+            bearer: {
+              type: 'http',
+              scheme: 'bearer',
+              description:
+                'A session token from `POST /api/system/user/login`, or a personal API token (`atr_…`, `POST /api/user/token`) that acts as its owner in its tenant with its permissions the owner still holds.',
+            },
+          },
         },
       },
       transform: jsonSchemaTransform,
