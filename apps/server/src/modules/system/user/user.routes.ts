@@ -72,6 +72,29 @@ export async function userRoutes(app: FastifyInstance) {
     },
   );
 
+  r.put(
+    '/system/user/authRole/:id',
+    routeOptions(
+      userResource,
+      'grant',
+      { params: idParamSchema, body: assignRolesSchema, response: { 200: envelopeOf(userSchema) } },
+      { write: true, summary: 'user: assign roles' },
+    ),
+    async (request) => {
+      const { id } = request.params as { id: number };
+      const { before, after } = await inTenant(request, (ctx) =>
+        userService.assignRoles(ctx, id, (request.body as { roleIds: number[] }).roleIds),
+      );
+      recordAudit(request, {
+        target: `${after.id} ${after.accountId}`,
+        targetName: displayNameOf(after),
+        before: { roleIds: before },
+        after: { roleIds: after.roleIds },
+      });
+      return ok(after);
+    },
+  );
+
   // another user's API tokens: listed and revoked under the password reset's permission and rule (the
   // caller holds at least what the user holds), as taking over an account's credentials is
   r.get(
@@ -79,7 +102,7 @@ export async function userRoutes(app: FastifyInstance) {
     {
       config: { permission: 'system:user:resetPwd' },
       schema: {
-        tags: ['system:user'],
+        tags: ['system'],
         summary: "user: a user's personal API tokens in this tenant (never the token)",
         description: 'Errors: 403 a user holding more than the caller; 404 no such user here.',
         security: bearer,
@@ -102,7 +125,7 @@ export async function userRoutes(app: FastifyInstance) {
     {
       config: { permission: 'system:user:resetPwd', audit: { module: 'system:user', action: 'revokeToken' } },
       schema: {
-        tags: ['system:user'],
+        tags: ['system'],
         summary: "user: revokes one of a user's API tokens (refused from the next request on, on every instance)",
         description: 'Errors: 403 a user holding more than the caller; 404 no such user here, or not their token.',
         security: bearer,
@@ -122,29 +145,6 @@ export async function userRoutes(app: FastifyInstance) {
       );
       recordAudit(request, { target: `${userId} ${revoked.id}`, targetName: revoked.name });
       return ok(null);
-    },
-  );
-
-  r.put(
-    '/system/user/authRole/:id',
-    routeOptions(
-      userResource,
-      'grant',
-      { params: idParamSchema, body: assignRolesSchema, response: { 200: envelopeOf(userSchema) } },
-      { write: true, summary: 'user: assign roles' },
-    ),
-    async (request) => {
-      const { id } = request.params as { id: number };
-      const { before, after } = await inTenant(request, (ctx) =>
-        userService.assignRoles(ctx, id, (request.body as { roleIds: number[] }).roleIds),
-      );
-      recordAudit(request, {
-        target: `${after.id} ${after.accountId}`,
-        targetName: displayNameOf(after),
-        before: { roleIds: before },
-        after: { roleIds: after.roleIds },
-      });
-      return ok(after);
     },
   );
 }
