@@ -103,6 +103,14 @@ describe.each(engines)('personal API tokens on %s', (engine) => {
     expect((await token.get('/api/release/project')).status).toBe(200);
   });
 
+  it('gives a super admin’s token its permissions only, never the platform’s routes', async () => {
+    const { token } = await makeToken(admin, ['system:user:list']);
+    expect((await token.get('/api/system/user/user')).status).toBe(200);
+    expect((await token.get('/api/system/role')).status).toBe(403);
+    expect((await token.get('/api/system/tenant')).status).toBe(403);
+    expect((await token.post('/api/system/user/userInfoLogin', {})).body.data.permissions).toEqual(['system:user:list']);
+  });
+
   it('answers every route of the user list and role pages as the owner’s permissions ∩ the token’s', async () => {
     const user = await signIn(ctx, 'user', 'User@123456');
     const held = new Set<string>((await user.post('/api/system/user/userInfoLogin', {})).body.data.permissions);
