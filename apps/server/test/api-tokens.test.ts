@@ -23,7 +23,7 @@ describe.each(engines)('personal API tokens on %s', (engine) => {
   };
 
   beforeAll(async () => {
-    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000', API_DOCS: 'signed-in' });
     admin = await signIn(ctx, 'admin', 'Admin@123456');
     acme = await signIn(ctx, 'acme', 'Acme@123456');
     const created = await admin.post('/api/system/user/info', {
@@ -203,6 +203,19 @@ describe.each(engines)('personal API tokens on %s', (engine) => {
     expect(log.find((entry) => entry.action === 'create')?.apiTokenId).toBeNull();
     // Acme's administrator cannot reach the admin tenant's user's tokens
     expect((await acme.get(`/api/system/user/${ownerId}/token`)).status).toBe(404);
+  });
+
+  it('fetches the OpenAPI document, which describes the bearer scheme, while it is valid', async () => {
+    const made = await makeToken(owner, ['system:user:list']);
+    const docs = async (token?: string) =>
+      ctx.app.inject({ url: '/api/docs/json', headers: token ? { authorization: `Bearer ${token}` } : {} });
+    expect((await docs()).statusCode).toBe(401);
+    const answer = await docs(made.token.token);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(answer.json().paths['/api/user/token'].post.security).toEqual([{ bearer: [] }]);
+    expect((await owner.del(`/api/user/token/${made.id}`)).status).toBe(200);
+    expect((await docs(made.token.token)).statusCode).toBe(401);
   });
 
   it('ends at its expiry (the app clock moves)', async () => {

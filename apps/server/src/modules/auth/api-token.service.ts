@@ -65,6 +65,11 @@ export class ApiTokenService {
     private readonly sessions: SessionService,
   ) {}
 
+  /** Any bearer: a personal API token (`atr_…`) here, anything else as a session's token. */
+  bearer(token: string | null | undefined): Promise<ResolveResult> {
+    return token?.startsWith(API_TOKEN_PREFIX) ? this.resolve(token) : this.sessions.resolve(token);
+  }
+
   /** A new token for the caller in the caller's tenant; answers it once (only its hash is kept). */
   async create(auth: AuthContext, input: CreateApiTokenInput): Promise<{ id: number; token: string }> {
     const refused = input.permissions.find((p) => !grantable(auth, p));

@@ -1,4 +1,3 @@
-import { API_TOKEN_PREFIX } from '@atrium/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Tx, withTenant, withTenantRead } from '../../db/client';
@@ -84,9 +83,8 @@ export const authPlugin = fp(
       if (!guarded(request.routeOptions.url)) return;
       const config = request.routeOptions.config;
       if (config.public) return;
-      const token = tokenOf(request);
-      // a personal API token (ADR 047) resolves on its own path; a session's token never starts so
-      const result = token?.startsWith(API_TOKEN_PREFIX) ? await apiTokens.resolve(token) : await sessions.resolve(token);
+      // a personal API token (ADR 047) resolves on its own path; a session's token never starts with atr_
+      const result = await apiTokens.bearer(tokenOf(request));
       // data.reason (forced, expired, user_disabled…) lets the sign-in page say why
       if (!result.ok) throw new AppError(result.code === 1302 ? 'sessionEnded' : 'tokenInvalid', { data: { reason: result.reason } });
       request.auth = result.auth;
