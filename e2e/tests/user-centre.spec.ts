@@ -77,6 +77,49 @@ test('security settings list the own sessions and sign another one out', async (
   await other.close();
 });
 
+test('security settings make an API token, show it once, and revoke it: the API refuses it at once', async ({ page }) => {
+  await signIn(page, demoAccounts.user.account, demoAccounts.user.password, '/user/setting?tab=security');
+  const section = page.getByTestId('api-tokens');
+  await expect(section.getByText('API 令牌', { exact: true })).toBeVisible();
+  const name = `nightly export ${Date.now()}`;
+  await page.getByTestId('tokens-create').click();
+  const form = page.getByTestId('token-form');
+  const field = (label: string) => form.locator('.arco-form-item').filter({ hasText: label });
+  // nothing picked: the form names what is missing and nothing is made
+  await page.locator('.arco-modal').getByRole('button', { name: '创建' }).click();
+  await expect(field('名称')).toContainText('名称');
+  await field('名称').locator('input').fill(name);
+  const expiry = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+  await field('到期时间').locator('input').fill(expiry);
+  await field('到期时间').locator('input').press('Enter');
+  // only the user's own permissions are offered: the user list, not the tenants
+  const permissions = page.getByTestId('token-permissions');
+  await expect(permissions.getByText('(system:tenant)')).toHaveCount(0);
+  await permissions.locator('.token-permission-group').filter({ hasText: '(system:user)' }).locator('.arco-checkbox').first().click();
+  await page.locator('.arco-modal').getByRole('button', { name: '创建' }).click();
+
+  const shown = page.getByTestId('token-created');
+  await expect(shown).toContainText('atr_');
+  await expect(page.getByText('关闭后将无法再次查看此令牌')).toBeVisible();
+  const token = ((await shown.textContent()) ?? '').trim().match(/atr_[A-Za-z0-9_-]+/)?.[0] as string;
+  expect(token).toBeTruthy();
+  const headers = { authorization: `Bearer ${token}` };
+  expect((await page.request.get('/api/system/user/user', { headers })).status()).toBe(200);
+  // the user may read the posts; the token may not
+  expect((await page.request.get('/api/system/post', { headers })).status()).toBe(403);
+  await page.getByRole('button', { name: '我已保存' }).click();
+  await expect(shown).toBeHidden();
+
+  const row = section.locator('tr.arco-table-tr').filter({ hasText: name });
+  await expect(row).toBeVisible();
+  await expect(section).not.toContainText(token);
+  await row.getByRole('button', { name: '吊销' }).click();
+  await page.locator('.arco-popconfirm').getByRole('button', { name: '确定' }).click();
+  await expect(page.getByText('令牌已吊销')).toBeVisible();
+  await expect(row).toHaveCount(0);
+  expect((await page.request.get('/api/system/user/user', { headers })).status()).toBe(401);
+});
+
 test('security settings change the phone only with the current password', async ({ page }) => {
   await signIn(page, demoAccounts.acme.account, demoAccounts.acme.password, '/user/setting?tab=security');
   const contact = page.getByTestId('own-contact');

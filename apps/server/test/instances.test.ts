@@ -99,6 +99,21 @@ describe.skipIf(variants.length === 0).each(variants)('two server instances shar
     expect(answer.body.code).toBe(1302);
   });
 
+  it('refuses on one instance, at its very next request, a personal API token revoked on the other', async () => {
+    const session = (await signIn(one, 'user', 'User@123456')).body.data.token;
+    const body = { name: 'two instances', expiresAt: new Date(Date.now() + 86_400_000).toISOString(), permissions: ['system:role:query'] };
+    const created = (await call(one, 'POST', '/api/user/token', { token: session, body })).body.data;
+    // both instances have used it (and cached the owner's access)
+    for (const app of [one, two])
+      expect((await call(app, 'POST', '/api/system/user/userInfoLogin', { token: created.token })).status).toBe(200);
+    expect((await call(one, 'DELETE', `/api/user/token/${created.id}`, { token: session })).status).toBe(200);
+    // the token's row is read at every request: no cache to wait for, with or without Redis
+    for (const app of [two, one]) {
+      const answer = await call(app, 'POST', '/api/system/user/userInfoLogin', { token: created.token });
+      expect([answer.status, answer.body.code]).toEqual([401, 1302]);
+    }
+  });
+
   it('disconnects on one instance a printer and an agent whose identity ended on the other', async () => {
     const login = await call(two, 'POST', '/api/system/user/login', {
       body: {

@@ -77,6 +77,10 @@ export function errorMessage(entry: ErrorEntry, lang: Language, params?: Record<
  * `conflict` raised with this reason (`{count}` filled in), instead of the bare "数据冲突".
  */
 export const conflictReasons: Record<string, { zh: string; en: string }> = {
+  'apiToken.sessionOnly': {
+    zh: 'API 令牌不能执行此操作（创建令牌、修改登录标识或密码、管理验证方式、切换租户或角色）：请登录后在应用中进行',
+    en: 'An API token cannot do this (make tokens, change sign-in identifiers or passwords, manage factors, switch tenant or role): sign in and do it in the app',
+  },
   'dept.hasChildren': {
     zh: '该部门下还有 {count} 个子部门，请先删除或移走它们',
     en: 'The department has {count} sub-department(s): delete or move them first',
@@ -286,6 +290,10 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   'role.notHeld': { zh: '不是您在当前租户中持有的角色', en: 'is not a role you hold in this tenant' },
   'role.single': { zh: '您只有一个角色，无可切换', en: 'you hold one role only: there is nothing to switch to' },
   'role.superAdmin': { zh: '超级管理员拥有全部权限，不切换角色', en: 'a super admin may do everything and does not switch roles' },
+  'token.permissionNotHeld': { zh: '包含您当前没有的权限：{permission}', en: 'includes a permission you do not hold: {permission}' },
+  'token.identifier': { zh: 'API 令牌不能修改登录标识', en: 'an API token cannot change what signs an account in' },
+  'token.expiryPast': { zh: '到期时间须晚于现在', en: 'the expiry must be in the future' },
+  'token.expiryTooFar': { zh: '到期时间最多为一年后', en: 'the expiry may be at most one year ahead' },
   'password.same': { zh: '新密码不能与当前密码相同', en: 'the new password must differ from the current one' },
   'email.viaContact': {
     zh: '请在“安全设置”中凭当前密码修改',

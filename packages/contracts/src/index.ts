@@ -1,3 +1,4 @@
+export * from './api-token';
 export * from './auth';
 export * from './centre';
 export * from './dashboard';

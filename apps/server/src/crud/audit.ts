@@ -116,6 +116,7 @@ export const operLogPlugin = fp(
             result: ok ? 'success' : 'failure',
             errorMessage: ok ? null : storable(state.error ?? `HTTP ${reply.statusCode}`),
             durationMs: Math.round(reply.elapsedTime),
+            apiTokenId: caller.tokenId ?? null,
           }),
         );
       } catch (error) {

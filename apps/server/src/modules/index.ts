@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { operLogPlugin } from '../crud/audit';
+import { apiTokenRoutes } from './auth/api-token.routes';
 import { authRoutes } from './auth/auth.routes';
 import { centreRoutes } from './centre/centre.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
@@ -16,6 +17,7 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(operLogPlugin);
   await app.register(metaRoutes);
   await app.register(authRoutes);
+  await app.register(apiTokenRoutes);
   await app.register(realtimeRoutes);
   await app.register(systemRoutes);
   await app.register(erpRoutes);

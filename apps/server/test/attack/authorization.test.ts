@@ -41,6 +41,9 @@ export const selfServiceRoutes = new Map<string, string>([
   ['GET /api/user/sessions', 'the caller’s own sessions'],
   ['DELETE /api/user/sessions/:id', 'ends one of the caller’s own sessions (another’s is a 404)'],
   ['DELETE /api/user/sessions', 'ends the caller’s own other sessions'],
+  ['POST /api/user/token', 'makes a personal API token for the caller, with permissions the caller holds'],
+  ['GET /api/user/token', 'the caller’s own API tokens'],
+  ['DELETE /api/user/token/:id', 'revokes one of the caller’s own API tokens (another’s is a 404)'],
   ['GET /api/system/notification', 'the caller’s own notifications'],
   ['GET /api/system/notification/connection', 'the caller’s own live-update connection details'],
   ['PUT /api/system/notification/read-all', 'marks the caller’s own notifications read'],
@@ -99,6 +102,43 @@ describe.each(oneEngine)('authorization matrix on %s', (engine) => {
         failures.push(`${route.method} ${route.url} → ${response.statusCode}`);
     }
     expect(failures).toEqual([]);
+  });
+
+  it('answers a personal API token as the user’s permissions ∩ the token’s on every route, and refuses it the session-only ones', async () => {
+    const kept = 'system:role:query';
+    expect(userPermissions).toContain(kept);
+    const made = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/user/token',
+      headers: { authorization: `Bearer ${userToken}` },
+      payload: { name: 'matrix', expiresAt: new Date(Date.now() + 86_400_000).toISOString(), permissions: [kept] },
+    });
+    const token = made.json().data.token as string;
+    const routes = apiRoutes(ctx.app.routeRegistry).filter(
+      (r) => r.config.sessionOnly || (r.config.permission && r.config.permission !== kept),
+    );
+    // the user holds many of these: the token does not
+    expect(routes.filter((r) => userPermissions.includes(r.config.permission as string)).length).toBeGreaterThan(5);
+    const failures: string[] = [];
+    for (const route of routes) {
+      const response = await ctx.app.inject({
+        method: route.method as 'GET',
+        url: fillParams(route.url, () => '1'),
+        headers: { authorization: `Bearer ${token}` },
+        payload: route.method === 'GET' ? undefined : {},
+      });
+      if (response.statusCode !== 403 || response.json().code !== 403)
+        failures.push(`${route.method} ${route.url} → ${response.statusCode}`);
+    }
+    expect(failures).toEqual([]);
+    for (const route of apiRoutes(ctx.app.routeRegistry).filter((r) => r.config.permission === kept)) {
+      const response = await ctx.app.inject({
+        method: route.method as 'GET',
+        url: fillParams(route.url, () => '1'),
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.statusCode, route.url).not.toBe(403);
+    }
   });
 
   it('answers 403 for every permission the ordinary user lacks, before looking at the input', async () => {

@@ -23,6 +23,8 @@ export const operLogSchema = z.object({
   errorMessage: z.string().nullable(),
   durationMs: z.number().int(),
   createTime: z.string(),
+  /** The personal API token the operation was made with; null when it was made in a signed-in session. */
+  apiTokenId: z.number().int().nullable().optional(),
 });
 
 /** Operation log: every write of the tenant, read-only. */

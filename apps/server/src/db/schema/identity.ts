@@ -117,6 +117,35 @@ export const sessions = pgTable(
 );
 
 /**
+ * Personal API tokens: a user's scripts act as the user in one tenant with at most these permissions
+ * (and at most the user's current ones). Global like sessions: a request finds its token by the hash
+ * before it knows the tenant. The token itself is shown once and never stored.
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    tokenHash: char('token_hash', { length: 64 }).notNull(),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    tenantRef: bigint('tenant_ref', { mode: 'number' })
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 60 }).notNull(),
+    permissions: jsonb('permissions').$type<string[]>().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    // written at most once a minute per token
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    createTime: createTime(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    // accounts.id of whoever revoked it (the owner or an administrator)
+    revokedBy: bigint('revoked_by', { mode: 'number' }),
+  },
+  (t) => [uniqueIndex('api_tokens_token_hash_key').on(t.tokenHash), index('api_tokens_owner_idx').on(t.accountId, t.tenantRef)],
+);
+
+/**
  * The menu catalogue: global. Directories, menus (routes) and buttons (permission strings).
  * Roles grant entries of it per tenant through `role_menus`.
  */

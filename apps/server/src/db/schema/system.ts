@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   char,
   foreignKey,
@@ -199,6 +200,8 @@ export const operLogs = pgTable(
     errorMessage: text('error_message'),
     durationMs: integer('duration_ms').notNull().default(0),
     createTime: timestamp('create_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    // api_tokens.id when the operation was made with a personal API token; null in a signed-in session
+    apiTokenId: bigint('api_token_id', { mode: 'number' }),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),

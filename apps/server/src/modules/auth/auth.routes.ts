@@ -162,7 +162,7 @@ export async function authRoutes(app: FastifyInstance) {
     '/user/password',
     {
       // each attempt verifies a password: a stolen session cannot use it to guess the current one
-      config: { rateLimit: { max: 10, timeWindow: 15 * MINUTE } },
+      config: { sessionOnly: true, rateLimit: { max: 10, timeWindow: 15 * MINUTE } },
       schema: {
         tags: ['auth'],
         summary: "Changes the signed-in user's password; the user's other sessions end",
@@ -179,7 +179,7 @@ export async function authRoutes(app: FastifyInstance) {
     '/user/contact',
     {
       // each attempt verifies a password, and a 409 tells that a phone or e-mail exists somewhere
-      config: { accountIdentifiers: OWN, rateLimit: { max: 10, timeWindow: 15 * MINUTE } },
+      config: { sessionOnly: true, accountIdentifiers: OWN, rateLimit: { max: 10, timeWindow: 15 * MINUTE } },
       schema: {
         tags: ['auth'],
         summary: "Changes the signed-in user's phone and e-mail (the sign-in identifiers); the current password proves the owner",
@@ -230,6 +230,7 @@ export async function authRoutes(app: FastifyInstance) {
   r.post(
     '/system/user/switchTenant',
     {
+      config: { sessionOnly: true },
       schema: {
         tags: ['auth'],
         summary: 'Moves the session into another tenant and answers a fresh token (the old one ends)',
@@ -245,6 +246,7 @@ export async function authRoutes(app: FastifyInstance) {
   r.post(
     '/system/user/switchRole',
     {
+      config: { sessionOnly: true },
       schema: {
         tags: ['auth'],
         summary: 'Switch roles: the session acts as one role the user holds in its tenant, or (null) as all of them',

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../crud/context';
 import { memberships } from '../../db/schema';
 import { denied, roleGuard } from '../system/role/role.guard';
+import { tokenRefused } from './api-token.service';
 
 type Identifiers = Partial<Record<AccountIdentifierField, string | null | undefined>>;
 
@@ -35,6 +36,8 @@ export async function guardIdentifierChange(
   const changed = changedIdentifiers(target.before, after);
   const field = changed[0];
   if (!field) return changed;
+  // what signs an account in changes only in a signed-in session, never with an API token (ADR 047)
+  if (ctx.caller.tokenId !== undefined) throw tokenRefused(field);
   if (ctx.caller.userId === target.userId) throw denied(field, 'self', 'user.ownIdentifier');
   await roleGuard.assertHoldsAtLeast(ctx, target.userId, field, 'user.identifierHoldsMore');
   if (!ctx.caller.superAdmin) {

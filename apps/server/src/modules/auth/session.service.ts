@@ -4,7 +4,7 @@ import { and, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Clock } from '../../clock';
 import { type Database, type RawResult, withTenantRead } from '../../db/client';
-import { sessions } from '../../db/schema';
+import { apiTokens, sessions } from '../../db/schema';
 import type { AppEvents, SessionEndReason } from '../../events';
 import type { AuthContext, DataScope, UserType } from '../../plugins/external/access';
 
@@ -195,6 +195,15 @@ export class SessionService {
       .set({ endedAt: this.clock.now(), endReason: input.reason })
       .where(and(...where))
       .returning({ id: sessions.id, accountRef: sessions.accountId });
+    // a user disabled or removed here loses their API tokens of this tenant for good, as their sessions
+    if (input.accountRef !== undefined && (input.reason === 'user_disabled' || input.reason === 'removed')) {
+      const scope = [eq(apiTokens.accountId, input.accountRef), isNull(apiTokens.revokedAt)];
+      if (input.tenantId !== undefined) scope.push(eq(apiTokens.tenantRef, input.tenantId));
+      await this.database.db
+        .update(apiTokens)
+        .set({ revokedAt: this.clock.now() })
+        .where(and(...scope));
+    }
     // disabled, removed, tenant closed, password changed: no cached access may outlive the sessions
     if (input.accountRef !== undefined || input.tenantId !== undefined) {
       this.invalidate({ accountRef: input.accountRef, tenantId: input.tenantId });
@@ -234,10 +243,12 @@ export class SessionService {
    * and goes at once when roles, grants, menus, the user or the tenant change.
    */
   async view(
-    auth: { accountRef: number; tenantId: number; activeRole: string | null },
+    auth: { accountRef: number; tenantId: number; activeRole: string | null; tokenId?: number },
     view: string,
     render: () => Promise<string>,
   ): Promise<string> {
+    // a token's permissions are its own intersection: rendered for it alone, never kept
+    if (auth.tokenId !== undefined) return render();
     // a session acting as one role sees that role's rendering
     const name = auth.activeRole === null ? view : `${view}:${auth.activeRole}`;
     const entry = this.accessCache.get(`${auth.accountRef}:${auth.tenantId}`);

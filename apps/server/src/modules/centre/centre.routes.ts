@@ -628,6 +628,8 @@ function userCentreRoutes(app: FastifyInstance) {
   r.delete(
     '/user/sessions/:id',
     {
+      // the sign-ins of the account are managed in a session, never with an API token
+      config: { sessionOnly: true },
       schema: {
         tags: ['user'],
         summary: 'Signs out one of the account’s own other sessions; 404 for anyone else’s or an ended one, 409 for this one (use logout)',
@@ -652,6 +654,8 @@ function userCentreRoutes(app: FastifyInstance) {
   r.delete(
     '/user/sessions',
     {
+      // the sign-ins of the account are managed in a session, never with an API token
+      config: { sessionOnly: true },
       schema: {
         tags: ['user'],
         summary: 'Signs out every other session of the account, in every tenant; answers how many ended',

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Tx, withTenant, withTenantRead } from '../../db/client';
 import { AppError } from '../../errors';
+import { ApiTokenService, tokenRefused } from '../../modules/auth/api-token.service';
 import { CaptchaService } from '../../modules/auth/captcha.service';
 import { createMailer, type Mailer } from '../../modules/auth/mailer';
 import { SessionService } from '../../modules/auth/session.service';
@@ -21,9 +22,15 @@ declare module 'fastify' {
     globalResource?: boolean;
     /** Only the super admin calls the route, whatever permission a tenant role carries (checked before the input). */
     superAdminOnly?: boolean;
+    /**
+     * Only a signed-in session calls the route, never a personal API token (403):
+     * making tokens, changing sign-in identifiers or passwords, managing factors, switching tenant or role.
+     */
+    sessionOnly?: boolean;
   }
   interface FastifyInstance {
     sessions: SessionService;
+    apiTokens: ApiTokenService;
     captcha: CaptchaService;
     mailer: Mailer;
     /** Mails being sent after their request answered; closing the app waits for them. */
@@ -46,12 +53,15 @@ function guarded(url: string | undefined): boolean {
  * Sessions for the API: every /api route needs a valid session unless `config.public`; the session
  * becomes `request.auth`, and `config.permission` is checked with `can()` right after it — before the
  * body is parsed, so a caller without the permission gets 403 whatever it sends.
- * 11000 (HTTP 401): no, unknown or expired token. 1302 (HTTP 401): the session was ended.
+ * 11000 (HTTP 401): no, unknown or expired token. 1302 (HTTP 401): the session was ended (or the API
+ * token revoked, or its owner's access ended). A route with `config.sessionOnly` refuses API tokens (403).
  */
 export const authPlugin = fp(
   async (app: FastifyInstance) => {
     const sessions = new SessionService(app.database, app.clock, app.events, app.log);
     app.decorate('sessions', sessions);
+    const apiTokens = new ApiTokenService(app.database, app.clock, sessions);
+    app.decorate('apiTokens', apiTokens);
     if (app.redis) connectBackplane(app, sessions, app.redis);
     app.decorate('captcha', new CaptchaService(app.store, app.config.CAPTCHA));
     const mailer = createMailer({ smtpUrl: app.config.SMTP_URL, dataDir: app.config.DATA_DIR });
@@ -73,10 +83,12 @@ export const authPlugin = fp(
       if (!guarded(request.routeOptions.url)) return;
       const config = request.routeOptions.config;
       if (config.public) return;
-      const result = await sessions.resolve(tokenOf(request));
+      // a personal API token (ADR 047) resolves on its own path; a session's token never starts with atr_
+      const result = await apiTokens.bearer(tokenOf(request));
       // data.reason (forced, expired, user_disabled…) lets the sign-in page say why
       if (!result.ok) throw new AppError(result.code === 1302 ? 'sessionEnded' : 'tokenInvalid', { data: { reason: result.reason } });
       request.auth = result.auth;
+      if (result.auth.tokenId !== undefined && config.sessionOnly) throw tokenRefused();
       if (config.permission && !can(result.auth, config.permission)) throw new AppError('forbidden');
     });
   },

@@ -10,7 +10,10 @@ export type UserType = '00' | '01' | '02';
  * Cached per account and tenant for a few seconds; see `invalidateAccess` in modules/auth/session.service.
  */
 export type AuthContext = {
+  /** sessions.id; 0 for a request made with a personal API token (it has no session) */
   sessionId: number;
+  /** api_tokens.id when the request came with a personal API token (`atr_…`); absent in a session */
+  tokenId?: number;
   /** accounts.id */
   accountRef: number;
   /** the user number the account signs in with */

@@ -27,7 +27,14 @@ export const openapiPlugin = fp(
           description: `Every response is \`{ code, message, data }\`; \`code\` 200 is success.\n\n| code | HTTP | message | 消息 |\n|---|---|---|---|\n${catalogue}`,
         },
         components: {
-          securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+          securitySchemes: {
+            bearer: {
+              type: 'http',
+              scheme: 'bearer',
+              description:
+                'A session token from `POST /api/system/user/login`, or a personal API token (`atr_…`, `POST /api/user/token`) that acts as its owner in its tenant with its permissions the owner still holds.',
+            },
+          },
         },
       },
       transform: jsonSchemaTransform,
@@ -35,7 +42,8 @@ export const openapiPlugin = fp(
     // API_DOCS=off: the document stays available to the process (tests, tooling) but is not served
     if (app.config.API_DOCS === 'off') return;
     const signedIn = async (request: FastifyRequest) => {
-      const result = await app.sessions.resolve(tokenOf(request));
+      // a session or a personal API token (a generated client may fetch the document with its token)
+      const result = await app.apiTokens.bearer(tokenOf(request));
       if (!result.ok) throw new AppError(result.code === 1302 ? 'sessionEnded' : 'tokenInvalid');
     };
     await app.register(swaggerUi, {

@@ -114,6 +114,7 @@ function toOperLog(row: OperLogRead) {
     errorMessage: row.errorMessage,
     durationMs: row.durationMs,
     createTime: iso(row.createTime),
+    apiTokenId: row.apiTokenId,
   };
 }
 

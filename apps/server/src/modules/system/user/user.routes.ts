@@ -1,18 +1,22 @@
 import {
   type AccountIdentifierUse,
+  apiTokenSchema,
   assignRolesSchema,
   envelopeOf,
+  errorEnvelopeSchema,
   idParamSchema,
   importResultSchema,
   resetPasswordSchema,
+  userIdParamSchema,
   userResource,
   userSchema,
+  userTokenParamsSchema,
 } from '@atrium/contracts';
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { displayNameOf, recordAudit } from '../../../crud/audit';
-import { inTenant } from '../../../crud/context';
+import { type Ctx, inTenant } from '../../../crud/context';
 import { registerExport, XLSX_TYPE } from '../../../crud/excel';
 import { ok, registerResource, routeOptions } from '../../../crud/register-resource';
 import { AppError } from '../../../errors';
@@ -50,11 +54,15 @@ export async function userRoutes(app: FastifyInstance) {
 
   r.put(
     '/system/user/resetPwd/:id',
-    routeOptions(
-      userResource,
-      'resetPwd',
-      { params: idParamSchema, body: resetPasswordSchema, response: { 200: envelopeOf(z.null()) } },
-      { write: true, summary: 'user: reset password' },
+    declare(
+      // setting a password signs an account in: a signed-in session only, never an API token
+      { sessionOnly: true },
+      routeOptions(
+        userResource,
+        'resetPwd',
+        { params: idParamSchema, body: resetPasswordSchema, response: { 200: envelopeOf(z.null()) } },
+        { write: true, summary: 'user: reset password' },
+      ),
     ),
     async (request) => {
       const { id } = request.params as { id: number };
@@ -86,6 +94,67 @@ export async function userRoutes(app: FastifyInstance) {
       return ok(after);
     },
   );
+
+  // another user's API tokens: listed and revoked under the password reset's permission and rule (the
+  // caller holds at least what the user holds), as taking over an account's credentials is
+  r.get(
+    '/system/user/:userId/token',
+    {
+      config: { permission: 'system:user:resetPwd' },
+      schema: {
+        tags: ['system'],
+        summary: "user: a user's personal API tokens in this tenant (never the token)",
+        description: 'Errors: 403 a user holding more than the caller; 404 no such user here.',
+        security: bearer,
+        params: userIdParamSchema,
+        response: { 200: envelopeOf(z.array(apiTokenSchema)), 400: e, 401: e, 403: e, 404: e },
+      },
+    },
+    async (request) => {
+      const { userId } = request.params as { userId: number };
+      return ok(
+        await inTenant(request, async (ctx) =>
+          app.apiTokens.list({ accountRef: await tokenOwner(ctx, userId), tenantId: ctx.caller.tenantId }, ctx.tx),
+        ),
+      );
+    },
+  );
+
+  r.delete(
+    '/system/user/:userId/token/:id',
+    {
+      config: { permission: 'system:user:resetPwd', audit: { module: 'system:user', action: 'revokeToken' } },
+      schema: {
+        tags: ['system'],
+        summary: "user: revokes one of a user's API tokens (refused from the next request on, on every instance)",
+        description: 'Errors: 403 a user holding more than the caller; 404 no such user here, or not their token.',
+        security: bearer,
+        params: userTokenParamsSchema,
+        response: { 200: envelopeOf(z.null()), 400: e, 401: e, 403: e, 404: e },
+      },
+    },
+    async (request) => {
+      const { userId, id } = request.params as { userId: number; id: number };
+      const revoked = await inTenant(request, async (ctx) =>
+        app.apiTokens.revoke(
+          { accountRef: await tokenOwner(ctx, userId), tenantId: ctx.caller.tenantId },
+          id,
+          ctx.caller.accountRef,
+          ctx.tx,
+        ),
+      );
+      recordAudit(request, { target: `${userId} ${revoked.id}`, targetName: revoked.name });
+      return ok(null);
+    },
+  );
+}
+
+const e = errorEnvelopeSchema;
+const bearer = [{ bearer: [] }];
+
+/** The account of a user of the caller's tenant whose tokens the caller may see and revoke. */
+async function tokenOwner(ctx: Ctx, userId: number): Promise<number> {
+  return (await userService.credentialTarget(ctx, userId)).accountRef;
 }
 
 /** The route options with declarations added to their config. */

@@ -278,11 +278,20 @@ export const userService = {
     ctx.afterCommit(() => endSessions(app(ctx), { reason: 'removed', accountRef: found.accountRef, tenantId }));
   },
 
+  /**
+   * A user whose credentials (password, API tokens) the caller may act on: in the tenant and the
+   * caller's data scope, and holding no more than the caller unless it is the caller.
+   */
+  async credentialTarget(ctx: Ctx, id: number) {
+    const found = await target(ctx, id);
+    if (ctx.caller.userId !== id) await roleGuard.assertHoldsAtLeast(ctx, id);
+    return found;
+  },
+
   async resetPassword(ctx: Ctx, id: number, password: string) {
     assertPasswordPolicy(password);
-    const found = await target(ctx, id);
     // setting someone's password is taking over their account: only one that holds no more than the caller
-    if (ctx.caller.userId !== id) await roleGuard.assertHoldsAtLeast(ctx, id);
+    const found = await userService.credentialTarget(ctx, id);
     await ctx.tx
       .update(accounts)
       .set({

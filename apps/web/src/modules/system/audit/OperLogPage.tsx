@@ -45,7 +45,19 @@ export function OperLogPage() {
   const search = searchFields(modules.data ?? []);
   const columns: ColumnDef<OperLog>[] = [
     { key: 'createTime', title: 'system.operlog.time', render: (r) => formatDateTimeSeconds(r.createTime) },
-    { key: 'operator', title: 'system.operlog.operator' },
+    {
+      key: 'operator',
+      title: 'system.operlog.operator',
+      // an operation made with a personal API token says so, and which token
+      render: (r) =>
+        r.apiTokenId ? (
+          <span>
+            {r.operator} <Tag size="small">{t('system.operlog.viaToken', { id: r.apiTokenId })}</Tag>
+          </span>
+        ) : (
+          r.operator
+        ),
+    },
     { key: 'module', title: 'system.operlog.module', render: (r) => t(moduleLabel(r.module)) },
     {
       key: 'action',

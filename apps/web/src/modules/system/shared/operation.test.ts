@@ -14,6 +14,7 @@ describe('an operation said in words', () => {
     expect(moduleLabel('system:user')).toBe('menu.system.user');
     expect(moduleLabel('release:user-project')).toBe('menu.release.userProject');
     expect(moduleLabel('nothing:known')).toBe('nothing:known');
+    expect(moduleLabel('user:token')).toBe('menu.user.token');
   });
 
   it('says an HTTP method recorded as the action as the same words as the other routes', () => {
@@ -21,5 +22,6 @@ describe('an operation said in words', () => {
     expect(actionLabel('post')).toBe('新建');
     expect(actionLabel('update')).toBe('修改');
     expect(actionLabel('resetPwd')).toBe('重置密码');
+    expect(actionLabel('revokeToken')).toBe('吊销 API 令牌');
   });
 });

@@ -11,6 +11,7 @@ import { loadUserInfo } from '../../../services/session';
 import '../../form/messages';
 import { userProfileKeys } from '../info/UserInfoPage';
 import '../messages';
+import { ApiTokens } from './ApiTokens';
 import { CertificationForm } from './CertificationForm';
 import { ContactForm } from './ContactForm';
 import { OwnSessions } from './OwnSessions';
@@ -22,7 +23,7 @@ const settingFields = ['email', 'nickname', 'countryRegion', 'area', 'address', 
 
 const TABS = ['basic', 'security', 'certification'] as const;
 
-/** Spec user settings: basic information, security (own password, phone and e-mail, sessions) and certification; `?tab=` picks one. */
+/** Spec user settings: basic information, security (own password, phone and e-mail, sessions, API tokens) and certification; `?tab=` picks one. */
 export function UserSettingPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
@@ -39,6 +40,7 @@ export function UserSettingPage() {
           <PasswordForm />
           <ContactForm layout={formLayout} />
           <OwnSessions />
+          <ApiTokens />
         </Tabs.TabPane>
         <Tabs.TabPane key="certification" title={t('cert.tab')}>
           <CertificationForm />
