@@ -1,6 +1,19 @@
-import { Button, Empty, Form, Input, Message, Popconfirm, Space, type TableColumnProps, Tag } from '@arco-design/web-react';
+import {
+  Button,
+  Empty,
+  Form,
+  Input,
+  Message,
+  Modal,
+  Popconfirm,
+  Space,
+  Table,
+  type TableColumnProps,
+  type TableProps,
+  Tag,
+} from '@arco-design/web-react';
 import { releaseLabel, type releaseLabels } from '@atrium/contracts/release-labels';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, http } from '../../api';
@@ -253,5 +266,88 @@ export function DeleteAction({ path, id, name }: { path: 'env' | 'project' | 'pr
         {t('crud.delete')}
       </Button>
     </Popconfirm>
+  );
+}
+
+/** A release page's table: its whole list (these lists are short, no pages), the columns for the screen, why it is empty. */
+export function ListTable<T extends { id: number }>({
+  list,
+  columns,
+  ...table
+}: { list: UseQueryResult<Listed<T>>; columns: ScreenColumn<T>[] } & Omit<TableProps<T>, 'columns' | 'data'>) {
+  const phone = useIsPhone();
+  return (
+    <Table
+      rowKey="id"
+      loading={list.isLoading}
+      noDataElement={<EmptyList error={list.error} />}
+      data={list.data?.list ?? []}
+      pagination={false}
+      columns={forScreen(phone, columns)}
+      {...table}
+    />
+  );
+}
+
+/** The actions column, for a user who may do one of its actions only: a reader's would stay empty. */
+export function actionsColumn<T>(title: string, shown: boolean, render: (row: T) => ReactNode): ScreenColumn<T>[] {
+  return shown ? [{ title, phone: true, render: (_: unknown, row: T) => <RowActions>{render(row)}</RowActions> }] : [];
+}
+
+/** The button a page creates a record with, for a user who may. */
+export function CreateButton({ shown, onClick }: { shown: boolean; onClick: () => void }) {
+  const { t } = useTranslation();
+  if (!shown) return null;
+  return (
+    <Space style={{ marginBottom: 12 }}>
+      <Button type="primary" onClick={onClick}>
+        {t('release.create')}
+      </Button>
+    </Space>
+  );
+}
+
+/** A row's edit button. */
+export function EditButton({ onClick }: { onClick: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Button size="mini" onClick={onClick}>
+      {t('release.edit')}
+    </Button>
+  );
+}
+
+/** The dialog a record is created (no id yet) or edited in; closing it forgets what the server said of its fields. */
+export function EditModal<E extends { id?: number }>({
+  editing,
+  onClose,
+  onOk,
+  errors,
+  width,
+  children,
+}: {
+  editing: E | null;
+  onClose: () => void;
+  onOk: () => void;
+  errors: ReturnType<typeof useFormErrors>;
+  width?: number;
+  /** the form's fields for the record being edited */
+  children: (editing: E) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      visible={!!editing}
+      title={t(editing?.id ? 'release.edit' : 'release.create')}
+      onCancel={() => {
+        onClose();
+        errors.clear();
+      }}
+      onOk={onOk}
+      style={width ? { width } : undefined}
+      unmountOnExit
+    >
+      {editing && <Form layout="vertical">{children(editing)}</Form>}
+    </Modal>
   );
 }
