@@ -55,8 +55,8 @@ const stepShape = {
   timeoutSec: z.number().int().nullable(),
   retries: z.number().int(),
 };
-/** A step as stored in its process or task: kept as it was written (steps stored before a field existed lack it). */
-export const processStepSchema = z.looseObject(z.object(stepShape).partial().shape);
+/** A step as stored in its process, every key it was stored with. */
+export const processStepSchema = z.looseObject(stepShape);
 export const processSchema = z.object({ id, projectId: id, name: z.string(), steps: z.array(processStepSchema), ...audit });
 
 export const clientSchema = z.object({
@@ -93,7 +93,7 @@ export const userProjectItemSchema = z.object({
 
 /** A task's step as frozen at creation, without the ability's body (the detail shows names and versions). */
 export const taskStepSchema = z.looseObject({
-  ...z.object(stepShape).partial().shape,
+  ...stepShape,
   abilityKey: z.string(),
   abilityVersion: z.number().int(),
   name: z.string(),
@@ -160,4 +160,6 @@ export type ReleaseProject = z.output<typeof projectSchema>;
 export type ReleaseProcess = z.output<typeof processSchema>;
 export type ReleaseClient = z.output<typeof clientSchema>;
 export type ReleaseGrant = z.output<typeof userProjectItemSchema>;
-export type ReleaseTask = z.output<typeof taskDetailSchema>;
+/** A task as listed; its detail adds the step runs and why the caller may not approve it. */
+export type ReleaseTask = z.output<typeof taskListItemSchema> &
+  Partial<Pick<z.output<typeof taskDetailSchema>, 'stepRuns' | 'approveRefusal'>>;

@@ -12,6 +12,7 @@ import {
   type TableProps,
   Tag,
 } from '@arco-design/web-react';
+import type { ReleaseEnv, ReleaseProcess, ReleaseTask } from '@atrium/contracts/release-items';
 import { releaseLabel, type releaseLabels } from '@atrium/contracts/release-labels';
 import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -44,69 +45,19 @@ export function RowActions({ children }: { children: ReactNode }) {
     </Space>
   );
 }
-export type Ability = {
-  id: number;
-  key: string;
-  version: number;
-  name: string;
-  runtime: string;
-  body: string;
-  timeoutSec: number;
-  sha256: string;
-  status: string;
-  createBy?: string | null;
-  createTime?: string;
-};
-export type Variable = { name: string; value: string | null; secret: boolean };
-export type Env = { id: number; key: string; name: string; protected: boolean; requiredApprovals: number; variables: Variable[] };
-export type Project = { id: number; key: string; name: string; artifactSource: string | null; keepReleases: number };
-export type Step = { abilityId: number; params: Record<string, string>; labels: string[]; timeoutSec?: number | null; retries?: number };
-export type Process = { id: number; projectId: number; name: string; steps: Step[] };
-export type Client = {
-  id: number;
-  hostname: string;
-  os: string;
-  agentVersion: string;
-  labels: string[];
-  status: string;
-  presence: 'online' | 'offline';
-  lastSeenAt: string | null;
-};
-export type StepRun = {
-  id: number;
-  stepIndex: number;
-  clientId: number;
-  status: string;
-  exitCode: number | null;
-  startedAt: string;
-  finishedAt: string | null;
-};
-export type Task = {
-  id: number;
-  projectId: number;
-  envId: number;
-  processId: number;
-  version: string;
-  status: string;
-  exitCode: number | null;
-  clientId: number | null;
-  /** the hosts it runs on */
-  targets?: number[];
-  createBy: string | null;
-  createTime: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  steps: { name: string; abilityKey: string; abilityVersion: number }[];
-  /** the names it is shown by, sent with it (a reader of the task may not list projects or clients) */
-  projectName?: string | null;
-  envName?: string | null;
-  processName?: string | null;
-  hostNames?: Record<number, string>;
-  stepRuns?: StepRun[];
-  /** the task's detail: why the caller may not approve it now (a message key), null when they may */
-  approveRefusal?: string | null;
-};
-export type Grant = { id: number; userId: number; projectId: number; envId: number | null; level: string };
+/** What the release routes answer, as the contracts describe it (`@atrium/contracts/release-items`). */
+export type {
+  ReleaseAbility as Ability,
+  ReleaseClient as Client,
+  ReleaseEnv as Env,
+  ReleaseGrant as Grant,
+  ReleaseProcess as Process,
+  ReleaseProject as Project,
+  ReleaseTask as Task,
+} from '@atrium/contracts/release-items';
+export type Variable = ReleaseEnv['variables'][number];
+export type Step = ReleaseProcess['steps'][number];
+export type StepRun = NonNullable<ReleaseTask['stepRuns']>[number];
 
 /**
  * One release list (all rows: these lists are short). Quiet on failure: a page's own table says why
