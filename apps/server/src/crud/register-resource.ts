@@ -48,19 +48,35 @@ export const errorResponses = {
   409: errorEnvelopeSchema,
 };
 
+/** What the route options need of a resource: its domain and name (tag, operation log) and its permissions. */
+export type RouteResource = Pick<Resource, 'domain' | 'name' | 'permission'> &
+  Partial<Pick<Resource, 'superAdminOnly' | 'superAdminWrites' | 'accountIdentifiers'>>;
+
+export type RouteOptionsExtra = {
+  write?: boolean;
+  summary?: string;
+  /** the operation log's action, when it is not the permission's */
+  logAs?: string;
+  /**
+   * No role-menu permission: any signed-in caller reaches the handler, which decides by the caller's
+   * grants on what it touches (release tasks: `grant: 'release'`); the authorization matrix leaves it out.
+   */
+  grant?: string;
+};
+
 /** Route options every resource route shares: tag, permission, audit entry for writes, super-admin gate. */
 export function routeOptions(
-  resource: Resource,
+  resource: RouteResource,
   action: ResourceAction | (string & {}),
   schema: Record<string, unknown>,
-  options: { write?: boolean; summary?: string } = {},
+  options: RouteOptionsExtra = {},
 ): RouteShorthandOptions {
   const superAdminOnly = resource.superAdminOnly || (resource.superAdminWrites && options.write);
   return {
     schema: { tags: [resource.domain], summary: options.summary ?? `${resource.name}: ${action}`, security: [{ bearer: [] }], ...schema },
     config: {
-      permission: resource.permission(action),
-      ...(options.write ? { audit: { module: `${resource.domain}:${resource.name}`, action } } : {}),
+      ...(options.grant ? { grantChecked: options.grant } : { permission: resource.permission(action) }),
+      ...(options.write ? { audit: { module: `${resource.domain}:${resource.name}`, action: options.logAs ?? action } } : {}),
       ...(superAdminOnly ? { superAdminOnly: true } : {}),
       ...(resource.accountIdentifiers?.[action as 'create'] ? { accountIdentifiers: resource.accountIdentifiers[action as 'create'] } : {}),
     },

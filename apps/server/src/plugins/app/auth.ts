@@ -20,6 +20,8 @@ declare module 'fastify' {
      * tenant: the cross-tenant test matrix leaves it out.
      */
     globalResource?: boolean;
+    /** No permission: the handler checks the caller's grant on what it touches (release: the user-project grants). */
+    grantChecked?: string;
     /** Only the super admin calls the route, whatever permission a tenant role carries (checked before the input). */
     superAdminOnly?: boolean;
     /**

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Drawer, Form, InputNumber, List, Modal, Space, Table, Typography } from '@arco-design/web-react';
+import { Alert, Button, Card, Drawer, Form, InputNumber, List, Space, Typography } from '@arco-design/web-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,8 +6,19 @@ import { http } from '../../api';
 import { CodeEditor } from '../../components/code/CodeEditor';
 import { useCan } from '../../components/permission';
 import { formatDateTime } from '../../locale/datetime';
-import { useIsPhone } from '../../shell/useIsPhone';
-import { type Ability, attempt, EmptyList, forScreen, KeyNameFields, RowActions, StatusTag, useFormErrors, useList } from './shared';
+import {
+  type Ability,
+  attempt,
+  CreateButton,
+  EditButton,
+  EditModal,
+  KeyNameFields,
+  ListTable,
+  RowActions,
+  StatusTag,
+  useFormErrors,
+  useList,
+} from './shared';
 import { stepNames, unsetVariables, VARIABLE_PREFIX } from './step-variables';
 
 /**
@@ -49,7 +60,6 @@ type Editing = { id?: number; key: string; name: string; body: string; timeoutSe
 
 /** Abilities: versioned shell step templates. A published version is frozen; "new version" starts the next draft. */
 export function AbilityPage() {
-  const phone = useIsPhone();
   const { t } = useTranslation();
   const can = useCan();
   const client = useQueryClient();
@@ -79,20 +89,13 @@ export function AbilityPage() {
     attempt(() => http.put(`/api/release/ability/${a.id}/${action}`), refresh);
   return (
     <Card title={t('menu.release.ability')}>
-      {can('release:ability:create') && (
-        <Space style={{ marginBottom: 12 }}>
-          <Button type="primary" onClick={() => setEditing({ key: '', name: '', body: '#!/bin/sh\nset -eu\n', timeoutSec: 600 })}>
-            {t('release.create')}
-          </Button>
-        </Space>
-      )}
-      <Table
-        rowKey="id"
-        loading={abilities.isLoading}
-        noDataElement={<EmptyList error={abilities.error} />}
-        data={abilities.data?.list ?? []}
-        pagination={false}
-        columns={forScreen(phone, [
+      <CreateButton
+        shown={can('release:ability:create')}
+        onClick={() => setEditing({ key: '', name: '', body: '#!/bin/sh\nset -eu\n', timeoutSec: 600 })}
+      />
+      <ListTable
+        list={abilities}
+        columns={[
           { title: t('release.key'), dataIndex: 'key', phone: true },
           { title: t('release.version'), dataIndex: 'version', render: (v: number) => `v${v}` },
           { title: t('release.name'), dataIndex: 'name' },
@@ -109,12 +112,7 @@ export function AbilityPage() {
             render: (_: unknown, a: Ability) => (
               <RowActions>
                 {a.status === 'DRAFT' && can('release:ability:update') && (
-                  <Button
-                    size="mini"
-                    onClick={() => setEditing({ id: a.id, key: a.key, name: a.name, body: a.body, timeoutSec: a.timeoutSec })}
-                  >
-                    {t('release.edit')}
-                  </Button>
+                  <EditButton onClick={() => setEditing({ id: a.id, key: a.key, name: a.name, body: a.body, timeoutSec: a.timeoutSec })} />
                 )}
                 {a.status === 'DRAFT' && can('release:ability:publish') && (
                   <Button size="mini" type="primary" onClick={() => transition(a, 'publish')}>
@@ -137,21 +135,11 @@ export function AbilityPage() {
               </RowActions>
             ),
           },
-        ])}
+        ]}
       />
-      <Modal
-        visible={!!editing}
-        title={editing?.id ? t('release.edit') : t('release.create')}
-        onCancel={() => {
-          setEditing(null);
-          errors.clear();
-        }}
-        onOk={save}
-        style={{ width: 760 }}
-        unmountOnExit
-      >
-        {editing && (
-          <Form layout="vertical">
+      <EditModal editing={editing} onClose={() => setEditing(null)} onOk={save} errors={errors} width={760}>
+        {(editing) => (
+          <>
             <KeyNameFields value={editing} onChange={setEditing} errors={errors} />
             <Form.Item label={t('release.timeoutSec')} {...errors.item('timeoutSec')}>
               <InputNumber min={1} value={editing.timeoutSec} onChange={(v) => setEditing({ ...editing, timeoutSec: Number(v) || 600 })} />
@@ -160,9 +148,9 @@ export function AbilityPage() {
               <CodeEditor label={t('release.body')} value={editing.body} onChange={(body) => setEditing({ ...editing, body })} />
             </Form.Item>
             <StepVariables body={editing.body} />
-          </Form>
+          </>
         )}
-      </Modal>
+      </EditModal>
       <Drawer
         visible={!!history}
         width={880}

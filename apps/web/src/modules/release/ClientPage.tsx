@@ -1,4 +1,4 @@
-import { Button, Card, Modal, Popconfirm, Space, Table, Tag, Typography } from '@arco-design/web-react';
+import { Button, Card, Modal, Popconfirm, Space, Tag, Typography } from '@arco-design/web-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,12 +6,10 @@ import { http } from '../../api';
 import { useCan } from '../../components/permission';
 import { formatDateTime } from '../../locale/datetime';
 import { onRealtime } from '../../realtime/events';
-import { useIsPhone } from '../../shell/useIsPhone';
-import { attempt, type Client, EmptyList, forScreen, RowActions, StatusTag, useList } from './shared';
+import { actionsColumn, attempt, type Client, ListTable, StatusTag, useList } from './shared';
 
 /** Agents: approve a PENDING one, disable or revoke; presence follows the broker live. */
 export function ClientPage() {
-  const phone = useIsPhone();
   const { t } = useTranslation();
   const can = useCan();
   const queryClient = useQueryClient();
@@ -52,13 +50,9 @@ export function ClientPage() {
           </Button>
         </Space>
       )}
-      <Table
-        rowKey="id"
-        loading={clients.isLoading}
-        noDataElement={<EmptyList error={clients.error} />}
-        data={clients.data?.list ?? []}
-        pagination={false}
-        columns={forScreen(phone, [
+      <ListTable
+        list={clients}
+        columns={[
           { title: 'ID', dataIndex: 'id' },
           { title: t('release.hostname'), dataIndex: 'hostname', phone: true },
           { title: t('release.os'), dataIndex: 'os' },
@@ -76,38 +70,33 @@ export function ClientPage() {
             render: (p: string) => <StatusTag value={p} label={t(p === 'online' ? 'release.online' : 'release.offline')} />,
           },
           { title: t('release.lastSeen'), dataIndex: 'lastSeenAt', render: (v: string | null) => (v ? formatDateTime(v) : '—') },
-          // a reader gets no actions column: it would stay empty
-          ...(can('release:client:approve') || can('release:client:disable') || can('release:client:revoke')
-            ? [
-                {
-                  title: t('release.actions'),
-                  phone: true,
-                  render: (_: unknown, c: Client) => (
-                    <RowActions>
-                      {(c.status === 'PENDING' || c.status === 'DISABLED') && can('release:client:approve') && (
-                        <Button size="mini" type="primary" onClick={() => act(c, 'approve')}>
-                          {t('release.approve')}
-                        </Button>
-                      )}
-                      {(c.status === 'PENDING' || c.status === 'ACTIVE') && can('release:client:disable') && (
-                        <Button size="mini" onClick={() => act(c, 'disable')}>
-                          {t('release.disable')}
-                        </Button>
-                      )}
-                      {c.status !== 'REVOKED' && can('release:client:revoke') && (
-                        // revoking cannot be undone: the agent must enrol again
-                        <Popconfirm title={t('release.revokeConfirm', { host: c.hostname })} onOk={() => act(c, 'revoke')}>
-                          <Button size="mini" status="danger">
-                            {t('release.revoke')}
-                          </Button>
-                        </Popconfirm>
-                      )}
-                    </RowActions>
-                  ),
-                },
-              ]
-            : []),
-        ])}
+          ...actionsColumn(
+            t('release.actions'),
+            can('release:client:approve') || can('release:client:disable') || can('release:client:revoke'),
+            (c: Client) => (
+              <>
+                {(c.status === 'PENDING' || c.status === 'DISABLED') && can('release:client:approve') && (
+                  <Button size="mini" type="primary" onClick={() => act(c, 'approve')}>
+                    {t('release.approve')}
+                  </Button>
+                )}
+                {(c.status === 'PENDING' || c.status === 'ACTIVE') && can('release:client:disable') && (
+                  <Button size="mini" onClick={() => act(c, 'disable')}>
+                    {t('release.disable')}
+                  </Button>
+                )}
+                {c.status !== 'REVOKED' && can('release:client:revoke') && (
+                  // revoking cannot be undone: the agent must enrol again
+                  <Popconfirm title={t('release.revokeConfirm', { host: c.hostname })} onOk={() => act(c, 'revoke')}>
+                    <Button size="mini" status="danger">
+                      {t('release.revoke')}
+                    </Button>
+                  </Popconfirm>
+                )}
+              </>
+            ),
+          ),
+        ]}
       />
     </Card>
   );

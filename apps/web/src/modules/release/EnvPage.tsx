@@ -1,11 +1,22 @@
-import { Button, Card, Checkbox, Form, Input, InputNumber, Modal, Space, Switch, Table, Tag } from '@arco-design/web-react';
+import { Button, Card, Checkbox, Form, Input, InputNumber, Space, Switch, Tag } from '@arco-design/web-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { useIsPhone } from '../../shell/useIsPhone';
-import { DeleteAction, EmptyList, type Env, forScreen, KeyNameFields, RowActions, useFormErrors, useList, type Variable } from './shared';
+import {
+  actionsColumn,
+  CreateButton,
+  DeleteAction,
+  EditButton,
+  EditModal,
+  type Env,
+  KeyNameFields,
+  ListTable,
+  useFormErrors,
+  useList,
+  type Variable,
+} from './shared';
 
 type Editing = {
   id?: number;
@@ -19,7 +30,6 @@ let uids = 0;
 
 /** Environments: a secret variable is write-only — it shows as stored, and is sent again only when retyped. */
 export function EnvPage() {
-  const phone = useIsPhone();
   const { t } = useTranslation();
   const can = useCan();
   const client = useQueryClient();
@@ -44,20 +54,13 @@ export function EnvPage() {
     editing && setEditing({ ...editing, variables: editing.variables.map((v, i) => (i === index ? { ...v, ...patch } : v)) });
   return (
     <Card title={t('menu.release.env')}>
-      {can('release:env:create') && (
-        <Space style={{ marginBottom: 12 }}>
-          <Button type="primary" onClick={() => setEditing({ key: '', name: '', protected: false, requiredApprovals: 1, variables: [] })}>
-            {t('release.create')}
-          </Button>
-        </Space>
-      )}
-      <Table
-        rowKey="id"
-        loading={envs.isLoading}
-        noDataElement={<EmptyList error={envs.error} />}
-        data={envs.data?.list ?? []}
-        pagination={false}
-        columns={forScreen(phone, [
+      <CreateButton
+        shown={can('release:env:create')}
+        onClick={() => setEditing({ key: '', name: '', protected: false, requiredApprovals: 1, variables: [] })}
+      />
+      <ListTable
+        list={envs}
+        columns={[
           { title: t('release.key'), dataIndex: 'key' },
           { title: t('release.name'), dataIndex: 'name', phone: true },
           {
@@ -73,48 +76,26 @@ export function EnvPage() {
             render: (vars: Variable[]) =>
               vars.map((v) => <Tag key={v.name}>{v.secret ? `${v.name} (${t('release.secret')})` : `${v.name}=${v.value}`}</Tag>),
           },
-          // a reader gets no actions column: it would stay empty
-          ...(can('release:env:update') || can('release:env:delete')
-            ? [
-                {
-                  title: t('release.actions'),
-                  phone: true,
-                  render: (_: unknown, e: Env) => (
-                    <RowActions>
-                      {can('release:env:update') && (
-                        <Button
-                          size="mini"
-                          onClick={() =>
-                            setEditing({
-                              ...e,
-                              variables: e.variables.map((v) => ({ ...v, value: v.secret ? '' : v.value, kept: v.secret, uid: uids++ })),
-                            })
-                          }
-                        >
-                          {t('release.edit')}
-                        </Button>
-                      )}
-                      {can('release:env:delete') && <DeleteAction path="env" id={e.id} name={e.name} />}
-                    </RowActions>
-                  ),
-                },
-              ]
-            : []),
-        ])}
+          ...actionsColumn(t('release.actions'), can('release:env:update') || can('release:env:delete'), (e: Env) => (
+            <>
+              {can('release:env:update') && (
+                <EditButton
+                  onClick={() =>
+                    setEditing({
+                      ...e,
+                      variables: e.variables.map((v) => ({ ...v, value: v.secret ? '' : v.value, kept: v.secret, uid: uids++ })),
+                    })
+                  }
+                />
+              )}
+              {can('release:env:delete') && <DeleteAction path="env" id={e.id} name={e.name} />}
+            </>
+          )),
+        ]}
       />
-      <Modal
-        visible={!!editing}
-        title={t(editing?.id ? 'release.edit' : 'release.create')}
-        onCancel={() => {
-          setEditing(null);
-          errors.clear();
-        }}
-        onOk={save}
-        style={{ width: 720 }}
-        unmountOnExit
-      >
-        {editing && (
-          <Form layout="vertical">
+      <EditModal editing={editing} onClose={() => setEditing(null)} onOk={save} errors={errors} width={720}>
+        {(editing) => (
+          <>
             <KeyNameFields value={editing} onChange={setEditing} errors={errors} />
             <Space size="large">
               <Form.Item label={t('release.protected')}>
@@ -157,9 +138,9 @@ export function EnvPage() {
                 {t('release.addVariable')}
               </Button>
             </Form.Item>
-          </Form>
+          </>
         )}
-      </Modal>
+      </EditModal>
     </Card>
   );
 }

@@ -1,20 +1,21 @@
-import { Button, Card, Form, Input, InputNumber, Modal, Select, Space, Table, Tag } from '@arco-design/web-react';
+import { Button, Card, Form, Input, InputNumber, Select, Space, Tag } from '@arco-design/web-react';
 import { IconDragDotVertical } from '@arco-design/web-react/icon';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { useIsPhone } from '../../shell/useIsPhone';
 import {
   type Ability,
+  actionsColumn,
+  CreateButton,
   DeleteAction,
-  EmptyList,
-  forScreen,
+  EditButton,
+  EditModal,
+  ListTable,
   type Process,
   type Project,
   paramsToText,
-  RowActions,
   textToParams,
   useFormErrors,
   useList,
@@ -26,7 +27,6 @@ type Editing = { id?: number; name: string; projectId?: number; steps: EditStep[
 
 /** Processes: a project's ordered steps, each a published ability with its parameters and target labels. */
 export function ProcessPage() {
-  const phone = useIsPhone();
   const { t } = useTranslation();
   const can = useCan();
   const client = useQueryClient();
@@ -75,20 +75,10 @@ export function ProcessPage() {
   const published = (abilities.data?.list ?? []).filter((a) => a.status === 'PUBLISHED');
   return (
     <Card title={t('menu.release.process')}>
-      {can('release:process:create') && (
-        <Space style={{ marginBottom: 12 }}>
-          <Button type="primary" onClick={() => setEditing({ name: '', steps: [newStep()] })}>
-            {t('release.create')}
-          </Button>
-        </Space>
-      )}
-      <Table
-        rowKey="id"
-        loading={processes.isLoading}
-        noDataElement={<EmptyList error={processes.error} />}
-        data={processes.data?.list ?? []}
-        pagination={false}
-        columns={forScreen(phone, [
+      <CreateButton shown={can('release:process:create')} onClick={() => setEditing({ name: '', steps: [newStep()] })} />
+      <ListTable
+        list={processes}
+        columns={[
           { title: t('release.name'), dataIndex: 'name', phone: true },
           {
             title: t('release.project'),
@@ -106,57 +96,35 @@ export function ProcessPage() {
                 </Tag>
               )),
           },
-          // a reader gets no actions column: it would stay empty
-          ...(can('release:process:update') || can('release:process:delete')
-            ? [
-                {
-                  title: t('release.actions'),
-                  phone: true,
-                  render: (_: unknown, p: Process) => (
-                    <RowActions>
-                      {can('release:process:update') && (
-                        <Button
-                          size="mini"
-                          onClick={() =>
-                            setEditing({
-                              id: p.id,
-                              name: p.name,
-                              projectId: p.projectId,
-                              steps: p.steps.map((s) => ({
-                                uid: uids++,
-                                abilityId: s.abilityId,
-                                params: paramsToText(s.params),
-                                labels: s.labels,
-                                timeoutSec: s.timeoutSec ?? null,
-                                retries: s.retries ?? 0,
-                              })),
-                            })
-                          }
-                        >
-                          {t('release.edit')}
-                        </Button>
-                      )}
-                      {can('release:process:delete') && <DeleteAction path="process" id={p.id} name={p.name} />}
-                    </RowActions>
-                  ),
-                },
-              ]
-            : []),
-        ])}
+          ...actionsColumn(t('release.actions'), can('release:process:update') || can('release:process:delete'), (p: Process) => (
+            <>
+              {can('release:process:update') && (
+                <EditButton
+                  onClick={() =>
+                    setEditing({
+                      id: p.id,
+                      name: p.name,
+                      projectId: p.projectId,
+                      steps: p.steps.map((s) => ({
+                        uid: uids++,
+                        abilityId: s.abilityId,
+                        params: paramsToText(s.params),
+                        labels: s.labels,
+                        timeoutSec: s.timeoutSec ?? null,
+                        retries: s.retries ?? 0,
+                      })),
+                    })
+                  }
+                />
+              )}
+              {can('release:process:delete') && <DeleteAction path="process" id={p.id} name={p.name} />}
+            </>
+          )),
+        ]}
       />
-      <Modal
-        visible={!!editing}
-        title={t(editing?.id ? 'release.edit' : 'release.create')}
-        onCancel={() => {
-          setEditing(null);
-          errors.clear();
-        }}
-        onOk={save}
-        style={{ width: 820 }}
-        unmountOnExit
-      >
-        {editing && (
-          <Form layout="vertical">
+      <EditModal editing={editing} onClose={() => setEditing(null)} onOk={save} errors={errors} width={820}>
+        {(editing) => (
+          <>
             <Form.Item label={t('release.name')} required {...errors.item('name')}>
               <Input value={editing.name} onChange={(name) => setEditing({ ...editing, name })} aria-label={t('release.name')} />
             </Form.Item>
@@ -271,9 +239,9 @@ export function ProcessPage() {
                 {t('release.addStep')}
               </Button>
             </Form.Item>
-          </Form>
+          </>
         )}
-      </Modal>
+      </EditModal>
     </Card>
   );
 }

@@ -1,17 +1,26 @@
-import { Button, Card, Form, Input, InputNumber, Modal, Space, Table } from '@arco-design/web-react';
+import { Card, Form, Input, InputNumber } from '@arco-design/web-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { useIsPhone } from '../../shell/useIsPhone';
-import { DeleteAction, EmptyList, forScreen, KeyNameFields, type Project, RowActions, useFormErrors, useList } from './shared';
+import {
+  actionsColumn,
+  CreateButton,
+  DeleteAction,
+  EditButton,
+  EditModal,
+  KeyNameFields,
+  ListTable,
+  type Project,
+  useFormErrors,
+  useList,
+} from './shared';
 
 type Editing = { id?: number; key: string; name: string; artifactSource: string; keepReleases: number };
 
 /** Projects: what is released, from where, and how many releases are kept for rollback. */
 export function ProjectPage() {
-  const phone = useIsPhone();
   const { t } = useTranslation();
   const can = useCan();
   const client = useQueryClient();
@@ -34,57 +43,28 @@ export function ProjectPage() {
   };
   return (
     <Card title={t('menu.release.project')}>
-      {can('release:project:create') && (
-        <Space style={{ marginBottom: 12 }}>
-          <Button type="primary" onClick={() => setEditing({ key: '', name: '', artifactSource: '', keepReleases: 5 })}>
-            {t('release.create')}
-          </Button>
-        </Space>
-      )}
-      <Table
-        rowKey="id"
-        loading={projects.isLoading}
-        noDataElement={<EmptyList error={projects.error} />}
-        data={projects.data?.list ?? []}
-        pagination={false}
-        columns={forScreen(phone, [
+      <CreateButton
+        shown={can('release:project:create')}
+        onClick={() => setEditing({ key: '', name: '', artifactSource: '', keepReleases: 5 })}
+      />
+      <ListTable
+        list={projects}
+        columns={[
           { title: t('release.key'), dataIndex: 'key' },
           { title: t('release.name'), dataIndex: 'name', phone: true },
           { title: t('release.artifactSource'), dataIndex: 'artifactSource', render: (v: string | null) => v ?? '—' },
           { title: t('release.keepReleases'), dataIndex: 'keepReleases' },
-          // a reader gets no actions column: it would stay empty
-          ...(can('release:project:update') || can('release:project:delete')
-            ? [
-                {
-                  title: t('release.actions'),
-                  phone: true,
-                  render: (_: unknown, p: Project) => (
-                    <RowActions>
-                      {can('release:project:update') && (
-                        <Button size="mini" onClick={() => setEditing({ ...p, artifactSource: p.artifactSource ?? '' })}>
-                          {t('release.edit')}
-                        </Button>
-                      )}
-                      {can('release:project:delete') && <DeleteAction path="project" id={p.id} name={p.name} />}
-                    </RowActions>
-                  ),
-                },
-              ]
-            : []),
-        ])}
+          ...actionsColumn(t('release.actions'), can('release:project:update') || can('release:project:delete'), (p: Project) => (
+            <>
+              {can('release:project:update') && <EditButton onClick={() => setEditing({ ...p, artifactSource: p.artifactSource ?? '' })} />}
+              {can('release:project:delete') && <DeleteAction path="project" id={p.id} name={p.name} />}
+            </>
+          )),
+        ]}
       />
-      <Modal
-        visible={!!editing}
-        title={t(editing?.id ? 'release.edit' : 'release.create')}
-        onCancel={() => {
-          setEditing(null);
-          errors.clear();
-        }}
-        onOk={save}
-        unmountOnExit
-      >
-        {editing && (
-          <Form layout="vertical">
+      <EditModal editing={editing} onClose={() => setEditing(null)} onOk={save} errors={errors}>
+        {(editing) => (
+          <>
             <KeyNameFields value={editing} onChange={setEditing} errors={errors} />
             <Form.Item label={t('release.artifactSource')} {...errors.item('artifactSource')}>
               <Input value={editing.artifactSource} onChange={(artifactSource) => setEditing({ ...editing, artifactSource })} />
@@ -97,9 +77,9 @@ export function ProjectPage() {
                 onChange={(v) => setEditing({ ...editing, keepReleases: Number(v) || 5 })}
               />
             </Form.Item>
-          </Form>
+          </>
         )}
-      </Modal>
+      </EditModal>
     </Card>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Card, Popconfirm, Select, Space, Table } from '@arco-design/web-react';
+import { Button, Card, Popconfirm, Select, Space } from '@arco-design/web-react';
 import { permissionLevels } from '@atrium/contracts/release';
 import { releaseLabel } from '@atrium/contracts/release-labels';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
-import { attempt, EmptyList, type Env, type Grant, type Project, useList } from './shared';
+import { actionsColumn, attempt, type Env, type Grant, ListTable, type Project, useList } from './shared';
 
 type User = { id: number; accountId: string; nickname: string };
 type Draft = { userId?: number; projectId?: number; envId: number | 0; level: string };
@@ -70,48 +70,36 @@ export function UserProjectPage() {
           </Button>
         )}
       </Space>
-      <Table
-        rowKey="id"
-        loading={grants.isLoading}
-        noDataElement={<EmptyList error={grants.error} />}
-        data={grants.data?.list ?? []}
-        pagination={false}
+      <ListTable
+        list={grants}
+        // every column stays on a phone: a grant is read whole
         columns={[
-          { title: t('release.user'), dataIndex: 'userId', render: userName },
+          { title: t('release.user'), dataIndex: 'userId', render: userName, phone: true },
           {
             title: t('release.project'),
             dataIndex: 'projectId',
             render: (id: number) => projects.data?.list.find((p) => p.id === id)?.name ?? id,
+            phone: true,
           },
           {
             title: t('release.env'),
             dataIndex: 'envId',
             render: (id: number | null) => (id ? (envs.data?.list.find((e) => e.id === id)?.name ?? id) : t('release.allEnvs')),
+            phone: true,
           },
           {
             title: t('release.level'),
             dataIndex: 'level',
             render: (level: string) => releaseLabel('permissionLevel', level, i18n.language),
+            phone: true,
           },
-          // a reader gets no actions column: it would stay empty
-          ...(can('release:userProject:delete')
-            ? [
-                {
-                  title: t('release.actions'),
-                  render: (_: unknown, g: Grant) =>
-                    can('release:userProject:delete') && (
-                      <Popconfirm
-                        title={t('release.remove')}
-                        onOk={() => attempt(() => http.delete(`/api/release/user-project/${g.id}`), refresh)}
-                      >
-                        <Button size="mini" status="danger">
-                          {t('release.remove')}
-                        </Button>
-                      </Popconfirm>
-                    ),
-                },
-              ]
-            : []),
+          ...actionsColumn(t('release.actions'), can('release:userProject:delete'), (g: Grant) => (
+            <Popconfirm title={t('release.remove')} onOk={() => attempt(() => http.delete(`/api/release/user-project/${g.id}`), refresh)}>
+              <Button size="mini" status="danger">
+                {t('release.remove')}
+              </Button>
+            </Popconfirm>
+          )),
         ]}
       />
     </Card>

@@ -1,6 +1,20 @@
-import { Button, Empty, Form, Input, Message, Popconfirm, Space, type TableColumnProps, Tag } from '@arco-design/web-react';
+import {
+  Button,
+  Empty,
+  Form,
+  Input,
+  Message,
+  Modal,
+  Popconfirm,
+  Space,
+  Table,
+  type TableColumnProps,
+  type TableProps,
+  Tag,
+} from '@arco-design/web-react';
+import type { ReleaseEnv, ReleaseProcess, ReleaseTask } from '@atrium/contracts/release-items';
 import { releaseLabel, type releaseLabels } from '@atrium/contracts/release-labels';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, http } from '../../api';
@@ -31,69 +45,19 @@ export function RowActions({ children }: { children: ReactNode }) {
     </Space>
   );
 }
-export type Ability = {
-  id: number;
-  key: string;
-  version: number;
-  name: string;
-  runtime: string;
-  body: string;
-  timeoutSec: number;
-  sha256: string;
-  status: string;
-  createBy?: string | null;
-  createTime?: string;
-};
-export type Variable = { name: string; value: string | null; secret: boolean };
-export type Env = { id: number; key: string; name: string; protected: boolean; requiredApprovals: number; variables: Variable[] };
-export type Project = { id: number; key: string; name: string; artifactSource: string | null; keepReleases: number };
-export type Step = { abilityId: number; params: Record<string, string>; labels: string[]; timeoutSec?: number | null; retries?: number };
-export type Process = { id: number; projectId: number; name: string; steps: Step[] };
-export type Client = {
-  id: number;
-  hostname: string;
-  os: string;
-  agentVersion: string;
-  labels: string[];
-  status: string;
-  presence: 'online' | 'offline';
-  lastSeenAt: string | null;
-};
-export type StepRun = {
-  id: number;
-  stepIndex: number;
-  clientId: number;
-  status: string;
-  exitCode: number | null;
-  startedAt: string;
-  finishedAt: string | null;
-};
-export type Task = {
-  id: number;
-  projectId: number;
-  envId: number;
-  processId: number;
-  version: string;
-  status: string;
-  exitCode: number | null;
-  clientId: number | null;
-  /** the hosts it runs on */
-  targets?: number[];
-  createBy: string | null;
-  createTime: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  steps: { name: string; abilityKey: string; abilityVersion: number }[];
-  /** the names it is shown by, sent with it (a reader of the task may not list projects or clients) */
-  projectName?: string | null;
-  envName?: string | null;
-  processName?: string | null;
-  hostNames?: Record<number, string>;
-  stepRuns?: StepRun[];
-  /** the task's detail: why the caller may not approve it now (a message key), null when they may */
-  approveRefusal?: string | null;
-};
-export type Grant = { id: number; userId: number; projectId: number; envId: number | null; level: string };
+/** What the release routes answer, as the contracts describe it (`@atrium/contracts/release-items`). */
+export type {
+  ReleaseAbility as Ability,
+  ReleaseClient as Client,
+  ReleaseEnv as Env,
+  ReleaseGrant as Grant,
+  ReleaseProcess as Process,
+  ReleaseProject as Project,
+  ReleaseTask as Task,
+} from '@atrium/contracts/release-items';
+export type Variable = ReleaseEnv['variables'][number];
+export type Step = ReleaseProcess['steps'][number];
+export type StepRun = NonNullable<ReleaseTask['stepRuns']>[number];
 
 /**
  * One release list (all rows: these lists are short). Quiet on failure: a page's own table says why
@@ -253,5 +217,88 @@ export function DeleteAction({ path, id, name }: { path: 'env' | 'project' | 'pr
         {t('crud.delete')}
       </Button>
     </Popconfirm>
+  );
+}
+
+/** A release page's table: its whole list (these lists are short, no pages), the columns for the screen, why it is empty. */
+export function ListTable<T extends { id: number }>({
+  list,
+  columns,
+  ...table
+}: { list: UseQueryResult<Listed<T>>; columns: ScreenColumn<T>[] } & Omit<TableProps<T>, 'columns' | 'data'>) {
+  const phone = useIsPhone();
+  return (
+    <Table
+      rowKey="id"
+      loading={list.isLoading}
+      noDataElement={<EmptyList error={list.error} />}
+      data={list.data?.list ?? []}
+      pagination={false}
+      columns={forScreen(phone, columns)}
+      {...table}
+    />
+  );
+}
+
+/** The actions column, for a user who may do one of its actions only: a reader's would stay empty. */
+export function actionsColumn<T>(title: string, shown: boolean, render: (row: T) => ReactNode): ScreenColumn<T>[] {
+  return shown ? [{ title, phone: true, render: (_: unknown, row: T) => <RowActions>{render(row)}</RowActions> }] : [];
+}
+
+/** The button a page creates a record with, for a user who may. */
+export function CreateButton({ shown, onClick }: { shown: boolean; onClick: () => void }) {
+  const { t } = useTranslation();
+  if (!shown) return null;
+  return (
+    <Space style={{ marginBottom: 12 }}>
+      <Button type="primary" onClick={onClick}>
+        {t('release.create')}
+      </Button>
+    </Space>
+  );
+}
+
+/** A row's edit button. */
+export function EditButton({ onClick }: { onClick: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Button size="mini" onClick={onClick}>
+      {t('release.edit')}
+    </Button>
+  );
+}
+
+/** The dialog a record is created (no id yet) or edited in; closing it forgets what the server said of its fields. */
+export function EditModal<E extends { id?: number }>({
+  editing,
+  onClose,
+  onOk,
+  errors,
+  width,
+  children,
+}: {
+  editing: E | null;
+  onClose: () => void;
+  onOk: () => void;
+  errors: ReturnType<typeof useFormErrors>;
+  width?: number;
+  /** the form's fields for the record being edited */
+  children: (editing: E) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      visible={!!editing}
+      title={t(editing?.id ? 'release.edit' : 'release.create')}
+      onCancel={() => {
+        onClose();
+        errors.clear();
+      }}
+      onOk={onOk}
+      style={width ? { width } : undefined}
+      unmountOnExit
+    >
+      {editing && <Form layout="vertical">{children(editing)}</Form>}
+    </Modal>
   );
 }

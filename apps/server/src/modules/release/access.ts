@@ -1,0 +1,135 @@
+import { ALL_PERMISSIONS, fieldMessage } from '@atrium/contracts';
+import { levelRank, type PermissionLevel } from '@atrium/contracts/release';
+import { and, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Ctx } from '../../crud/context';
+import { isoDates } from '../../crud/query';
+import type { RouteResource } from '../../crud/register-resource';
+import { type releaseEnvs, type releaseProcesses, type releaseProjects, releaseUserProjects, tenantUsers } from '../../db/schema';
+import { AppError, forbidden, notFound } from '../../errors';
+
+/**
+ * A release resource for `typedRoute`: the permission `release:{permission}:{action}` and the
+ * operation log's module `release:{name}` (`user-project` logs as its path, grants as `userProject`).
+ */
+export const releaseResource = (name: string, permission = name): RouteResource => ({
+  domain: 'release',
+  name,
+  permission: (action) => `release:${permission}:${action}`,
+});
+
+/** Every release route is documented as its method and path, and logged as its method. */
+export const at = <M extends 'GET' | 'POST' | 'PUT' | 'DELETE'>(method: M, url: string) => ({
+  method,
+  url,
+  summary: `${method} ${url}`,
+  logAs: method.toLowerCase(),
+});
+
+export const by = (ctx: Ctx) => ctx.caller.accountId;
+
+/** A row as the API shows it: without its tenant, times as ISO strings. */
+export const strip = <T extends { tenantId: number }>(row: T) => {
+  const { tenantId: _t, ...rest } = row;
+  return isoDates(rest);
+};
+
+/** A tenant administrator counts as MAINTAINER on every project and environment. */
+export function isTenantAdmin(ctx: Ctx): boolean {
+  const caller = ctx.caller;
+  return caller.superAdmin || caller.permissions.has(ALL_PERMISSIONS) || caller.roles.includes('admin');
+}
+
+/** The caller's level on a project and environment: the highest of their grants (the project's "all environments" one included). */
+export async function levelOf(ctx: Ctx, projectId: number, envId: number): Promise<PermissionLevel | null> {
+  if (isTenantAdmin(ctx)) return 'MAINTAINER';
+  if (!ctx.caller.userId) return null;
+  const grants = await ctx.tx
+    .select({ level: releaseUserProjects.level })
+    .from(releaseUserProjects)
+    .where(
+      and(
+        eq(releaseUserProjects.userId, ctx.caller.userId),
+        eq(releaseUserProjects.projectId, projectId),
+        or(isNull(releaseUserProjects.envId), eq(releaseUserProjects.envId, envId)),
+      ),
+    );
+  let best: PermissionLevel | null = null;
+  for (const grant of grants) if (levelRank(grant.level as PermissionLevel) > levelRank(best)) best = grant.level as PermissionLevel;
+  return best;
+}
+
+export async function requireLevel(ctx: Ctx, projectId: number, envId: number, needed: PermissionLevel) {
+  if (levelRank(await levelOf(ctx, projectId, envId)) < levelRank(needed)) throw forbidden();
+}
+
+/** A project's configuration (its processes, keep count) changes only for a MAINTAINER of the whole project. */
+export const requireProjectMaintainer = (ctx: Ctx, projectId: number) => requireLevel(ctx, projectId, 0, 'MAINTAINER');
+
+/**
+ * An environment serves every project, so its protection, approvals and variables change only for the
+ * tenant administrator or a MAINTAINER of it on every project of the tenant (ADR 029): a MAINTAINER of
+ * one project must not lift the approvals another project's deployments wait for.
+ */
+export async function requireEnvMaintainer(ctx: Ctx, envId: number) {
+  if (isTenantAdmin(ctx)) return;
+  const userId = ctx.caller.userId;
+  if (!userId) throw forbidden();
+  const result = await ctx.tx.execute(sql`
+    select count(*)::int as projects,
+           (count(*) filter (where not exists (
+              select 1 from release_user_projects g
+               where g.tenant_id = p.tenant_id and g.user_id = ${userId} and g.project_id = p.id
+                 and (g.env_id is null or g.env_id = ${envId}) and g.level = 'MAINTAINER')))::int as uncovered
+      from release_projects p`);
+  const [row] = (result as unknown as { rows: { projects: number; uncovered: number }[] }).rows;
+  if (!row || Number(row.projects) === 0 || Number(row.uncovered) > 0) throw forbidden();
+}
+
+/** Accounts that may approve tasks of a project and environment (APPROVER or MAINTAINER grants). */
+export async function approversOf(ctx: Ctx, projectId: number, envId: number): Promise<number[]> {
+  const rows = await ctx.tx
+    .select({ accountRef: tenantUsers.accountRef })
+    .from(releaseUserProjects)
+    .innerJoin(tenantUsers, and(eq(tenantUsers.tenantId, releaseUserProjects.tenantId), eq(tenantUsers.id, releaseUserProjects.userId)))
+    .where(
+      and(
+        eq(releaseUserProjects.projectId, projectId),
+        or(isNull(releaseUserProjects.envId), eq(releaseUserProjects.envId, envId)),
+        inArray(releaseUserProjects.level, ['APPROVER', 'MAINTAINER']),
+      ),
+    );
+  return [...new Set(rows.map((r) => r.accountRef))];
+}
+
+/**
+ * Deletes an environment, project or process that nothing refers to (409 naming what does). The row
+ * is locked first: a task, process or grant being made from it reads it `for key share`, so it has
+ * either committed and is counted here, or waits and then finds the row gone.
+ */
+type Removable = typeof releaseEnvs | typeof releaseProjects | typeof releaseProcesses;
+export async function removeUnused<T extends Removable>(
+  ctx: Ctx,
+  removed: T,
+  id: number,
+  uses: [column: AnyPgColumn, reason: string][],
+): Promise<T['$inferSelect']> {
+  const table: Removable = removed;
+  const [row] = await ctx.tx.select({ id: table.id }).from(table).where(eq(table.id, id)).for('update');
+  if (!row) throw notFound();
+  // every reason at once ("The project has 2 process(es)…; The project has 5 task(s)…"), not one per try
+  const blockers: { reason: string; count: number }[] = [];
+  for (const [column, reason] of uses) {
+    const [used] = await ctx.tx.select({ n: count() }).from(column.table).where(eq(column, id));
+    if ((used?.n ?? 0) > 0) blockers.push({ reason, count: used?.n ?? 0 });
+  }
+  if (blockers.length) {
+    const lang = ctx.request.lang;
+    throw new AppError('conflict', {
+      message: blockers.map((b) => fieldMessage(b.reason, lang, { count: b.count })).join('; '),
+      fields: blockers.map((b) => ({ field: 'id', rule: 'inUse', message: b.reason, params: { count: b.count } })),
+    });
+  }
+  const [deleted] = await ctx.tx.delete(table).where(eq(table.id, id)).returning();
+  return deleted as T['$inferSelect'];
+}
