@@ -21,7 +21,7 @@ const files = folders.flatMap((folder) =>
 
 /**
  * Whether a line names the entity: an identifier it defines (`supplierEntity`, `SupplierPage`, `erpSuppliers`,
- * `systemPost`, a `supplier:` key) or a string with it as a segment (`'erp.supplier.name'`, `'/erp/supplier'`,
+ * `systemPost`, a `supplier:` key, a module constant `posts`) or a string with it as a segment (`'erp.supplier.name'`, `'/erp/supplier'`,
  * `'system:post:query'`, `'erp_suppliers'`). An identifier counts on the line that declares, imports, lists or
  * registers it, not where other code uses it; comments are left out, and so are references from another
  * entity (`supplierId`) and words that only look like it (`app.post(`, "spec 4").
@@ -33,6 +33,8 @@ const nameOf = (entity) => {
     `(?<![\\w$.])(?:[a-z]+${E}(?:e?s)?${suffix}?|${E}(?:e?s)?${suffix}?(?:Page)?|${entity}${suffix})(?![\\w$])`,
   );
   const key = new RegExp(`^\\s*${entity}:`);
+  // a module-level constant named for it alone, such as the table `posts`
+  const declared = new RegExp(`^export const ${entity}(?:e?s)? =`);
   const segment = new RegExp(`(?:^|[.:/_])${entity}(?:e?s)?(?:[.:/_]|$)`);
   const strings = /'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g;
   return {
@@ -40,7 +42,7 @@ const nameOf = (entity) => {
       const trimmed = line.trim();
       if (trimmed.startsWith('//') || trimmed.startsWith('*') || trimmed.startsWith('/*')) return false;
       const code = line.replace(/\/\/.*$/, '');
-      if (key.test(code)) return true;
+      if (key.test(code) || declared.test(code)) return true;
       for (const m of code.matchAll(strings)) if (segment.test(m[1] ?? m[2])) return true;
       // an identifier counts where it is declared, imported, listed or registered, not where other code uses it
       const bare = code.replace(strings, "''");

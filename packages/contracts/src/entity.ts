@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { RouteMeta } from './auth';
 import type { CodeKind } from './labels';
-import type { Resource } from './resource';
+import { defineResource, type Resource, type ResourceAction, type ResourceConfig, type SortOrder } from './resource';
+import { auditFields } from './system/common';
 
 /** How a field is edited and shown; `money` is integer fen in the API, yuan on screen. */
 export type Widget = 'text' | 'textarea' | 'number' | 'money' | 'select' | 'radio' | 'switch' | 'date' | 'datetime' | 'tags';
@@ -100,4 +101,53 @@ function stored(schema: z.ZodType): z.ZodType {
  */
 export function rowOf<S extends z.ZodRawShape>(input: z.ZodObject<S>): RowShape<S> {
   return Object.fromEntries(Object.entries(input.shape).map(([key, schema]) => [key, stored(schema as z.ZodType)])) as RowShape<S>;
+}
+
+type ItemOf<Create extends z.ZodObject> = z.ZodObject<{ id: z.ZodNumber } & RowShape<Create['shape']> & typeof auditFields, z.core.$strip>;
+
+/** The conventional actions of a simple entity. */
+const simpleActions: readonly ResourceAction[] = ['list', 'query', 'create', 'update', 'status', 'delete', 'export'];
+
+/** The values a create schema's own defaults give a new row (`status: statusSchema.default('0')`). */
+function schemaDefaults(create: z.ZodObject): Record<string, unknown> | undefined {
+  const found = Object.entries(create.shape).flatMap(([key, schema]) => {
+    const def = (schema as unknown as { def: { type: string; defaultValue?: unknown } }).def;
+    return def.type === 'default' ? [[key, def.defaultValue] as const] : [];
+  });
+  return found.length ? Object.fromEntries(found) : undefined;
+}
+
+/**
+ * A simple entity's contract and manifest in one: what is not written is derived. The row is the
+ * create schema's fields as stored with `id` and the audit fields; updates take the create schema; the
+ * path is `/{domain}/{name}`; the actions are the conventional seven; the list sorts by creation, newest
+ * first; a new row in the drawer starts with the create schema's defaults.
+ */
+export function defineEntity<Create extends z.ZodObject, Filters extends z.ZodObject, Sort extends string>(
+  config: Omit<
+    ResourceConfig<ItemOf<Create>, Create, Create, Filters, Sort>,
+    'item' | 'update' | 'basePath' | 'actions' | 'defaultSort'
+  > & {
+    basePath?: string;
+    actions?: readonly ResourceAction[];
+    defaultSort?: SortOrder<NoInfer<Sort>>;
+  } & Omit<EntityManifest, 'resource'>,
+) {
+  const { route, detail, extraActions, fields, createDefaults, ...contract } = config;
+  const resource = defineResource({
+    ...contract,
+    basePath: contract.basePath ?? `/${contract.domain}/${contract.name}`,
+    item: z.object({ id: z.number().int(), ...rowOf(contract.create), ...auditFields }) as ItemOf<Create>,
+    update: contract.create,
+    actions: contract.actions ?? simpleActions,
+    defaultSort: contract.defaultSort ?? ({ column: 'createTime', direction: 'desc' } as SortOrder<Sort>),
+  });
+  return {
+    resource,
+    route,
+    ...(detail ? { detail } : {}),
+    ...(extraActions ? { extraActions } : {}),
+    ...(fields ? { fields } : {}),
+    createDefaults: createDefaults ?? schemaDefaults(contract.create),
+  } satisfies EntityManifest;
 }

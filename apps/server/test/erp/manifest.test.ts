@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allPermissions, erpEntities, erpPermissionCatalogue, manifestLocaleKeys, routeCatalogue } from '@atrium/contracts';
 import { erpEn, erpZh } from '@atrium/contracts/erp/messages';
+import { erpMenuLabels } from '@atrium/contracts/erp/pages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../helper';
 
@@ -14,7 +15,7 @@ type Bundle = Record<string, string>;
 
 const keysIn = (text: string) => new Set([...text.matchAll(/^\s*'([\w.]+)':/gm)].map((m) => m[1] as string));
 
-/** Every key the web app has in one language: the shared files, the crud machinery's strings and the ERP strings (one copy, in the contracts). */
+/** Every key the web app has in one language: the shared files, the crud machinery's strings, the ERP strings and menu labels (one copy, in the contracts). */
 async function webStrings(): Promise<Record<'zh-CN' | 'en-US', Set<string>>> {
   const { zhCN } = await load<{ zhCN: Bundle }>('locale/zh-CN.ts');
   const { enUS } = await load<{ enUS: Bundle }>('locale/en-US.ts');
@@ -22,8 +23,8 @@ async function webStrings(): Promise<Record<'zh-CN' | 'en-US', Set<string>>> {
   const crud = await readFile(path.join(web, 'crud/messages.ts'), 'utf8');
   const split = crud.indexOf('const en');
   return {
-    'zh-CN': new Set([...Object.keys(zhCN), ...Object.keys(erpZh), ...keysIn(crud.slice(0, split))]),
-    'en-US': new Set([...Object.keys(enUS), ...Object.keys(erpEn), ...keysIn(crud.slice(split))]),
+    'zh-CN': new Set([...Object.keys(zhCN), ...Object.keys(erpZh), ...Object.keys(erpMenuLabels.zh), ...keysIn(crud.slice(0, split))]),
+    'en-US': new Set([...Object.keys(enUS), ...Object.keys(erpEn), ...Object.keys(erpMenuLabels.en), ...keysIn(crud.slice(split))]),
   };
 }
 
@@ -47,6 +48,21 @@ describe('ERP manifests: catalogue, permissions, server routes, pages and string
     expect(names.filter((n) => !(n in erpPages))).toEqual([]);
     // and no page without a route
     expect(Object.keys(erpPages).filter((n) => !names.includes(n))).toEqual([]);
+  });
+
+  it('renders each ERP list without a page of its own from a manifest with fields', async () => {
+    const { erpPages } = await load<{ erpPages: Record<string, () => Promise<unknown>> }>('modules/erp/page-map.ts');
+    const generic = erpEntities.filter((m) => m.fields).map((m) => m.route.name);
+    expect(generic).toEqual(expect.arrayContaining(['erpWarehouses', 'erpSpecs', 'productCategories', 'erpSupplier', 'systemUserMember']));
+    const own = await readFile(path.join(web, 'modules/erp/page-map.ts'), 'utf8');
+    for (const m of erpEntities) {
+      // a list route is either written as a page of its own or served by the generic page from its fields
+      expect({ route: m.route.name, served: own.includes(`${m.route.name}:`) || Boolean(m.fields) }).toEqual({
+        route: m.route.name,
+        served: true,
+      });
+      expect(m.route.name in erpPages).toBe(true);
+    }
   });
 
   it('declares every ERP permission on a server route, and every ERP route permission in the catalogue', () => {

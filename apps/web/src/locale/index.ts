@@ -1,3 +1,4 @@
+import { erpMenuLabels } from '@atrium/contracts/erp/pages';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { connectMessages } from './registry';
@@ -16,10 +17,11 @@ export function storedLocale(): Locale {
   return value === 'en-US' || value === 'zh-CN' ? value : DEFAULT_LOCALE;
 }
 
-// English is loaded only when it is used, so the Chinese sign-in page carries one language
+// English is loaded only when it is used, so the Chinese sign-in page carries one language. The ERP
+// menu's labels are written with its pages in the contracts (the route catalogue has them already).
 async function loadResources(locale: Locale) {
-  if (locale === 'en-US') return (await import('./en-US')).enUS;
-  return zhCN;
+  if (locale === 'en-US') return { ...(await import('./en-US')).enUS, ...erpMenuLabels.en };
+  return { ...zhCN, ...erpMenuLabels.zh };
 }
 
 export async function initI18n(): Promise<typeof i18next> {

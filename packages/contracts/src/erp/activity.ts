@@ -3,7 +3,7 @@ import { isoDateTime } from '../dates';
 import type { EntityManifest } from '../entity';
 import { defineResource, textFilter } from '../resource';
 import { auditFields, moneySchema, nameSchema, optionalText, refId } from './common';
-import { erpPages } from './pages';
+import { erpRoute } from './pages';
 
 export const activityTypes = ['discount', 'reduction'] as const;
 export const activityTypeSchema = z.enum(activityTypes);
@@ -75,7 +75,7 @@ const typeOptions = [
 ];
 export const activityEntity: EntityManifest = {
   resource: activityResource,
-  route: erpPages.activity.route,
+  route: erpRoute('activity'),
   extraActions: ['status'],
   fields: [
     { field: 'name', label: 'erp.activity.name', search: true },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { EntityManifest } from '../entity';
 import { defineResource, textFilter } from '../resource';
 import { auditFields, codeSchema, createTimeField, erpStatus, idFilter, nameSchema, refId, sortSchemaField, statusField } from './common';
-import { erpPages } from './pages';
+import { erpRoute } from './pages';
 
 /** Product categories: a tree per tenant; one with products or children cannot be deleted. */
 export const categorySchema = z.object({
@@ -39,7 +39,7 @@ export type Category = z.infer<typeof categorySchema>;
 
 export const categoryEntity: EntityManifest = {
   resource: categoryResource,
-  route: erpPages.category.route,
+  route: erpRoute('category'),
   fields: [
     { field: 'name', label: 'erp.category.name', search: true },
     { field: 'code', label: 'erp.category.code', search: true },

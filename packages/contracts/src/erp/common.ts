@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { statusSchema } from '../auth';
+import { defineEntity } from '../entity';
 import { statusOptionsMeta } from './options';
+import { type ErpPageName, erpDetail, erpRoute } from './pages';
 
+export { textFilter } from '../resource';
 export { auditFields, codeSchema, optionalEmail, optionalPhone, optionalText } from '../system/common';
 
 /** Money: integer fen (minor units) in the API and the database; never a float. */
@@ -17,3 +20,16 @@ export const erpStatus = { status: statusSchema };
 export const statusField = { field: 'status', label: 'crud.status', widget: 'radio', options: statusOptionsMeta, search: true } as const;
 export const remarkField = { field: 'remark', label: 'crud.remark', widget: 'textarea', column: { hidden: true }, wide: true } as const;
 export const createTimeField = { field: 'createTime', label: 'crud.createTime', widget: 'datetime', form: false } as const;
+/** Status, remark and creation time: the last fields of most simple entities' pages. */
+export const closingFields = [statusField, remarkField, createTimeField] as const;
+
+type EntityConfig = Parameters<typeof defineEntity>[0];
+
+/**
+ * A simple ERP entity (`defineEntity` in the `erp` domain): its page and menu entry come from `erpPages`
+ * by its name, the rest of what it does not write from the conventions.
+ */
+export function erpEntity<C extends Omit<EntityConfig, 'domain' | 'route' | 'detail'> & { name: ErpPageName }>(config: C) {
+  const detail = erpDetail(config.name);
+  return defineEntity({ ...config, domain: 'erp', route: erpRoute(config.name), ...(detail ? { detail } : {}) });
+}

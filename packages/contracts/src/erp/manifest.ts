@@ -1,24 +1,22 @@
 import { type EntityManifest, manifestPermissions } from '../entity';
-import { activityEntity } from './activity';
-import { categoryEntity } from './category';
-import { memberEntity } from './member';
-import { productEntity } from './product';
-import { saleEntity } from './sale';
-import { specEntity } from './spec';
-import { supplierEntity } from './supplier';
-import { warehouseEntity } from './warehouse';
+import * as contracts from './entities';
+import { erpPages } from './pages';
 
-/** The ERP entities in menu order; everything below is derived from this list. */
-export const erpEntities: readonly EntityManifest[] = [
-  warehouseEntity,
-  specEntity,
-  categoryEntity,
-  supplierEntity,
-  productEntity,
-  memberEntity,
-  saleEntity,
-  activityEntity,
-];
+const isManifest = (value: unknown): value is EntityManifest =>
+  typeof value === 'object' && value !== null && 'resource' in value && 'route' in value;
+
+const manifests = Object.values(contracts).filter(isManifest);
+
+/**
+ * The ERP entities in menu order (`erpPages`): every manifest the domain's contracts export, so an entity
+ * is registered by existing; a page without a manifest, or a manifest without a page, stops the start.
+ */
+export const erpEntities: readonly EntityManifest[] = Object.keys(erpPages).map((name) => {
+  const found = manifests.filter((m) => m.resource.name === name);
+  if (found.length !== 1) throw new Error(`erp: ${found.length} manifests for the page ${name}`);
+  return found[0] as EntityManifest;
+});
+if (manifests.length !== erpEntities.length) throw new Error('erp: a manifest without a page in erpPages');
 
 export { erpCatalogueRoutes } from './pages';
 

@@ -3,8 +3,8 @@ import { sexes } from '../auth';
 import { isoDay } from '../dates';
 import type { EntityManifest } from '../entity';
 import { defineResource, textFilter } from '../resource';
-import { auditFields, createTimeField, erpStatus, moneySchema, nameSchema, optionalText, remarkField, statusField } from './common';
-import { erpPages } from './pages';
+import { auditFields, closingFields, erpStatus, moneySchema, nameSchema, optionalText } from './common';
+import { erpDetail, erpRoute } from './pages';
 
 const mobileSchema = z
   .string()
@@ -80,8 +80,8 @@ const sexOptions = [
 
 export const memberEntity: EntityManifest = {
   resource: memberResource,
-  route: erpPages.member.route,
-  detail: erpPages.member.detail,
+  route: erpRoute('member'),
+  detail: erpDetail('member'),
   fields: [
     { field: 'name', label: 'erp.member.name', search: true },
     { field: 'mobile', label: 'erp.member.mobile', search: 'prefix' },
@@ -91,9 +91,7 @@ export const memberEntity: EntityManifest = {
     { field: 'points', label: 'erp.member.points', widget: 'number' },
     { field: 'balance', label: 'erp.member.balance', widget: 'money' },
     { field: 'tags', label: 'erp.member.tags', widget: 'tags', column: { hidden: true } },
-    statusField,
-    remarkField,
-    createTimeField,
+    ...closingFields,
   ],
   createDefaults: { status: '0', sex: '2', level: 0, points: 0, balance: 0, tags: [] },
 };

@@ -14,7 +14,7 @@ import {
   refId,
   statusField,
 } from './common';
-import { erpPages } from './pages';
+import { erpDetail, erpRoute } from './pages';
 
 /** One SKU: a combination of spec values with its prices in fen. */
 export const skuSchema = z.object({
@@ -107,8 +107,8 @@ export const skuQuerySchema = z.object({
 
 export const productEntity: EntityManifest = {
   resource: productResource,
-  route: erpPages.product.route,
-  detail: erpPages.product.detail,
+  route: erpRoute('product'),
+  detail: erpDetail('product'),
   /** `stockSettings`: the tenant's negative-stock switch (administrators) */
   extraActions: ['adjust', 'stockSettings'],
   fields: [

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { EntityManifest } from '../entity';
 import { dateFilter, defineResource, textFilter } from '../resource';
 import { auditFields, idFilter, optionalText, refId } from './common';
-import { erpPages } from './pages';
+import { erpRoute } from './pages';
 
 export const saleStatuses = ['draft', 'confirmed', 'shipped', 'completed', 'cancelled'] as const;
 export const saleStatusSchema = z.enum(saleStatuses);
@@ -88,7 +88,7 @@ export const saleResource = defineResource({
 const statusOptions = saleStatuses.map((s) => ({ label: `erp.sale.status.${s}`, value: s }));
 export const saleEntity: EntityManifest = {
   resource: saleResource,
-  route: erpPages.sale.route,
+  route: erpRoute('sale'),
   extraActions: ['confirm', 'ship', 'complete', 'cancel', 'print'],
   fields: [
     { field: 'orderNo', label: 'erp.sale.orderNo', search: 'prefix' },

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { type EntityManifest, rowOf } from '../entity';
 import { defineResource, textFilter } from '../resource';
-import { auditFields, createTimeField, erpStatus, nameSchema, optionalText, remarkField, sortSchemaField, statusField } from './common';
-import { erpPages } from './pages';
+import { auditFields, closingFields, erpStatus, nameSchema, optionalText, sortSchemaField } from './common';
+import { erpRoute } from './pages';
 
 /** A spec (颜色) and its ordered values (红, 蓝); products combine spec values into SKUs. */
 const specValue = z.string().trim().min(1).max(30);
@@ -35,14 +35,12 @@ export type Spec = z.infer<typeof specSchema>;
 
 export const specEntity: EntityManifest = {
   resource: specResource,
-  route: erpPages.spec.route,
+  route: erpRoute('spec'),
   fields: [
     { field: 'name', label: 'erp.spec.name', search: true },
     { field: 'values', label: 'erp.spec.values', widget: 'tags', wide: true },
     { field: 'sort', label: 'erp.sort', widget: 'number' },
-    statusField,
-    remarkField,
-    createTimeField,
+    ...closingFields,
   ],
   createDefaults: { status: '0', sort: 0, values: [] },
 };

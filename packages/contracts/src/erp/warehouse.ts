@@ -1,19 +1,8 @@
 import { z } from 'zod';
 import { type EntityManifest, rowOf } from '../entity';
 import { defineResource, textFilter } from '../resource';
-import {
-  auditFields,
-  codeSchema,
-  createTimeField,
-  erpStatus,
-  nameSchema,
-  optionalPhone,
-  optionalText,
-  remarkField,
-  sortSchemaField,
-  statusField,
-} from './common';
-import { erpPages } from './pages';
+import { auditFields, closingFields, codeSchema, erpStatus, nameSchema, optionalPhone, optionalText, sortSchemaField } from './common';
+import { erpRoute } from './pages';
 
 export const createWarehouseSchema = z.object({
   name: nameSchema(50),
@@ -46,7 +35,7 @@ export type Warehouse = z.infer<typeof warehouseSchema>;
 
 export const warehouseEntity: EntityManifest = {
   resource: warehouseResource,
-  route: erpPages.warehouse.route,
+  route: erpRoute('warehouse'),
   fields: [
     { field: 'name', label: 'erp.warehouse.name', search: true },
     { field: 'code', label: 'erp.warehouse.code', search: true },
@@ -55,9 +44,7 @@ export const warehouseEntity: EntityManifest = {
     { field: 'phone', label: 'erp.warehouse.phone' },
     { field: 'isDefault', label: 'erp.warehouse.isDefault', widget: 'switch' },
     { field: 'sort', label: 'erp.sort', widget: 'number' },
-    statusField,
-    remarkField,
-    createTimeField,
+    ...closingFields,
   ],
   createDefaults: { status: '0', sort: 0, isDefault: false },
 };

@@ -14,6 +14,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { audit, id, ref, status, time } from './columns';
+import { entityTable } from './entity-table';
 import { tenantId, tenantPolicy } from './tenancy';
 
 // ERP tables: tenant_id first in every key, row-level security forced (migration 0006). Money is bigint fen.
@@ -44,19 +45,16 @@ export const erpWarehouses = pgTable(
   ],
 );
 
-export const erpSpecs = pgTable(
+export const erpSpecs = entityTable(
   'erp_specs',
   {
-    tenantId: tenantId(),
-    id: id(),
     name: varchar('name', { length: 30 }).notNull(),
     values: jsonb('values').$type<string[]>().notNull().default([]),
     sort: integer('sort').notNull().default(0),
     status: status(),
     remark: varchar('remark', { length: 500 }),
-    ...audit,
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('erp_specs_name_key').on(t.tenantId, t.name), tenantPolicy('erp_specs')],
+  (t) => [uniqueIndex('erp_specs_name_key').on(t.tenantId, t.name)],
 );
 
 export const erpCategories = pgTable(
@@ -80,24 +78,17 @@ export const erpCategories = pgTable(
   ],
 );
 
-export const erpSuppliers = pgTable(
-  'erp_suppliers',
-  {
-    tenantId: tenantId(),
-    id: id(),
-    name: varchar('name', { length: 100 }).notNull(),
-    contact: varchar('contact', { length: 30 }),
-    mobile: varchar('mobile', { length: 20 }),
-    phone: varchar('phone', { length: 20 }),
-    email: varchar('email', { length: 100 }),
-    taxNo: varchar('tax_no', { length: 50 }),
-    bankAccount: varchar('bank_account', { length: 50 }),
-    status: status(),
-    remark: varchar('remark', { length: 500 }),
-    ...audit,
-  },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), tenantPolicy('erp_suppliers')],
-);
+export const erpSuppliers = entityTable('erp_suppliers', {
+  name: varchar('name', { length: 100 }).notNull(),
+  contact: varchar('contact', { length: 30 }),
+  mobile: varchar('mobile', { length: 20 }),
+  phone: varchar('phone', { length: 20 }),
+  email: varchar('email', { length: 100 }),
+  taxNo: varchar('tax_no', { length: 50 }),
+  bankAccount: varchar('bank_account', { length: 50 }),
+  status: status(),
+  remark: varchar('remark', { length: 500 }),
+});
 
 export const erpProducts = pgTable(
   'erp_products',

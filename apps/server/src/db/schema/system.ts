@@ -15,6 +15,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { audit, id, ref, status } from './columns';
+import { entityTable } from './entity-table';
 import { accounts, menus } from './identity';
 import { tenantId, tenantPolicy } from './tenancy';
 
@@ -45,19 +46,16 @@ export const depts = pgTable(
   ],
 );
 
-export const posts = pgTable(
+export const posts = entityTable(
   'posts',
   {
-    tenantId: tenantId(),
-    id: id(),
     code: varchar('code', { length: 64 }).notNull(),
     name: varchar('name', { length: 100 }).notNull(),
     orderNum: integer('order_num').notNull().default(0),
     status: status(),
     remark: varchar('remark', { length: 500 }),
-    ...audit,
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('posts_code_key').on(t.tenantId, t.code), tenantPolicy('posts')],
+  (t) => [uniqueIndex('posts_code_key').on(t.tenantId, t.code)],
 );
 
 /**

@@ -1,20 +1,26 @@
+import { erpCatalogueRoutes } from '@atrium/contracts/erp/pages';
 import type { ComponentType } from 'react';
+import { entityPages } from '../../crud/entity-pages';
 
 type PageLoader = () => Promise<ComponentType>;
 
-/**
- * ERP route name → page. Entities with field metadata and no special needs render through the generic
- * `EntityPage`; the rest have their own page. A test checks every ERP catalogue route is here.
- */
-export const erpPages: Record<string, PageLoader> = {
-  erpWarehouses: () => import('./generic').then((m) => m.WarehousePage),
-  erpSpecs: () => import('./generic').then((m) => m.SpecPage),
-  productCategories: () => import('./generic').then((m) => m.CategoryPage),
-  erpSupplier: () => import('./generic').then((m) => m.SupplierPage),
-  systemUserMember: () => import('./generic').then((m) => m.MemberPage),
+/** The ERP pages of their own; a test checks each is a route of the ERP catalogue. */
+const ownPages: Record<string, PageLoader> = {
   erpProducts: () => import('./product/ProductPage').then((m) => m.ProductPage),
   erpProductsDetail: () => import('./product/ProductDetailPage').then((m) => m.ProductDetailPage),
   userDetailMember: () => import('./member/MemberDetailPage').then((m) => m.MemberDetailPage),
   erpSale: () => import('./sale/SalePage').then((m) => m.SalePage),
   erpActivity: () => import('./activity/ActivityPage').then((m) => m.ActivityPage),
+};
+
+/**
+ * ERP route name → page: every entity list of the ERP menu renders its manifest through the generic
+ * page (`crud/EntityPage`), unless it has a page of its own above.
+ */
+export const erpPages: Record<string, PageLoader> = {
+  ...entityPages(erpCatalogueRoutes(), async () => {
+    const [, { erpEntities }] = await Promise.all([import('./locale'), import('@atrium/contracts/erp/manifest')]);
+    return erpEntities;
+  }),
+  ...ownPages,
 };

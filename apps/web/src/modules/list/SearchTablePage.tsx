@@ -1,6 +1,6 @@
 import { setEntity } from '@atrium/contracts/list/set';
+import { entityPage } from '../../crud/EntityPage';
 import { registerMessages } from '../../crud/messages';
-import { entityPage } from '../erp/shared/EntityPage';
 
 registerMessages({
   'zh-CN': {

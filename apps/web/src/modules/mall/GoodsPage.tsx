@@ -13,7 +13,7 @@ import { ExportButton } from '../../crud/ExportButton';
 import { ResourcePage } from '../../crud/ResourcePage';
 import { resourceKeys } from '../../crud/resource-api';
 import type { ColumnDef } from '../../crud/types';
-import { SourceSelect } from '../erp/shared/widgets';
+import { SourceSelect } from '../../crud/widgets';
 import './locale';
 import { formatMoney } from '../../locale/money';
 

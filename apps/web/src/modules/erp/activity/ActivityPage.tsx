@@ -11,7 +11,7 @@ import { DisabledReason } from '../../../crud/StatusSwitch';
 import type { FieldDef } from '../../../crud/types';
 import { serverErrors } from '../../../crud/validation';
 import '../locale';
-import { columnsOf, formOf, searchOf } from '../shared/fields';
+import { columnsOf, formOf, searchOf } from '../../../crud/fields';
 import { SkuSelect } from '../shared/widgets';
 
 const resource = activityEntity.resource;

@@ -13,8 +13,8 @@ import { useResourceItem } from '../../../crud/useResource';
 import { serverErrors } from '../../../crud/validation';
 import { formatDateTime } from '../../../locale/datetime';
 import '../locale';
+import { SourceSelect } from '../../../crud/widgets';
 import { formatMoney } from '../../../locale/money';
-import { SourceSelect } from '../shared/widgets';
 import { NegativeStockSwitch } from './NegativeStockSwitch';
 
 const keys = resourceKeys(productResource);

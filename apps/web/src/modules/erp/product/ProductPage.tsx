@@ -8,7 +8,7 @@ import { ExportButton } from '../../../crud/ExportButton';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { FieldDef } from '../../../crud/types';
 import '../locale';
-import { columnsOf, formOf, searchOf } from '../shared/fields';
+import { columnsOf, formOf, searchOf } from '../../../crud/fields';
 import { SkusEditor, SpecsEditor } from './SkuEditor';
 
 const fields = productEntity.fields ?? [];

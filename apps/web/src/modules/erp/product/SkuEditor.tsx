@@ -2,7 +2,7 @@ import { Button, Form, Input, InputNumber, Space, Table } from '@arco-design/web
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MoneyInput, TagsInput } from '../shared/widgets';
+import { MoneyInput, TagsInput } from '../../../crud/widgets';
 
 export type SpecInput = { name: string; values: string[] };
 export type SkuInput = {

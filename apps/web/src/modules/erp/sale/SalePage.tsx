@@ -13,8 +13,8 @@ import type { FieldDef } from '../../../crud/types';
 import { formatDateTime } from '../../../locale/datetime';
 import { PrintDialog } from '../../mall/PrintButton';
 import '../locale';
-import { columnsOf, searchOf } from '../shared/fields';
-import { SourceSelect } from '../shared/widgets';
+import { columnsOf, searchOf } from '../../../crud/fields';
+import { SourceSelect } from '../../../crud/widgets';
 import { LinesEditor } from './LinesEditor';
 import { SaleLines } from './SaleLines';
 

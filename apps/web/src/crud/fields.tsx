@@ -1,8 +1,8 @@
 import type { FieldMeta } from '@atrium/contracts/entity';
 import type { TFunction } from 'i18next';
-import type { ColumnDef, FieldDef } from '../../../crud/types';
-import { formatDateTime } from '../../../locale/datetime';
-import { formatMoney } from '../../../locale/money';
+import { formatDateTime } from '../locale/datetime';
+import { formatMoney } from '../locale/money';
+import type { ColumnDef, FieldDef } from './types';
 import { DateInput, MoneyInput, SourceSelect, TagsInput } from './widgets';
 
 /** The list cell of a field, from its widget. */
@@ -14,7 +14,7 @@ export function cellOf(meta: FieldMeta, value: unknown, t: TFunction): string {
     case 'datetime':
       return formatDateTime(value as string);
     case 'switch':
-      return t(value ? 'erp.yes' : 'erp.no');
+      return t(value ? 'crud.yes' : 'crud.no');
     case 'tags':
       return (value as string[]).join(', ');
     case 'select':

@@ -4,11 +4,10 @@ import type { EntityManifest } from '@atrium/contracts/entity';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ExportButton } from '../../../crud/ExportButton';
-import { ResourcePage } from '../../../crud/ResourcePage';
-import type { Row } from '../../../crud/types';
-import '../locale';
+import { ExportButton } from './ExportButton';
 import { columnsOf, formOf, searchOf } from './fields';
+import { ResourcePage } from './ResourcePage';
+import type { Row } from './types';
 
 /**
  * A whole list page from an entity manifest: columns, search form and drawer form come from the
