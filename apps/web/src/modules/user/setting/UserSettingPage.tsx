@@ -14,6 +14,7 @@ import '../messages';
 import { CertificationForm } from './CertificationForm';
 import { ContactForm } from './ContactForm';
 import { OwnSessions } from './OwnSessions';
+import { SecondFactor } from './SecondFactor';
 
 // both tabs' forms: labels on the left, one readable column
 const formLayout = { layout: 'horizontal', labelCol: { span: 5 }, wrapperCol: { span: 14 }, style: { maxWidth: 760 } } as const;
@@ -38,6 +39,7 @@ export function UserSettingPage() {
           <Typography.Title heading={6}>{t('userSetting.passwordTitle')}</Typography.Title>
           <PasswordForm />
           <ContactForm layout={formLayout} />
+          <SecondFactor />
           <OwnSessions />
         </Tabs.TabPane>
         <Tabs.TabPane key="certification" title={t('cert.tab')}>
