@@ -108,9 +108,8 @@ const accountStatement = (db: Db | Tx) =>
       passwordChangedAt: accounts.passwordChangedAt,
       lastTenantId: accounts.lastTenantId,
       // written out with its own aliases: drizzle names a single table's columns unqualified here
-      tenantIds: sql<number[]>`array(select t.id::int ${enterable})`,
-      // each of those tenants' second-factor policy, in the same order
-      mfaPolicies: sql<string[]>`array(select t.mfa_policy::text ${enterable})`,
+      // `{id}:{second-factor policy}` of each: one pass over the tenants, as before the policy existed
+      tenants: sql<string[]>`array(select t.id || ':' || t.mfa_policy ${enterable})`,
       // whether the account has an active second factor (same statement: no round trip more)
       hasFactor: sql<boolean>`exists (select 1 from account_factors f where f.account_ref = accounts.id and f.confirmed_at is not null)`,
     })
@@ -133,15 +132,15 @@ type AccountRow = {
   superAdmin: boolean;
   passwordChangedAt: Date | null;
   lastTenantId: number | null;
-  tenantIds: number[];
-  mfaPolicies: string[];
+  tenants: string[];
   hasFactor: boolean;
 };
 
 /**
  * The account an identifier names (user number, phone or e-mail, case-insensitive where it matters),
  * with the tenants it may enter right now, best first: the last one used, then by id; a super admin
- * may enter every enabled tenant. One statement: the tenants cost nothing next to a round trip.
+ * may enter every enabled tenant, each with its second-factor policy, and whether the account has a second
+ * factor. One statement: the tenants and the factor cost nothing next to a round trip.
  */
 export async function findAccount(app: FastifyInstance, identifier: string) {
   const [row] = await signInStatements<AccountRow>(app.database.db, 'account', accountStatement, {
@@ -149,7 +148,10 @@ export async function findAccount(app: FastifyInstance, identifier: string) {
     phone: identifier.trim(),
     now: app.clock.now(),
   });
-  return row ? { ...row, tenantIds: row.tenantIds.map(Number) } : null;
+  if (!row) return null;
+  const { tenants, ...account } = row;
+  const pairs = tenants.map((t) => t.split(':'));
+  return { ...account, tenantIds: pairs.map(([id]) => Number(id)), mfaPolicies: pairs.map(([, policy]) => policy ?? 'optional') };
 }
 
 const formatUntil = (until: Date) => `${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
