@@ -89,3 +89,37 @@ test('two-step verification: enrol an authenticator app in the user centre, then
   await page.goto('/user/setting?tab=security');
   await expect(page.locator('section.user-mfa')).toContainText('剩余恢复码：9 个');
 });
+
+test('a tenant that requires two-step verification leads a user without it through enrolment right after the password', async ({
+  page,
+}) => {
+  const account = `mfe${randomBytes(4).toString('hex')}`;
+  const password = 'Kx9!mountain-ledger';
+  const registered = await page.request.post('/api/system/user/register', {
+    data: { accountId: account, email: `${account}@probe.test`, password, tenantName: `MFA ${account}` },
+  });
+  const token = (await registered.json()).data.token as string;
+  // the account administers its new tenant: it requires a second factor of everyone there
+  const policy = await page.request.put('/api/system/security/mfa-policy', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { policy: 'everyone' },
+  });
+  expect(policy.status()).toBe(200);
+
+  await page.goto('/login');
+  await page.evaluate(() => localStorage.clear());
+  await typePassword(page, account, password);
+  await expect(page.getByText('您所在的组织要求两步验证')).toBeVisible();
+  const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
+  expect(new URL((await decode(page.locator('.mfa-enrol-qr canvas'))) as string).searchParams.get('secret')).toBe(secret);
+  // nothing else opens meanwhile: the app is still signed out
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  await page.locator('#mfa-enrol-code').fill(codeFor(secret));
+  await page.getByRole('button', { name: '确认绑定' }).click();
+  await expect(page.getByRole('list', { name: '恢复码列表' }).locator('li')).toHaveCount(10);
+  await page.getByRole('button', { name: '我已保存，继续' }).click();
+  await expect(page.locator('#main-content')).toBeVisible({ timeout: 30_000 });
+  await page.goto('/user/setting?tab=security');
+  await expect(page.locator('section.user-mfa')).toContainText('您所在的组织要求两步验证');
+  await expect(page.locator('section.user-mfa')).toContainText('已启用');
+});
