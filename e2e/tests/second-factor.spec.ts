@@ -98,16 +98,17 @@ test('a tenant that requires two-step verification leads a user without it throu
   const registered = await page.request.post('/api/system/user/register', {
     data: { accountId: account, email: `${account}@probe.test`, password, tenantName: `MFA ${account}` },
   });
-  const token = (await registered.json()).data.token as string;
-  // the account administers its new tenant: it requires a second factor of everyone there
-  const policy = await page.request.put('/api/system/security/mfa-policy', {
-    headers: { authorization: `Bearer ${token}` },
-    data: { policy: 'everyone' },
-  });
-  expect(policy.status()).toBe(200);
+  expect(registered.status()).toBe(200);
+  // the account administers its new tenant: in its security settings it requires a second factor of everyone
+  await signIn(page, account, password);
+  await page.goto('/user/setting?tab=security');
+  const policy = page.locator('section.user-mfa-policy');
+  await policy.locator('.arco-select').click();
+  await page.locator('.arco-select-option').filter({ hasText: '所有人必须' }).click();
+  await expect(page.getByText('已保存组织的两步验证要求')).toBeVisible();
+  await expect(page.locator('section.user-mfa')).toContainText('您所在的组织要求两步验证');
 
-  await page.goto('/login');
-  await page.evaluate(() => localStorage.clear());
+  await signOut(page);
   await typePassword(page, account, password);
   await expect(page.getByText('您所在的组织要求两步验证')).toBeVisible();
   const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';

@@ -92,6 +92,9 @@ const zh: Record<string, string> = {
   'mfaPanel.stepUp': '此操作需要再次验证：输入验证器中的动态码',
   'mfaPanel.verify': '验证',
   'mfaPanel.verified': '已验证，5 分钟内可修改密码、手机与邮箱',
+  'mfaPanel.policyTitle': '组织的两步验证要求',
+  'mfaPanel.policyIntro': '当前组织中谁必须使用两步验证登录。被要求而尚未启用的成员，会在输入密码后先绑定验证器。',
+  'mfaPanel.policySaved': '已保存组织的两步验证要求',
 };
 
 const en: Record<string, string> = {
@@ -185,6 +188,10 @@ const en: Record<string, string> = {
   'mfaPanel.stepUp': 'This needs your second factor again: enter the code from your app',
   'mfaPanel.verify': 'Verify',
   'mfaPanel.verified': 'Verified: for 5 minutes you may change your password, phone and e-mail',
+  'mfaPanel.policyTitle': "The organisation's two-step verification",
+  'mfaPanel.policyIntro':
+    'Who in this organisation must sign in with two-step verification. A member it covers who has none sets it up right after the password.',
+  'mfaPanel.policySaved': "The organisation's two-step verification was saved",
 };
 
 registerMessages({ 'zh-CN': zh, 'en-US': en });

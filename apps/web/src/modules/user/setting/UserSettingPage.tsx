@@ -15,6 +15,7 @@ import { CertificationForm } from './CertificationForm';
 import { ContactForm } from './ContactForm';
 import { OwnSessions } from './OwnSessions';
 import { SecondFactor } from './SecondFactor';
+import { TenantMfaPolicy } from './TenantMfaPolicy';
 
 // both tabs' forms: labels on the left, one readable column
 const formLayout = { layout: 'horizontal', labelCol: { span: 5 }, wrapperCol: { span: 14 }, style: { maxWidth: 760 } } as const;
@@ -40,6 +41,7 @@ export function UserSettingPage() {
           <PasswordForm />
           <ContactForm layout={formLayout} />
           <SecondFactor />
+          <TenantMfaPolicy />
           <OwnSessions />
         </Tabs.TabPane>
         <Tabs.TabPane key="certification" title={t('cert.tab')}>
