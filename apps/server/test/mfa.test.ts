@@ -5,6 +5,7 @@ import { withTenant } from '../src/db/client';
 import { LOCKOUT, MFA_TOKEN_TTL_MS } from '../src/modules/auth/login.service';
 import { STEP_UP_MS } from '../src/modules/auth/mfa.service';
 import { buildTestApp, engines } from './helper';
+import { startMailbox } from './mailbox';
 
 type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
 // biome-ignore lint/suspicious/noExplicitAny: envelopes are read field by field in assertions
@@ -67,11 +68,15 @@ describe.each(engines)('second factor on %s', (engine) => {
     return answer.body.data.token as string;
   }
 
+  let mailbox: Awaited<ReturnType<typeof startMailbox>>;
+
   beforeAll(async () => {
-    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+    mailbox = await startMailbox();
+    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000', SMTP_URL: mailbox.url });
   });
   afterAll(async () => {
     await ctx?.close();
+    await mailbox?.close();
   });
   beforeEach(async () => {
     // every test starts without factors, locks or pending sign-ins, every tenant optional
@@ -342,5 +347,40 @@ describe.each(engines)('second factor on %s', (engine) => {
       body: { oldPassword: 'not-the-password', newPassword: 'Kx9!mountain-ledger' },
     });
     expect(fieldsOf(acmeChange)).toEqual(['oldPassword']);
+  });
+
+  it("lets an administrator remove another user's second factor under the holds-at-least rule, audited, and tells the user by mail", async () => {
+    const userToken = await passwordToken('user', 'User@123456');
+    await enrol(userToken);
+    const adminToken = await passwordToken('admin', 'Admin@123456');
+    const idOf = async (account: string) =>
+      (await call('GET', `/api/system/user/user?accountId=${account}`, { token: adminToken })).body.data.list[0].id as number;
+    const userId = await idOf('user');
+    const adminId = await idOf('admin');
+    // the ordinary user may not (no system:user:resetPwd), another tenant's administrator does not reach hq's user
+    expect((await call('DELETE', `/api/system/user/mfa/${adminId}`, { token: userToken })).status).toBe(403);
+    const acmeToken = await passwordToken('acme', 'Acme@123456');
+    expect((await call('DELETE', `/api/system/user/mfa/${userId}`, { token: acmeToken })).status).toBe(404);
+    // one's own goes only with a code from it
+    expect((await call('DELETE', `/api/system/user/mfa/${adminId}`, { token: adminToken })).status).toBe(409);
+    const pending = (await login('user', 'User@123456')).body.data.mfaToken;
+    const mails = mailbox.messages.length;
+    const removed = await call('DELETE', `/api/system/user/mfa/${userId}`, { token: adminToken });
+    expect(removed.body.data).toEqual({ removed: true });
+    expect(await ctx.database.query(`select 1 from account_factors`)).toEqual([]);
+    expect(await ctx.database.query(`select 1 from recovery_codes`)).toEqual([]);
+    // the pending sign-in has nothing left to match; the password alone signs in now
+    expect((await second(pending, 'totp', '123456')).status).toBe(400);
+    expect((await login('user', 'User@123456')).body.data.token).toEqual(expect.any(String));
+    const mail = await mailbox.next(mails + 1);
+    expect(mail).toContain('user@atrium.example');
+    expect(mail).toContain('removed the authenticator app');
+    const audit = await inTenant<{ action: string; target_name: string | null }>(
+      'hq',
+      sql`select action, target_name from oper_logs where url like '/api/system/user/mfa/%' and result = 'success' order by id`,
+    );
+    expect(audit).toEqual([{ action: 'removeMfa', target_name: 'user User' }]);
+    // nothing to remove: answered, no mail
+    expect((await call('DELETE', `/api/system/user/mfa/${userId}`, { token: adminToken })).body.data).toEqual({ removed: false });
   });
 });

@@ -1,13 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { MfaFactors, MfaMethod, MfaPolicy } from '@atrium/contracts';
 import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { invalidField } from '../../crud/conflict';
 import { accountFactors, accounts, recoveryCodes, sessions, tenants } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { AuthContext } from '../../plugins/external/access';
 import { secretContext } from '../../secrets/at-rest';
+import { sendNotice } from './mailer';
 
 /**
  * Second factors (docs/adr/048-second-factor.md): an authenticator app (TOTP, RFC 6238: six digits, 30 s
@@ -224,4 +225,19 @@ export async function assertRecentSecondFactor(app: FastifyInstance, auth: Pick<
 export async function verifyStepUp(app: FastifyInstance, auth: AuthContext, method: MfaMethod, code: string): Promise<void> {
   if (!(await useSecondFactor(app, auth.accountRef, method, code))) throw invalidField('code', 'wrong', 'mfa.codeWrong');
   await markSecondFactor(app, auth.sessionId);
+}
+
+/** Tells a user by mail that an administrator removed their second factor. */
+export function tellFactorsRemoved(app: FastifyInstance, request: FastifyRequest, to: string, accountId: string, by: string) {
+  const mail =
+    request.lang === 'en-US'
+      ? {
+          subject: 'Atrium: your two-step verification was removed',
+          text: `An administrator (${by}) removed the authenticator app and recovery codes of your Atrium account ${accountId} just now. You sign in with your password alone until you set up two-step verification again.\n\nIf you did not ask for this, tell your organisation at once.\n`,
+        }
+      : {
+          subject: 'Atrium 两步验证已被解除',
+          text: `管理员（${by}）刚刚解除了您的 Atrium 账号 ${accountId} 的验证器和恢复码。在重新启用两步验证之前，您只需密码即可登录。\n\n如果这不是您要求的，请立即告知您的组织。\n`,
+        };
+  sendNotice(app, request, { to, ...mail }, 'second factor removal');
 }

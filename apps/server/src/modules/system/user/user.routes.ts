@@ -16,6 +16,7 @@ import { inTenant } from '../../../crud/context';
 import { registerExport, XLSX_TYPE } from '../../../crud/excel';
 import { ok, registerResource, routeOptions } from '../../../crud/register-resource';
 import { AppError } from '../../../errors';
+import { tellFactorsRemoved } from '../../auth/mfa.service';
 import { importUsers, userColumns } from './user.import';
 import { userService } from './user.service';
 
@@ -61,6 +62,27 @@ export async function userRoutes(app: FastifyInstance) {
       const user = await inTenant(request, (ctx) => userService.resetPassword(ctx, id, (request.body as { password: string }).password));
       recordAudit(request, { target: `${user.id} ${user.accountId}`, targetName: displayNameOf(user) });
       return ok(null);
+    },
+  );
+
+  // removing someone's second factor takes over their sign-in as a password reset does: the same permission
+  r.delete(
+    '/system/user/mfa/:id',
+    declare(
+      { audit: { module: 'system:user', action: 'removeMfa' } },
+      routeOptions(
+        userResource,
+        'resetPwd',
+        { params: idParamSchema, response: { 200: envelopeOf(z.object({ removed: z.boolean() })) } },
+        { write: true, summary: 'user: remove the second factor (authenticator app and recovery codes); the user is told by mail' },
+      ),
+    ),
+    async (request) => {
+      const { id } = request.params as { id: number };
+      const { user, removed } = await inTenant(request, (ctx) => userService.removeFactors(ctx, id));
+      recordAudit(request, { target: `${user.id} ${user.accountId}`, targetName: displayNameOf(user), after: { removed } });
+      if (removed && user.email) tellFactorsRemoved(app, request, user.email, user.accountId, request.auth.accountId);
+      return ok({ removed });
     },
   );
 
