@@ -1,20 +1,9 @@
-import { expect as baseExpect, type Locator, type Page, test } from '@playwright/test';
-import jsQR from 'jsqr';
+import { expect as baseExpect, type Page, test } from '@playwright/test';
 import { demoAccounts, signIn, storedToken } from './support/auth';
+import { decode } from './support/qr';
 
 // the machine these run on is shared and often loaded: wait longer than the default, assert the same
 const expect = baseExpect.configure({ timeout: 30_000 });
-
-/** What a canvas shows, read back and decoded by an independent decoder. */
-async function decode(canvas: Locator): Promise<string | undefined> {
-  const image = await canvas.evaluate((node) => {
-    const c = node as HTMLCanvasElement;
-    const data = c.getContext('2d')?.getImageData(0, 0, c.width, c.height);
-    return data ? { width: data.width, height: data.height, pixels: Array.from(data.data) } : null;
-  });
-  if (!image) return undefined;
-  return jsQR(Uint8ClampedArray.from(image.pixels), image.width, image.height)?.data;
-}
 
 /** Withdraws whatever request an earlier run left under review, through the API. */
 async function withdrawPending(page: Page) {

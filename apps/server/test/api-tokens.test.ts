@@ -171,6 +171,12 @@ describe.each(engines)('personal API tokens on %s', (engine) => {
       ['role', token.post('/api/system/user/switchRole', { role: 'user' })],
       ['tenant', token.post('/api/system/user/switchTenant', { tenantId: 1 })],
       ['sessions', token.del('/api/user/sessions')],
+      // nor manage factors: its own, or another user's (which would hand their sign-in to a password)
+      ['factor', token.post('/api/user/mfa/totp', {})],
+      ['factor confirm', token.post('/api/user/mfa/totp/confirm', { code: '123456' })],
+      ['factor removal', token.del('/api/user/mfa/totp')],
+      ['step-up', token.post('/api/user/mfa/verify', { code: '123456' })],
+      ['factor of another', token.del(`/api/system/user/mfa/${userId}`)],
     ];
     for (const [name, attempt] of attempts) {
       const answer = await attempt;

@@ -1,8 +1,6 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { ConfigError } from '../src/config';
@@ -11,6 +9,7 @@ import { CAPTCHA_TTL_MS } from '../src/modules/auth/captcha.service';
 import { LOCKOUT } from '../src/modules/auth/login.service';
 import { seed } from '../src/seed';
 import { buildTestApp, createTestDatabase, engines, testConfig } from './helper';
+import { startMailbox } from './mailbox';
 
 type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
 // biome-ignore lint/suspicious/noExplicitAny: envelopes are read field by field in assertions
@@ -30,46 +29,6 @@ async function call(
     ...(options.body === undefined ? {} : { payload: options.body as Record<string, unknown> }),
   });
   return { status: response.statusCode, body: response.json() };
-}
-
-/** A real SMTP server in this process: every message it receives, raw. */
-async function startMailbox() {
-  const messages: string[] = [];
-  const waiters: (() => void)[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, done) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => {
-        raw += chunk.toString('utf8');
-      });
-      stream.on('end', () => {
-        messages.push(raw);
-        for (const wake of waiters.splice(0)) wake();
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    messages,
-    async next(count: number, timeoutMs = 10_000): Promise<string> {
-      const started = Date.now();
-      while (messages.length < count) {
-        if (Date.now() - started > timeoutMs) throw new Error('no mail arrived');
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 200);
-        });
-      }
-      return messages[count - 1] as string;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 const codeIn = (mail: string) => /code is (\d{6})/.exec(mail)?.[1] as string;

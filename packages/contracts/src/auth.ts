@@ -13,6 +13,71 @@ export type LoginInput = z.infer<typeof loginInputSchema>;
 
 export const loginResultSchema = z.object({ token: z.string() });
 
+/** The second factors a sign-in may continue with (docs/adr/048-second-factor.md). */
+export const mfaMethods = ['totp', 'recovery'] as const;
+export type MfaMethod = (typeof mfaMethods)[number];
+/** Who in a tenant must sign in with a second factor. */
+export const mfaPolicies = ['optional', 'admins', 'everyone'] as const;
+export type MfaPolicy = (typeof mfaPolicies)[number];
+
+/** A six-digit authenticator code; spaces typed or pasted in between are dropped. */
+const totpCode = z
+  .string()
+  .transform((v) => v.replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/));
+/** A code of either kind: six digits, or a recovery code (letters, digits, a dash). */
+const secondFactorCode = z
+  .string()
+  .transform((v) => v.replace(/\s+/g, '').toLowerCase())
+  .pipe(
+    z
+      .string()
+      .min(6)
+      .max(20)
+      .regex(/^[a-z0-9-]+$/),
+  );
+
+/**
+ * What the password step of a sign-in answers: a session token, or — when the account has a second
+ * factor — `mfa: 'required'` with a short-lived `mfaToken` for POST /api/system/user/login/mfa, or — when
+ * the tenant requires one the account does not have yet — `mfa: 'enrol'`, which can only enrol one.
+ */
+export const signInResultSchema = z.union([
+  loginResultSchema,
+  z.object({ mfa: z.literal('required'), mfaToken: z.string(), methods: z.array(z.enum(mfaMethods)) }),
+  z.object({ mfa: z.literal('enrol'), mfaToken: z.string(), methods: z.array(z.enum(mfaMethods)) }),
+]);
+export type SignInResult = z.infer<typeof signInResultSchema>;
+
+export const mfaLoginInputSchema = z.object({
+  mfaToken: z.string().min(1).max(100),
+  method: z.enum(mfaMethods),
+  code: secondFactorCode,
+});
+export type MfaLoginInput = z.infer<typeof mfaLoginInputSchema>;
+
+/** A TOTP enrolment begun: the secret (base32) and the otpauth:// address its QR code carries. */
+export const totpEnrolmentSchema = z.object({ secret: z.string(), otpauthUrl: z.string() });
+export const totpCodeInputSchema = z.object({ code: totpCode });
+export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()).length(10) });
+/** Forced enrolment, in the restricted state after the password: the same calls, carrying the mfaToken. */
+export const mfaEnrolInputSchema = z.object({ mfaToken: z.string().min(1).max(100) });
+export const mfaEnrolConfirmInputSchema = z.object({ mfaToken: z.string().min(1).max(100), code: totpCode });
+export const mfaEnrolResultSchema = z.object({ token: z.string(), recoveryCodes: z.array(z.string()).length(10) });
+/** A step-up: the code that proves the second factor again before a sensitive change. */
+export const mfaVerifyInputSchema = z.object({ method: z.enum(mfaMethods), code: secondFactorCode });
+
+/** The caller's own second factors (never a secret). */
+export const mfaFactorsSchema = z.object({
+  factors: z.array(z.object({ kind: z.enum(['totp']), createTime: z.string().nullable(), lastUsedAt: z.string().nullable() })),
+  recoveryCodesLeft: z.number().int(),
+  /** whether the tenant requires the caller to keep a second factor */
+  required: z.boolean(),
+});
+export type MfaFactors = z.infer<typeof mfaFactorsSchema>;
+
+export const mfaPolicySchema = z.object({ policy: z.enum(mfaPolicies) });
+
 export const captchaSchema = z.union([
   z.object({ enabled: z.literal(true), captchaId: z.string(), image: z.string() }),
   z.object({ enabled: z.literal(false) }),

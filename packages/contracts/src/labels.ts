@@ -1,4 +1,4 @@
-import { sexes, statuses, userTypes } from './auth';
+import { mfaMethods, mfaPolicies, sexes, statuses, userTypes } from './auth';
 import { approvalResults, approvalStages, certificateTypes, certificationAccountTypes, certificationStatuses } from './centre';
 import { analysisDatasets, analysisGranularities } from './dashboard';
 import { activityStatuses, activityTypes } from './erp/activity';
@@ -97,6 +97,16 @@ export const codeLabels = {
     locked: { zh: '账号锁定', en: 'Locked' },
     logout: { zh: '退出登录', en: 'Signed out' },
     register: { zh: '注册', en: 'Registered' },
+    mfa: { zh: '密码正确，待二次验证', en: 'Password right, second factor pending' },
+  },
+  mfaMethod: {
+    totp: { zh: '验证器动态码', en: 'Authenticator app' },
+    recovery: { zh: '恢复码', en: 'Recovery code' },
+  },
+  mfaPolicy: {
+    optional: { zh: '可选', en: 'Optional' },
+    admins: { zh: '管理员必须', en: 'Required for administrators' },
+    everyone: { zh: '所有人必须', en: 'Required for everyone' },
   },
   notificationType: {
     message: { zh: '消息', en: 'Message' },
@@ -275,6 +285,8 @@ export const codeLabels = {
   menuType: Labels<typeof menuTypes>;
   auditResult: Labels<typeof auditResults>;
   loginResult: Labels<typeof loginResults>;
+  mfaMethod: Labels<typeof mfaMethods>;
+  mfaPolicy: Labels<typeof mfaPolicies>;
   notificationType: Labels<typeof notificationTypes>;
   noticeScope: Labels<typeof noticeScopes>;
   saleStatus: Labels<typeof saleStatuses>;
@@ -321,6 +333,8 @@ export const labelledCodes = {
   menuType: menuTypes,
   auditResult: auditResults,
   loginResult: loginResults,
+  mfaMethod: mfaMethods,
+  mfaPolicy: mfaPolicies,
   notificationType: notificationTypes,
   noticeScope: noticeScopes,
   saleStatus: saleStatuses,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { Config } from '../config';
 import { type Database, type Tx, withTenant } from '../db/client';
-import { printerVendorAccounts, type ReleaseVariable, releaseEnvs, tenants } from '../db/schema';
+import { accountFactors, printerVendorAccounts, type ReleaseVariable, releaseEnvs, tenants } from '../db/schema';
 import { SecretBox as Box, isSealed, parseKeys, type SecretBox, type SecretKey, sealedWith } from './box';
 
 /** Where the embedded (PGlite) demo keeps the key it made itself when none was given. */
@@ -14,6 +14,8 @@ export const keyFileOf = (config: Pick<Config, 'DATA_DIR'>) => path.join(config.
 export const secretContext = {
   releaseEnv: (tenantId: number) => `release.env.variable:${tenantId}`,
   vendorKey: (tenantId: number, vendor: string) => `mall.vendor.key:${tenantId}:${vendor}`,
+  /** an account's authenticator-app secret: accounts are global, so the account names it */
+  totp: (accountRef: number) => `account.totp:${accountRef}`,
 };
 
 /** Every secret column: what a sweep reads, turns and writes back, tenant by tenant. */
@@ -54,9 +56,23 @@ const sweeps: Record<string, Sweep> = {
   },
 };
 
-/** Runs `turn` over every secret of every tenant, each tenant in one transaction; how many changed. */
-async function sweepAll(database: Database, turn: (value: string, context: string) => string | null): Promise<number> {
+/** Secrets of no tenant: the accounts' second factors (accounts are global). */
+async function sweepGlobal(database: Database, turn: (value: string, context: string) => string | null): Promise<number> {
   let changed = 0;
+  for (const row of await database.db
+    .select({ id: accountFactors.id, accountRef: accountFactors.accountRef, secret: accountFactors.secret })
+    .from(accountFactors)) {
+    const next = turn(row.secret, secretContext.totp(row.accountRef));
+    if (next === null) continue;
+    await database.db.update(accountFactors).set({ secret: next }).where(eq(accountFactors.id, row.id));
+    changed++;
+  }
+  return changed;
+}
+
+/** Runs `turn` over every secret of every tenant, each tenant in one transaction, then the global ones; how many changed. */
+async function sweepAll(database: Database, turn: (value: string, context: string) => string | null): Promise<number> {
+  let changed = await sweepGlobal(database, turn);
   for (const { id } of await database.db.select({ id: tenants.id }).from(tenants)) {
     changed += await withTenant(database.db, id, async (tx) => {
       let n = 0;

@@ -1,4 +1,4 @@
-import type { Captcha, LoginInput, MenuRoute, TenantOption, UserInfo } from '@atrium/contracts/auth';
+import type { Captcha, LoginInput, MenuRoute, MfaLoginInput, SignInResult, TenantOption, UserInfo } from '@atrium/contracts/auth';
 import { http } from './http';
 
 export type SystemMeta = { product: string; version: string; captcha: boolean; registration: boolean };
@@ -16,7 +16,14 @@ export const authApi = {
   meta: () => http.get<SystemMeta>('/api/system/meta', { silent: true }),
   captcha: () => http.get<Captcha>('/api/system/captcha', { silent: true }),
   // the login screen shows its own message, so no toast here
-  login: (input: LoginInput) => http.post<{ token: string }>('/api/system/user/login', input, { silent: true }),
+  login: (input: LoginInput) => http.post<SignInResult>('/api/system/user/login', input, { silent: true }),
+  // the second step: a code from the authenticator app or a recovery code
+  loginMfa: (input: MfaLoginInput) => http.post<{ token: string }>('/api/system/user/login/mfa', input, { silent: true }),
+  // forced enrolment after the password, carrying the mfaToken
+  enrolBegin: (mfaToken: string) =>
+    http.post<{ secret: string; otpauthUrl: string }>('/api/system/user/login/mfa/totp', { mfaToken }, { silent: true }),
+  enrolConfirm: (mfaToken: string, code: string) =>
+    http.post<{ token: string; recoveryCodes: string[] }>('/api/system/user/login/mfa/totp/confirm', { mfaToken, code }, { silent: true }),
   logout: () => http.post<unknown>('/api/system/user/logout', undefined, { silent: true, ignoreInvalidLogin: true }),
   userInfo: () => http.post<UserInfo>('/api/system/user/userInfoLogin'),
   menu: () => http.post<MenuRoute[]>('/api/system/user/menu'),

@@ -1,5 +1,5 @@
 import { Notification } from '@arco-design/web-react';
-import type { MenuRoute, UserInfo } from '@atrium/contracts/auth';
+import type { MenuRoute, SignInResult, UserInfo } from '@atrium/contracts/auth';
 import i18next from 'i18next';
 import { create } from 'zustand';
 import { authApi } from '../api/auth';
@@ -32,15 +32,29 @@ export function onSessionReset(reset: () => void): () => void {
   return () => resetters.delete(reset);
 }
 
-export async function login(input: Parameters<typeof authApi.login>[0]): Promise<void> {
+/** A sign-in whose password was right and whose second step is pending (`mfa: 'required'` or `'enrol'`). */
+export type PendingSignIn = Exclude<SignInResult, { token: string }>;
+
+/** Signs in with the password; answers the pending second step when the account has (or must have) one. */
+export async function login(input: Parameters<typeof authApi.login>[0]): Promise<PendingSignIn | null> {
   try {
-    const { token } = await authApi.login(input);
-    setToken(token);
-    markSignedIn();
+    const result = await authApi.login(input);
+    if ('token' in result) {
+      signedIn(result.token);
+      return null;
+    }
+    clearToken();
+    return result;
   } catch (error) {
     clearToken();
     throw error;
   }
+}
+
+/** Keeps the token of a finished sign-in (after the password, or after its second step). */
+export function signedIn(token: string): void {
+  setToken(token);
+  markSignedIn();
 }
 
 export async function loadUserInfo(): Promise<UserInfo> {

@@ -49,7 +49,7 @@ export const operLogResource = defineResource({
 });
 
 /** What a login-log entry says happened: every result the server writes. */
-export const loginResults = ['success', 'failure', 'locked', 'logout', 'register'] as const;
+export const loginResults = ['success', 'failure', 'locked', 'logout', 'register', 'mfa'] as const;
 export type LoginResult = (typeof loginResults)[number];
 
 export const loginLogSchema = z.object({

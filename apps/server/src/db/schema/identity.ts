@@ -106,6 +106,8 @@ export const sessions = pgTable(
     // the role the session acts as (a code the user holds in the tenant), chosen with "switch roles";
     // null: all the roles the user holds
     activeRole: varchar('active_role', { length: 64 }),
+    // when the holder last proved a second factor (at sign-in or a step-up); null: never in this session
+    mfaAt: timestamp('mfa_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
@@ -233,6 +235,43 @@ export const knownDevices = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [uniqueIndex('known_devices_token_hash_key').on(t.tokenHash), index('known_devices_account_idx').on(t.accountRef)],
+);
+
+/**
+ * Second factors of an account (docs/adr/048-second-factor.md): one authenticator app (TOTP) for now. The
+ * secret is sealed (secrets/box.ts); `confirmed_at` null is an enrolment not confirmed yet, which signs in
+ * nothing. `last_step` is the last TOTP time step accepted: a code is never accepted twice.
+ */
+export const accountFactors = pgTable(
+  'account_factors',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountRef: bigint('account_ref', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 20 }).notNull(),
+    secret: text('secret').notNull(),
+    lastStep: bigint('last_step', { mode: 'number' }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    createTime: createTime(),
+  },
+  (t) => [uniqueIndex('account_factors_account_kind_key').on(t.accountRef, t.kind)],
+);
+
+/** The ten one-time recovery codes of an account with a second factor; only their hashes are kept. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountRef: bigint('account_ref', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    codeHash: char('code_hash', { length: 64 }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createTime: createTime(),
+  },
+  (t) => [index('recovery_codes_account_idx').on(t.accountRef)],
 );
 
 /** One-time codes sent by mail for the find-password flow; only the code's hash is kept. */

@@ -13,6 +13,9 @@ export const tenants = pgTable('tenants', {
   // the IANA zone whose calendar day is the tenant's business day (document numbers, "today", "this
   // month"); null: the platform's (TIME_ZONE)
   timeZone: varchar('time_zone', { length: 64 }),
+  // who must sign in with a second factor: 'optional' (nobody), 'admins' (super admins and holders of the
+  // tenant's admin role), 'everyone' (docs/adr/048-second-factor.md)
+  mfaPolicy: varchar('mfa_policy', { length: 10 }).notNull().default('optional'),
   createTime: timestamp('create_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   updateTime: timestamp('update_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

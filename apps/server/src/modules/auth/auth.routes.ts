@@ -8,16 +8,27 @@ import {
   loginInputSchema,
   loginResultSchema,
   menuRouteSchema,
+  mfaEnrolConfirmInputSchema,
+  mfaEnrolInputSchema,
+  mfaEnrolResultSchema,
+  mfaFactorsSchema,
+  mfaLoginInputSchema,
+  mfaPolicySchema,
+  mfaVerifyInputSchema,
   pageOf,
+  recoveryCodesSchema,
   registerInputSchema,
   registerResultSchema,
   resetCodeInputSchema,
   resetPasswordInputSchema,
+  signInResultSchema,
   switchRoleInputSchema,
   switchRoleResultSchema,
   switchTenantInputSchema,
   tenantListQuerySchema,
   tenantOptionSchema,
+  totpCodeInputSchema,
+  totpEnrolmentSchema,
   userInfoSchema,
   userProfileSchema,
   userSettingsInputSchema,
@@ -27,8 +38,19 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { invalidField } from '../../crud/conflict';
 import { tokenOf } from '../../plugins/external/access';
-import { login, writeLoginLog } from './login.service';
+import { beginForcedTotp, confirmForcedTotp, login, loginWithSecondFactor, writeLoginLog } from './login.service';
 import { menuTree } from './menu.service';
+import {
+  assertRecentSecondFactor,
+  beginTotp,
+  confirmTotp,
+  factorsOf,
+  markSecondFactor,
+  removeTotp,
+  setTenantPolicy,
+  tenantPolicy,
+  verifyStepUp,
+} from './mfa.service';
 import { changeOwnContact, changeOwnPassword, saveOwnSettings, userInfo, userProfile } from './profile.service';
 import { register, requestResetCode, resetPassword } from './register.service';
 import { listTenants, switchTenant } from './tenant.service';
@@ -76,13 +98,60 @@ export async function authRoutes(app: FastifyInstance) {
       config: { public: true, rateLimit: limits.login },
       schema: {
         tags: ['auth'],
-        summary: 'Sign in by user number, phone or e-mail; a fresh token every time',
-        description: 'Errors: 1001 wrong account or password, 1002 captcha, 1003 locked (until when), 1004 no tenant, 429 rate limited.',
+        summary: 'Sign in by user number, phone or e-mail; a fresh token every time, or the second step',
+        description:
+          'With a second factor (or a tenant policy asking for one) the answer is `mfa: "required"` (or `"enrol"`) with an `mfaToken` (5 minutes, single use) and no token. Errors: 1001 wrong account or password, 1002 captcha, 1003 locked (until when), 1004 no tenant, 429 rate limited.',
         body: loginInputSchema,
-        response: { 200: envelopeOf(loginResultSchema), 400: e, 401: e, 403: e, 429: e },
+        response: { 200: envelopeOf(signInResultSchema), 400: e, 401: e, 403: e, 429: e },
       },
     },
     async (request, reply) => ok(await login(app, request, reply, request.body)),
+  );
+
+  r.post(
+    '/system/user/login/mfa',
+    {
+      config: { public: true, rateLimit: limits.login },
+      schema: {
+        tags: ['auth'],
+        summary: 'The second step of a sign-in: the mfaToken and a code from the authenticator app, or a recovery code',
+        description:
+          'Answers the session token. Errors: 400 naming code (wrong or used), 1021 mfaToken unknown, expired or used, 1003 locked (wrong codes count as wrong passwords), 1004 no tenant, 429.',
+        body: mfaLoginInputSchema,
+        response: { 200: envelopeOf(loginResultSchema), 400: e, 401: e, 403: e, 429: e },
+      },
+    },
+    async (request, reply) => ok(await loginWithSecondFactor(app, request, reply, request.body)),
+  );
+
+  r.post(
+    '/system/user/login/mfa/totp',
+    {
+      config: { public: true, rateLimit: limits.login },
+      schema: {
+        tags: ['auth'],
+        summary: 'Forced enrolment (`mfa: "enrol"`): begins an authenticator app for the account signing in',
+        description: 'Errors: 1021 mfaToken unknown, expired, used or not an enrolment one.',
+        body: mfaEnrolInputSchema,
+        response: { 200: envelopeOf(totpEnrolmentSchema), 400: e, 401: e, 429: e },
+      },
+    },
+    async (request) => ok(await beginForcedTotp(app, request.body.mfaToken)),
+  );
+
+  r.post(
+    '/system/user/login/mfa/totp/confirm',
+    {
+      config: { public: true, rateLimit: limits.login },
+      schema: {
+        tags: ['auth'],
+        summary: 'Forced enrolment: confirms the authenticator app with a code and signs in; the ten recovery codes are shown once',
+        description: 'Errors: 400 naming code, 1021 mfaToken unknown, expired or used, 1004 no tenant.',
+        body: mfaEnrolConfirmInputSchema,
+        response: { 200: envelopeOf(mfaEnrolResultSchema), 400: e, 401: e, 403: e, 429: e },
+      },
+    },
+    async (request, reply) => ok(await confirmForcedTotp(app, request, reply, request.body)),
   );
 
   r.post(
@@ -172,7 +241,10 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: envelopeOf(z.object({ endedSessions: z.number().int() })), 400: e, 429: e, ...authErrors },
       },
     },
-    async (request) => ok(await changeOwnPassword(app, request.auth, request.body)),
+    async (request) => {
+      await assertRecentSecondFactor(app, request.auth);
+      return ok(await changeOwnPassword(app, request.auth, request.body));
+    },
   );
 
   r.put(
@@ -190,7 +262,132 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: envelopeOf(userProfileSchema), 400: e, 409: e, 429: e, ...authErrors },
       },
     },
-    async (request) => ok(await changeOwnContact(app, request, request.body)),
+    async (request) => {
+      await assertRecentSecondFactor(app, request.auth);
+      return ok(await changeOwnContact(app, request, request.body));
+    },
+  );
+
+  // ---- second factors of the signed-in user (docs/adr/048-second-factor.md) ----
+  const mfaLimit = { max: 10, timeWindow: 15 * MINUTE };
+
+  r.get(
+    '/user/mfa',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "The signed-in user's second factors (never a secret), recovery codes left, and whether the tenant requires one",
+        security: bearer,
+        response: { 200: envelopeOf(mfaFactorsSchema), ...authErrors },
+      },
+    },
+    async (request) => ok(await factorsOf(app, request.auth)),
+  );
+
+  r.post(
+    '/user/mfa/totp',
+    {
+      config: { sessionOnly: true, rateLimit: mfaLimit },
+      schema: {
+        tags: ['auth'],
+        summary: 'Begins enrolling an authenticator app: its secret and otpauth:// address (not active until confirmed)',
+        description: 'Errors: 400 naming totp (one is enrolled already: remove it first), 503 no secrets key.',
+        security: bearer,
+        response: { 200: envelopeOf(totpEnrolmentSchema), 400: e, 429: e, 503: e, ...authErrors },
+      },
+    },
+    async (request) => ok(await beginTotp(app, request.auth)),
+  );
+
+  r.post(
+    '/user/mfa/totp/confirm',
+    {
+      config: { sessionOnly: true, rateLimit: mfaLimit },
+      schema: {
+        tags: ['auth'],
+        summary: 'Confirms the authenticator app with a code from it: active from now on; answers ten recovery codes, shown once',
+        description: 'Errors: 400 naming code (wrong, or no enrolment begun).',
+        security: bearer,
+        body: totpCodeInputSchema,
+        response: { 200: envelopeOf(recoveryCodesSchema), 400: e, 429: e, ...authErrors },
+      },
+    },
+    async (request) => {
+      const result = await confirmTotp(app, request.auth.accountRef, request.body.code);
+      await markSecondFactor(app, request.auth.sessionId);
+      return ok(result);
+    },
+  );
+
+  r.delete(
+    '/user/mfa/totp',
+    {
+      config: { sessionOnly: true, rateLimit: mfaLimit },
+      schema: {
+        tags: ['auth'],
+        summary: 'Removes the authenticator app and the recovery codes, with a code from the app',
+        description: 'Errors: 400 naming code (wrong, used, or no app enrolled).',
+        security: bearer,
+        body: totpCodeInputSchema,
+        response: { 200: envelopeOf(z.null()), 400: e, 429: e, ...authErrors },
+      },
+    },
+    async (request) => {
+      await removeTotp(app, request.auth, request.body.code);
+      return ok(null);
+    },
+  );
+
+  r.post(
+    '/user/mfa/verify',
+    {
+      config: { sessionOnly: true, rateLimit: mfaLimit },
+      schema: {
+        tags: ['auth'],
+        summary: 'Step-up: proves the second factor again, for the changes that ask for it within 5 minutes (1022)',
+        description: 'Errors: 400 naming code (wrong or used).',
+        security: bearer,
+        body: mfaVerifyInputSchema,
+        response: { 200: envelopeOf(z.null()), 400: e, 429: e, ...authErrors },
+      },
+    },
+    async (request) => {
+      await verifyStepUp(app, request.auth, request.body.method, request.body.code);
+      return ok(null);
+    },
+  );
+
+  r.get(
+    '/system/security/mfa-policy',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "The current tenant's second-factor policy: optional, admins or everyone",
+        security: bearer,
+        response: { 200: envelopeOf(mfaPolicySchema), ...authErrors },
+      },
+    },
+    async (request) => ok({ policy: await tenantPolicy(app, request.auth.tenantId) }),
+  );
+
+  r.put(
+    '/system/security/mfa-policy',
+    {
+      // who decides who is an administrator decides whether administrators need a second factor
+      config: { permission: 'system:role:grant', audit: { module: 'system:security', action: 'update' } },
+      schema: {
+        tags: ['auth'],
+        summary: "Sets the current tenant's second-factor policy (needs system:role:grant)",
+        description: 'Errors: 400 naming policy, 403.',
+        security: bearer,
+        body: mfaPolicySchema,
+        response: { 200: envelopeOf(mfaPolicySchema), 400: e, 403: e, ...authErrors },
+      },
+    },
+    async (request) => {
+      await setTenantPolicy(app, request.auth.tenantId, request.body.policy);
+      return ok({ policy: request.body.policy });
+    },
   );
 
   r.post(

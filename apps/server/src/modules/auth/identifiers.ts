@@ -5,6 +5,7 @@ import type { Ctx } from '../../crud/context';
 import { memberships } from '../../db/schema';
 import { denied, roleGuard } from '../system/role/role.guard';
 import { tokenRefused } from './api-token.service';
+import { sendNotice } from './mailer';
 
 type Identifiers = Partial<Record<AccountIdentifierField, string | null | undefined>>;
 
@@ -85,8 +86,5 @@ export function tellIdentifierChange(
   to: string,
   change: { accountId: string; fields: AccountIdentifierField[] },
 ) {
-  const mail = { to, ...changeMail(request.lang, change.accountId, change.fields) };
-  const sending = app.mailer.send(mail).catch((error: unknown) => request.log.error({ err: error }, 'identifier change mail not sent'));
-  app.pendingMail.add(sending);
-  void sending.finally(() => app.pendingMail.delete(sending));
+  sendNotice(app, request, { to, ...changeMail(request.lang, change.accountId, change.fields) }, 'identifier change');
 }

@@ -1,12 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type LoginInput, type LoginResult, loginLogResource } from '@atrium/contracts';
+import { type LoginInput, type LoginResult, loginLogResource, type MfaLoginInput, type SignInResult } from '@atrium/contracts';
 import { and, eq, gt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { invalidField } from '../../crud/conflict';
 import { builtStatements, statementCache } from '../../crud/statements';
 import { dropTotals, totalsName } from '../../crud/totals';
 import { type Db, type Tx, withTenantStatement } from '../../db/client';
 import { accounts, knownDevices, loginLogs, sessions } from '../../db/schema';
 import { AppError } from '../../errors';
+import { beginTotp, confirmTotp, methodsOf, policyRequires, useSecondFactor } from './mfa.service';
 import { burnPasswordCheck, verifyPassword } from './password';
 
 const MINUTE = 60_000;
@@ -89,6 +91,13 @@ const p = sql.placeholder;
 const signInStatements = statementCache('sign-in');
 const admitStatements = builtStatements('sign-in');
 
+/** The tenants an account may enter right now, best first (the last one used, then by id). */
+const enterable = sql`from tenants t
+         where t.status = '0' and (t.expire_time is null or t.expire_time > ${p('now')})
+           and (accounts.super_admin
+                or exists (select 1 from memberships m where m.account_id = accounts.id and m.tenant_ref = t.id))
+         order by case when t.id = coalesce(accounts.last_tenant_id, 0) then 0 else 1 end, t.id`;
+
 const accountStatement = (db: Db | Tx) =>
   db
     .select({
@@ -99,12 +108,10 @@ const accountStatement = (db: Db | Tx) =>
       passwordChangedAt: accounts.passwordChangedAt,
       lastTenantId: accounts.lastTenantId,
       // written out with its own aliases: drizzle names a single table's columns unqualified here
-      tenantIds: sql<number[]>`array(
-        select t.id::int from tenants t
-         where t.status = '0' and (t.expire_time is null or t.expire_time > ${p('now')})
-           and (accounts.super_admin
-                or exists (select 1 from memberships m where m.account_id = accounts.id and m.tenant_ref = t.id))
-         order by case when t.id = coalesce(accounts.last_tenant_id, 0) then 0 else 1 end, t.id)`,
+      // `{id}:{second-factor policy}` of each: one pass over the tenants, as before the policy existed
+      tenants: sql<string[]>`array(select t.id || ':' || t.mfa_policy ${enterable})`,
+      // whether the account has an active second factor (same statement: no round trip more)
+      hasFactor: sql<boolean>`exists (select 1 from account_factors f where f.account_ref = accounts.id and f.confirmed_at is not null)`,
     })
     .from(accounts)
     .where(
@@ -125,13 +132,15 @@ type AccountRow = {
   superAdmin: boolean;
   passwordChangedAt: Date | null;
   lastTenantId: number | null;
-  tenantIds: number[];
+  tenants: string[];
+  hasFactor: boolean;
 };
 
 /**
  * The account an identifier names (user number, phone or e-mail, case-insensitive where it matters),
  * with the tenants it may enter right now, best first: the last one used, then by id; a super admin
- * may enter every enabled tenant. One statement: the tenants cost nothing next to a round trip.
+ * may enter every enabled tenant, each with its second-factor policy, and whether the account has a second
+ * factor. One statement: the tenants and the factor cost nothing next to a round trip.
  */
 export async function findAccount(app: FastifyInstance, identifier: string) {
   const [row] = await signInStatements<AccountRow>(app.database.db, 'account', accountStatement, {
@@ -139,7 +148,10 @@ export async function findAccount(app: FastifyInstance, identifier: string) {
     phone: identifier.trim(),
     now: app.clock.now(),
   });
-  return row ? { ...row, tenantIds: row.tenantIds.map(Number) } : null;
+  if (!row) return null;
+  const { tenants, ...account } = row;
+  const pairs = tenants.map((t) => t.split(':'));
+  return { ...account, tenantIds: pairs.map(([id]) => Number(id)), mfaPolicies: pairs.map(([, policy]) => policy ?? 'optional') };
 }
 
 const formatUntil = (until: Date) => `${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -147,11 +159,14 @@ const formatUntil = (until: Date) => `${until.toISOString().slice(0, 16).replace
 const lockedError = (until: Date) =>
   new AppError('accountLocked', { params: { until: formatUntil(until) }, data: { lockedUntil: until.toISOString() } });
 
-/** The first tenant the account may enter (of those `findAccount` found) with an enabled membership, or null. */
-async function pickTenant(app: FastifyInstance, account: { id: number; tenantIds: number[] }) {
-  for (const tenantId of account.tenantIds) {
+/**
+ * The first tenant the account may enter (of those `findAccount` found) with an enabled membership, and
+ * whether its policy asks this person for a second factor; null when there is none.
+ */
+async function pickTenant(app: FastifyInstance, account: { id: number; tenantIds: number[]; mfaPolicies: string[] }) {
+  for (const [index, tenantId] of account.tenantIds.entries()) {
     const access = await app.sessions.access(account.id, tenantId, { fresh: true });
-    if (access.ok) return tenantId;
+    if (access.ok) return { tenantId, mfaRequired: policyRequires(account.mfaPolicies[index], access.access) };
   }
   return null;
 }
@@ -181,6 +196,8 @@ type Admission = {
   knownDevice: string | null;
   log: LoginLogEntry;
   deviceId?: string | null;
+  /** the sign-in proved a second factor */
+  mfa?: boolean;
 };
 
 /** Placeholders named `${prefix}.${column}` for each column of a row, for a built insert. */
@@ -260,6 +277,7 @@ async function admit(app: FastifyInstance, request: FastifyRequest, a: Admission
     tenantId: a.tenantId,
     remember: a.remember,
     ...originOf(request, a.deviceId),
+    ...(a.mfa ? { mfaAt: now } : {}),
   });
   const deviceToken = a.knownDevice ? null : randomBytes(32).toString('base64url');
   const shape = { knownDevice: !!a.knownDevice, lastTenant: a.account.lastTenantId !== a.tenantId };
@@ -318,17 +336,25 @@ async function countFailure(app: FastifyInstance, counter: LockCounter): Promise
   await app.store.del(counter.fail);
   return until;
 }
+/** Sets the known-device cookie a sign-in from a new device made. */
+function setDeviceCookie(request: FastifyRequest, reply: FastifyReply, deviceToken: string | null) {
+  if (!deviceToken) return;
+  reply.setCookie(DEVICE_COOKIE, deviceToken, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+    path: '/',
+    maxAge: Math.floor(DEVICE_TTL_MS / 1000),
+  });
+}
+
 /**
  * Sign-in by user number, phone or e-mail. The same answer (1001) for a wrong password and an unknown
  * account, counted and locked alike (1003 says until when; see LOCKOUT). A fresh token every time, and
- * the device becomes a known one of the account.
+ * the device becomes a known one of the account. An account with a second factor, or one its tenant's
+ * policy asks for one, gets an `mfaToken` instead of a session (second step: `loginWithSecondFactor`).
  */
-export async function login(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  input: LoginInput,
-): Promise<{ token: string }> {
+export async function login(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, input: LoginInput): Promise<SignInResult> {
   const typed = input.account;
   const log = (entry: Omit<LoginLogEntry, 'account'>) => writeLoginLog(app, request, { account: typed, ...entry }, input.deviceId);
   if (app.captcha.enabled && !(await app.captcha.check(input.captchaId, input.code))) {
@@ -339,7 +365,8 @@ export async function login(
   const device = await knownDeviceOf(app, request);
   const knownDevice = !!account && device?.accountRef === account.id;
   const subject = account ? `a${account.id}.${account.passwordChangedAt?.getTime() ?? 0}` : `n:${typed.trim().toLowerCase().slice(0, 100)}`;
-  const keys = lockKeys(subject, knownDevice && device ? `d:${device.hash.slice(0, 32)}` : `ip:${request.ip}`);
+  const source = knownDevice && device ? `d:${device.hash.slice(0, 32)}` : `ip:${request.ip}`;
+  const keys = lockKeys(subject, source);
   // a known device meets only its own lock; any other source its address's and the account's
   const applying = knownDevice ? [keys.source] : [keys.source, keys.account];
   const now = app.clock.now().getTime();
@@ -357,10 +384,35 @@ export async function login(
     if (lockedNow) throw lockedError(new Date(lockedNow));
     throw new AppError('loginFailed');
   }
-  const tenantId = await pickTenant(app, account);
-  if (tenantId === null) {
+  const picked = await pickTenant(app, account);
+  if (picked === null) {
     await log({ result: 'failure', reason: 'no tenant', accountRef: account.id });
     throw new AppError('noTenant');
+  }
+  const { tenantId } = picked;
+  if (account.hasFactor || picked.mfaRequired) {
+    // the password was right: the second step goes on with the same lock counters
+    const pending: PendingSignIn = {
+      accountRef: account.id,
+      tenantId,
+      lastTenantId: account.lastTenantId,
+      typed: typed.slice(0, 100),
+      subject,
+      source,
+      knownDevice: knownDevice && device ? device.hash : null,
+      remember: input.remember ?? false,
+      deviceId: input.deviceId ?? null,
+      enrol: !account.hasFactor,
+      expiresAt: now + MFA_TOKEN_TTL_MS,
+    };
+    const mfaToken = await savePending(app, pending);
+    await log({
+      result: 'mfa',
+      reason: pending.enrol ? 'second factor to enrol' : 'second factor required',
+      accountRef: account.id,
+      tenantId,
+    });
+    return pending.enrol ? { mfa: 'enrol', mfaToken, methods: [] } : { mfa: 'required', mfaToken, methods: methodsOf() };
   }
   // the owner got in from here: this source starts counting afresh, and the device is a known one
   if (sourceCounted) await app.store.del(keys.source.fail, keys.source.level);
@@ -372,14 +424,143 @@ export async function login(
     log: { account: typed, result: 'success', accountRef: account.id, tenantId },
     deviceId: input.deviceId,
   });
-  if (deviceToken) {
-    reply.setCookie(DEVICE_COOKIE, deviceToken, {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: request.protocol === 'https',
-      path: '/',
-      maxAge: Math.floor(DEVICE_TTL_MS / 1000),
-    });
-  }
+  setDeviceCookie(request, reply, deviceToken);
   return { token };
+}
+
+/** How long the second step of a sign-in may take. */
+export const MFA_TOKEN_TTL_MS = 5 * MINUTE;
+
+/**
+ * A sign-in whose password was right and whose second step is pending, kept in the shared store under
+ * the hash of its `mfaToken`: bound to the account, the tenant and this attempt's lock counters.
+ */
+type PendingSignIn = {
+  accountRef: number;
+  tenantId: number;
+  lastTenantId: number | null;
+  typed: string;
+  subject: string;
+  source: string;
+  knownDevice: string | null;
+  remember: boolean;
+  deviceId: string | null;
+  /** the tenant asks for a factor the account does not have: the token can only enrol one */
+  enrol: boolean;
+  expiresAt: number;
+};
+
+const pendingKey = (mfaToken: string) => `mfa-pending:${hashOf(mfaToken)}`;
+
+async function savePending(app: FastifyInstance, pending: PendingSignIn): Promise<string> {
+  const mfaToken = randomBytes(32).toString('base64url');
+  await app.store.set(pendingKey(mfaToken), JSON.stringify(pending), MFA_TOKEN_TTL_MS);
+  return mfaToken;
+}
+
+/** The pending sign-in an mfaToken names (unexpired by the app's clock, of the kind asked), or 1021. */
+async function pendingOf(app: FastifyInstance, mfaToken: string, enrol: boolean): Promise<PendingSignIn> {
+  const text = mfaToken.length > 100 ? null : await app.store.get(pendingKey(mfaToken));
+  const pending = text ? (JSON.parse(text) as PendingSignIn) : null;
+  if (!pending || pending.expiresAt <= app.clock.now().getTime()) {
+    if (pending) await app.store.del(pendingKey(mfaToken));
+    throw new AppError('mfaTokenInvalid');
+  }
+  if (pending.enrol !== enrol) throw new AppError('mfaTokenInvalid');
+  return pending;
+}
+
+/**
+ * Ends a pending sign-in with a session: the token is taken from the store (single use: of two requests
+ * with it, one wins), the account must still be allowed into the tenant (disabled meanwhile: 1004), and
+ * the session is written as a password sign-in writes it, marked as having proved its second factor.
+ */
+async function finishPending(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  mfaToken: string,
+  pending: PendingSignIn,
+  reason: string,
+): Promise<string> {
+  if ((await app.store.take(pendingKey(mfaToken))) === null) throw new AppError('mfaTokenInvalid');
+  const log = (entry: Omit<LoginLogEntry, 'account'>) =>
+    writeLoginLog(app, request, { account: pending.typed, accountRef: pending.accountRef, ...entry }, pending.deviceId);
+  const access = await app.sessions.access(pending.accountRef, pending.tenantId, { fresh: true });
+  if (!access.ok) {
+    await log({ result: 'failure', reason: 'no tenant' });
+    throw new AppError('noTenant');
+  }
+  const keys = lockKeys(pending.subject, pending.source);
+  await app.store.del(keys.source.fail, keys.source.level);
+  const { token, deviceToken } = await admit(app, request, {
+    account: { id: pending.accountRef, lastTenantId: pending.lastTenantId },
+    tenantId: pending.tenantId,
+    remember: pending.remember,
+    knownDevice: pending.knownDevice,
+    log: { account: pending.typed, result: 'success', reason, accountRef: pending.accountRef, tenantId: pending.tenantId },
+    deviceId: pending.deviceId,
+    mfa: true,
+  });
+  setDeviceCookie(request, reply, deviceToken);
+  return token;
+}
+
+/**
+ * The second step of a sign-in: the mfaToken and a code from the authenticator app or a recovery code.
+ * A wrong code is a failed sign-in: counted on the same locks as a wrong password (1003 once locked,
+ * which also ends the pending sign-in); otherwise 400 naming `code`, and the token stays usable.
+ */
+export async function loginWithSecondFactor(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: MfaLoginInput,
+): Promise<{ token: string }> {
+  const pending = await pendingOf(app, input.mfaToken, false);
+  const log = (entry: Omit<LoginLogEntry, 'account'>) =>
+    writeLoginLog(
+      app,
+      request,
+      { account: pending.typed, accountRef: pending.accountRef, tenantId: pending.tenantId, ...entry },
+      pending.deviceId,
+    );
+  const keys = lockKeys(pending.subject, pending.source);
+  const applying = pending.knownDevice ? [keys.source] : [keys.source, keys.account];
+  const { until } = await lockState(app, applying, keys.source);
+  if (until > app.clock.now().getTime()) {
+    await app.store.del(pendingKey(input.mfaToken));
+    await log({ result: 'locked', reason: 'locked' });
+    throw lockedError(new Date(until));
+  }
+  if (!(await useSecondFactor(app, pending.accountRef, input.method, input.code))) {
+    const locks = await Promise.all([countFailure(app, keys.source), countFailure(app, keys.account)]);
+    const lockedNow = Math.max(locks[0], pending.knownDevice ? 0 : locks[1]);
+    await log({ result: 'failure', reason: `wrong ${input.method} code` });
+    if (lockedNow) {
+      await app.store.del(pendingKey(input.mfaToken));
+      throw lockedError(new Date(lockedNow));
+    }
+    throw invalidField('code', 'wrong', 'mfa.codeWrong');
+  }
+  return { token: await finishPending(app, request, reply, input.mfaToken, pending, `second factor: ${input.method}`) };
+}
+
+/** Forced enrolment, first call: the pending sign-in of an account its tenant asks a factor of begins one. */
+export async function beginForcedTotp(app: FastifyInstance, mfaToken: string) {
+  const pending = await pendingOf(app, mfaToken, true);
+  return beginTotp(app, { accountRef: pending.accountRef, accountId: pending.typed });
+}
+
+/** Forced enrolment, second call: the code confirms the factor, and the sign-in goes on with a session. */
+export async function confirmForcedTotp(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: { mfaToken: string; code: string },
+): Promise<{ token: string; recoveryCodes: string[] }> {
+  const pending = await pendingOf(app, input.mfaToken, true);
+  const { recoveryCodes } = await confirmTotp(app, pending.accountRef, input.code);
+  const token = await finishPending(app, request, reply, input.mfaToken, pending, 'second factor enrolled');
+  return { token, recoveryCodes };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import nodemailer from 'nodemailer';
 
 export type Mail = { to: string; subject: string; text: string };
@@ -33,4 +34,11 @@ export function createMailer(options: { smtpUrl?: string; dataDir: string }): Ma
     },
     close: () => transport.close(),
   };
+}
+
+/** Sends a notice after the answer (the app waits for it when closing); a failure is only logged. */
+export function sendNotice(app: FastifyInstance, request: FastifyRequest, mail: Mail, what: string) {
+  const sending = app.mailer.send(mail).catch((error: unknown) => request.log.error({ err: error }, `${what} mail not sent`));
+  app.pendingMail.add(sending);
+  void sending.finally(() => app.pendingMail.delete(sending));
 }

@@ -75,6 +75,8 @@ export type CreateSessionInput = {
   deviceType?: string | null;
   ip?: string | null;
   userAgent?: string | null;
+  /** the sign-in proved a second factor at this time (step-up reads it) */
+  mfaAt?: Date;
 };
 
 const rowsOf = <T>(result: unknown) => (result as RawResult<T>).rows;
@@ -124,6 +126,8 @@ export class SessionService {
         createTime: now,
         lastSeenAt: now,
         expiresAt: new Date(now.getTime() + (input.remember ? REMEMBER_MS : ABSOLUTE_MS)),
+        // only a sign-in with a second factor has the column: the password-only statement stays as it was
+        ...(input.mfaAt ? { mfaAt: input.mfaAt } : {}),
       },
     };
   }

@@ -20,6 +20,7 @@ import { type Ctx, inTenant } from '../../../crud/context';
 import { registerExport, XLSX_TYPE } from '../../../crud/excel';
 import { ok, registerResource, routeOptions } from '../../../crud/register-resource';
 import { AppError } from '../../../errors';
+import { tellFactorsRemoved } from '../../auth/mfa.service';
 import { importUsers, userColumns } from './user.import';
 import { userService } from './user.service';
 
@@ -69,6 +70,28 @@ export async function userRoutes(app: FastifyInstance) {
       const user = await inTenant(request, (ctx) => userService.resetPassword(ctx, id, (request.body as { password: string }).password));
       recordAudit(request, { target: `${user.id} ${user.accountId}`, targetName: displayNameOf(user) });
       return ok(null);
+    },
+  );
+
+  // removing someone's second factor takes over their sign-in as a password reset does: the same permission
+  r.delete(
+    '/system/user/mfa/:id',
+    declare(
+      // as a password reset: a signed-in session only, never an API token
+      { sessionOnly: true, audit: { module: 'system:user', action: 'removeMfa' } },
+      routeOptions(
+        userResource,
+        'resetPwd',
+        { params: idParamSchema, response: { 200: envelopeOf(z.object({ removed: z.boolean() })) } },
+        { write: true, summary: 'user: remove the second factor (authenticator app and recovery codes); the user is told by mail' },
+      ),
+    ),
+    async (request) => {
+      const { id } = request.params as { id: number };
+      const { user, removed } = await inTenant(request, (ctx) => userService.removeFactors(ctx, id));
+      recordAudit(request, { target: `${user.id} ${user.accountId}`, targetName: displayNameOf(user), after: { removed } });
+      if (removed && user.email) tellFactorsRemoved(app, request, user.email, user.accountId, request.auth.accountId);
+      return ok({ removed });
     },
   );
 

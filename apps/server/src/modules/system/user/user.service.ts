@@ -4,7 +4,18 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { conflict, invalidField, refused, rethrowUnique } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { columnList, type RawResult } from '../../../db/client';
-import { accounts, depts, memberships, posts, roles, tenantUsers, userPosts, userRoles } from '../../../db/schema';
+import {
+  accountFactors,
+  accounts,
+  depts,
+  memberships,
+  posts,
+  recoveryCodes,
+  roles,
+  tenantUsers,
+  userPosts,
+  userRoles,
+} from '../../../db/schema';
 import { forbidden, notFound } from '../../../errors';
 import { can } from '../../../plugins/external/access';
 import { guardIdentifierChange } from '../../auth/identifiers';
@@ -302,6 +313,23 @@ export const userService = {
       .where(eq(accounts.id, found.accountRef));
     ctx.afterCommit(() => endSessions(app(ctx), { reason: 'password', accountRef: found.accountRef }));
     return found.user;
+  },
+
+  /**
+   * Removes another user's second factors (authenticator app and recovery codes), as a password reset
+   * would: only one that holds no more than the caller, and never one's own (that needs a code from it,
+   * DELETE /api/user/mfa/totp). Whether there was one to remove is answered; pending sign-ins end with it.
+   */
+  async removeFactors(ctx: Ctx, id: number) {
+    const found = await target(ctx, id);
+    if (ctx.caller.userId === id) throw refused('id', 'self', 'user.self');
+    await roleGuard.assertHoldsAtLeast(ctx, id);
+    const removed = await ctx.tx
+      .delete(accountFactors)
+      .where(eq(accountFactors.accountRef, found.accountRef))
+      .returning({ confirmedAt: accountFactors.confirmedAt });
+    await ctx.tx.delete(recoveryCodes).where(eq(recoveryCodes.accountRef, found.accountRef));
+    return { user: found.user, removed: removed.some((r) => r.confirmedAt !== null) };
   },
 
   async assignRoles(ctx: Ctx, id: number, roleIds: number[]) {

@@ -1,5 +1,5 @@
 import { Button, Checkbox, Input } from '@arco-design/web-react';
-import { type FormEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { authApi, type SystemMeta } from '../../../api/auth';
@@ -7,11 +7,16 @@ import { ApiError } from '../../../api/http';
 import { getDeviceId, signOutReason } from '../../../api/storage';
 import { formatDateTime } from '../../../locale/datetime';
 import { afterLoginPath } from '../../../services/guard';
-import { loadSession, login } from '../../../services/session';
+import { loadSession, login, type PendingSignIn } from '../../../services/session';
 import { useSettings } from '../../../services/settings';
 import { AuthLayout } from '../AuthLayout';
 import { useCaptcha } from '../useCaptcha';
 import { LoginField } from './LoginField';
+
+// the second step, and the forced enrolment that draws a QR code, load only when a sign-in needs them:
+// the page's first download stays what it was
+const SecondStep = lazy(() => import('./SecondStep'));
+const ForcedEnrolment = lazy(() => import('./ForcedEnrolment'));
 
 type Field = 'account' | 'password' | 'code';
 type Values = Record<Field, string>;
@@ -42,6 +47,8 @@ export function LoginPage() {
   const [loading, setLoading] = useState(false);
   const [meta, setMeta] = useState<SystemMeta | null>(null);
   const [heldSubmit, setHeldSubmit] = useState(false);
+  // the password was right and a second step is pending
+  const [pending, setPending] = useState<PendingSignIn | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
@@ -100,7 +107,7 @@ export function LoginPage() {
     setLoading(true);
     try {
       const account = values.account.trim();
-      await login({
+      const second = await login({
         account,
         password: values.password,
         code: captcha.enabled ? values.code.trim() : undefined,
@@ -110,8 +117,11 @@ export function LoginPage() {
       });
       if (remember) localStorage.setItem(REMEMBERED_ACCOUNT_KEY, account);
       else localStorage.removeItem(REMEMBERED_ACCOUNT_KEY);
-      await loadSession(useSettings.getState().menuFromServer);
-      navigate(afterLoginPath(search), { replace: true });
+      if (second) {
+        setPending(second);
+        return;
+      }
+      await finish();
     } catch (error) {
       // the server says why (wrong password, locked…); anything else gets the spec's generic line
       const message = error instanceof ApiError && error.code > 0 ? error.message : '';
@@ -126,6 +136,33 @@ export function LoginPage() {
       setLoading(false);
     }
   };
+
+  async function finish() {
+    await loadSession(useSettings.getState().menuFromServer);
+    navigate(afterLoginPath(search), { replace: true });
+  }
+
+  // back to the password (the second step expired, was locked, or the visitor went back)
+  const restart = (reason?: string) => {
+    setPending(null);
+    setValues((v) => ({ ...v, password: '', code: '' }));
+    setFailure(reason ?? '');
+    if (captcha.enabled) captcha.refresh();
+  };
+
+  if (pending) {
+    return (
+      <AuthLayout title={t(pending.mfa === 'enrol' ? 'login.mfa.enrolTitle' : 'login.mfa.title')}>
+        <Suspense fallback={null}>
+          {pending.mfa === 'enrol' ? (
+            <ForcedEnrolment mfaToken={pending.mfaToken} onDone={finish} onRestart={restart} />
+          ) : (
+            <SecondStep mfaToken={pending.mfaToken} onDone={finish} onRestart={restart} />
+          )}
+        </Suspense>
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>

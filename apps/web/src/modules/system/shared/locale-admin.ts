@@ -14,6 +14,7 @@ const zh = {
   'system.operlog.viaToken': 'API 令牌 #{{id}}',
   // the module of the operations on one's own API tokens
   'menu.user.token': 'API 令牌',
+  'system.operlog.action.removeMfa': '解除两步验证',
   'system.loginlog.result.success': '登录成功',
   'system.loginlog.result.failure': '登录失败',
   'system.loginlog.result.locked': '账号锁定',
@@ -93,6 +94,7 @@ const en: Record<keyof typeof zh, string> = {
   'system.operlog.action.revokeToken': 'Revoke API token',
   'system.operlog.viaToken': 'API token #{{id}}',
   'menu.user.token': 'API tokens',
+  'system.operlog.action.removeMfa': 'Remove two-step verification',
   'system.loginlog.result.success': 'Signed in',
   'system.loginlog.result.failure': 'Failed',
   'system.loginlog.result.locked': 'Locked',

@@ -15,6 +15,8 @@ import { ApiTokens } from './ApiTokens';
 import { CertificationForm } from './CertificationForm';
 import { ContactForm } from './ContactForm';
 import { OwnSessions } from './OwnSessions';
+import { SecondFactor } from './SecondFactor';
+import { TenantMfaPolicy } from './TenantMfaPolicy';
 
 // both tabs' forms: labels on the left, one readable column
 const formLayout = { layout: 'horizontal', labelCol: { span: 5 }, wrapperCol: { span: 14 }, style: { maxWidth: 760 } } as const;
@@ -39,6 +41,8 @@ export function UserSettingPage() {
           <Typography.Title heading={6}>{t('userSetting.passwordTitle')}</Typography.Title>
           <PasswordForm />
           <ContactForm layout={formLayout} />
+          <SecondFactor />
+          <TenantMfaPolicy />
           <OwnSessions />
           <ApiTokens />
         </Tabs.TabPane>
