@@ -12,7 +12,7 @@ import { shelves } from './mall/goods';
 import { printerKinds, printerVendors, printJobStatuses, printTriggers } from './mall/printer';
 import { printerStates } from './printer-protocol';
 import { noticeScopes, notificationTypes } from './realtime';
-import { abilityStatuses, clientStatuses, permissionLevels, taskStatuses } from './release';
+import { abilityStatuses, clientStatuses, permissionLevels, taskKinds, taskStatuses } from './release';
 import { auditResults, loginResults } from './system/audit';
 import { menuTypes } from './system/menu';
 import { dataScopes } from './system/role';
@@ -51,6 +51,11 @@ export const codeLabels = {
     TIMED_OUT: { zh: '已超时', en: 'Timed out' },
     LOST: { zh: '已失联', en: 'Lost' },
     REJECTED: { zh: '已驳回', en: 'Rejected' },
+  },
+  taskKind: {
+    DEPLOY: { zh: '部署', en: 'Deploy' },
+    RETRY: { zh: '重试', en: 'Retry' },
+    ROLLBACK: { zh: '回滚', en: 'Rollback' },
   },
   permissionLevel: {
     VIEWER: { zh: '查看者', en: 'Viewer' },
@@ -277,6 +282,7 @@ export const codeLabels = {
   abilityStatus: Labels<typeof abilityStatuses>;
   clientStatus: Labels<typeof clientStatuses>;
   taskStatus: Labels<typeof taskStatuses>;
+  taskKind: Labels<typeof taskKinds>;
   permissionLevel: Labels<typeof permissionLevels>;
   status: Labels<typeof statuses>;
   sex: Labels<typeof sexes>;
@@ -325,6 +331,7 @@ export const labelledCodes = {
   abilityStatus: abilityStatuses,
   clientStatus: clientStatuses,
   taskStatus: taskStatuses,
+  taskKind: taskKinds,
   permissionLevel: permissionLevels,
   status: statuses,
   sex: sexes,

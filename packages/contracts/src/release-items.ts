@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { abilityStatuses, clientStatuses, permissionLevels, taskStatuses } from './release';
+import { abilityStatuses, clientStatuses, permissionLevels, taskKinds, taskStatuses } from './release';
 
 /**
  * What the `/api/release/*` routes answer (the `data` of the envelope): the rows as stored, without the
@@ -105,7 +105,7 @@ export const taskSchema = z.object({
   envId: id,
   processId: id,
   version: z.string(),
-  kind: z.enum(['DEPLOY', 'RETRY', 'ROLLBACK']),
+  kind: z.enum(taskKinds),
   status: z.enum(taskStatuses),
   steps: z.array(taskStepSchema),
   clientId: id.nullable(),

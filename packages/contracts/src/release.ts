@@ -24,6 +24,9 @@ export const taskStatuses = [
 export type TaskStatus = (typeof taskStatuses)[number];
 /** States a task never leaves. */
 export const finishedTaskStatuses: readonly TaskStatus[] = ['SUCCEEDED', 'FAILED', 'PARTIAL', 'CANCELED', 'TIMED_OUT', 'LOST', 'REJECTED'];
+/** How a task came to be: a deployment, a retry of failed hosts, or a rollback to an earlier version. */
+export const taskKinds = ['DEPLOY', 'RETRY', 'ROLLBACK'] as const;
+export type TaskKind = (typeof taskKinds)[number];
 export const permissionLevels = ['VIEWER', 'OPERATOR', 'APPROVER', 'MAINTAINER'] as const;
 export type PermissionLevel = (typeof permissionLevels)[number];
 export const levelRank = (level: PermissionLevel | null): number => (level ? permissionLevels.indexOf(level) + 1 : 0);

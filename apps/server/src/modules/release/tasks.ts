@@ -2,6 +2,7 @@ import {
   idParam,
   levelRank,
   type PermissionLevel,
+  type TaskKind,
   type TaskStatus,
   taskCreateSchema,
   taskListQuerySchema,
@@ -124,7 +125,7 @@ export function taskRoutes(app: FastifyInstance, engine: ReleaseEngine) {
       processId: number;
       version: string;
       steps: ReleaseSnapshotStep[];
-      kind: 'DEPLOY' | 'RETRY' | 'ROLLBACK';
+      kind: TaskKind;
       /** a retry of failed hosts: only these agents */
       onlyClients?: number[];
     },
