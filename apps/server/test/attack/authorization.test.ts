@@ -110,7 +110,7 @@ describe.each(oneEngine)('authorization matrix on %s', (engine) => {
     expect(failures).toEqual([]);
   });
 
-  it('answers a personal API token as the user’s permissions ∩ the token’s on every route, and refuses it the session-only ones', async () => {
+  it('answers a personal API token as the user’s permissions ∩ the token’s on every route, and refuses it the session-only and grant-checked ones', async () => {
     const kept = 'system:role:query';
     expect(userPermissions).toContain(kept);
     const made = await ctx.app.inject({
@@ -121,7 +121,7 @@ describe.each(oneEngine)('authorization matrix on %s', (engine) => {
     });
     const token = made.json().data.token as string;
     const routes = apiRoutes(ctx.app.routeRegistry).filter(
-      (r) => r.config.sessionOnly || (r.config.permission && r.config.permission !== kept),
+      (r) => r.config.sessionOnly || r.config.grantChecked || (r.config.permission && r.config.permission !== kept),
     );
     // the user holds many of these: the token does not
     expect(routes.filter((r) => userPermissions.includes(r.config.permission as string)).length).toBeGreaterThan(5);

@@ -90,7 +90,9 @@ export const authPlugin = fp(
       // data.reason (forced, expired, user_disabled…) lets the sign-in page say why
       if (!result.ok) throw new AppError(result.code === 1302 ? 'sessionEnded' : 'tokenInvalid', { data: { reason: result.reason } });
       request.auth = result.auth;
-      if (result.auth.tokenId !== undefined && config.sessionOnly) throw tokenRefused();
+      // a route guarded by project grants instead of a permission is in no token's set: the owner's admin
+      // role or grants would otherwise let a token run release tasks whatever permissions it lists
+      if (result.auth.tokenId !== undefined && (config.sessionOnly || config.grantChecked)) throw tokenRefused();
       if (config.permission && !can(result.auth, config.permission)) throw new AppError('forbidden');
     });
   },
