@@ -59,6 +59,14 @@ function playwrightCounts(file) {
   return { passed: expected + flaky, failed: unexpected, skipped, note: flaky ? `${flaky} passed only on retry` : '' };
 }
 
+/** Two steps' counts as one; the notes of both kept. */
+const addCounts = (a, b) => ({
+  passed: a.passed + b.passed,
+  failed: a.failed + b.failed,
+  skipped: a.skipped + b.skipped,
+  note: [a.note, b.note].filter(Boolean).join('; '),
+});
+
 /** A vitest run of one workspace, with its counts. */
 async function vitest(name, cwd, { args = [], env = {} } = {}) {
   const file = path.join(reports, `${name}.json`);
@@ -93,9 +101,7 @@ const steps = {
     const counts = [web.counts, contracts.counts].filter(Boolean);
     return {
       status: web.status || contracts.status,
-      counts: counts.length
-        ? counts.reduce((a, b) => ({ passed: a.passed + b.passed, failed: a.failed + b.failed, skipped: a.skipped + b.skipped }))
-        : null,
+      counts: counts.length ? counts.reduce(addCounts) : null,
     };
   },
   // Debian's Chromium (the budget and browser steps drive it) and redis-server (the Redis outage suite
@@ -111,12 +117,24 @@ const steps = {
     return vitest('upgrade', 'apps/server', { args: ['-c', 'vitest.upgrade.config.ts'], env: { ATRIUM_PREVIOUS_RELEASE_DIR: dir } });
   },
   budget: async () => ({ status: await run(process.execPath, ['--import', 'tsx', 'bench/src/budget.ts']) }),
+  // two lanes side by side, each with a server and data of its own (e2e/playwright.config.ts says which
+  // specs each runs): one lane drives one page at a time and left a core idle
   browser: async () => {
-    const file = path.join(reports, 'browser.json');
-    const status = await run(npx, ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
-      env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: file },
-    });
-    return { status, counts: playwrightCounts(file) };
+    const port = Number(process.env.E2E_PORT ?? 18080);
+    const lanes = await Promise.all(
+      [1, 2].map(async (lane) => {
+        const file = path.join(reports, `browser-${lane}.json`);
+        const status = await run(npx, ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
+          env: { ...process.env, E2E_LANE: String(lane), E2E_PORT: String(port + 100 * (lane - 1)), PLAYWRIGHT_JSON_OUTPUT_FILE: file },
+        });
+        return { status, counts: playwrightCounts(file) };
+      }),
+    );
+    const counts = lanes.map((l) => l.counts).filter(Boolean);
+    return {
+      status: lanes.find((l) => l.status !== 0)?.status ?? 0,
+      counts: counts.length ? counts.reduce(addCounts) : null,
+    };
   },
 };
 

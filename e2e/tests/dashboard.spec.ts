@@ -84,7 +84,7 @@ test('the monitor turns live over MQTT and keeps updating without a reload; the 
   await expect(page.getByTestId('monitor-live')).toContainText('实时');
   const first = await page.getByTestId('monitor-server').innerText();
   await expect.poll(async () => page.getByTestId('monitor-history').getAttribute('data-ready')).toBe('true');
-  // frames keep arriving: the "updated" time moves on
+  // frames keep arriving (one every two seconds): the "updated" time, to the second, moves on
   const stamp = page.getByText(/更新于/);
   const was = await stamp.innerText();
   await expect.poll(async () => stamp.innerText(), { timeout: 90_000 }).not.toBe(was);

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../api/http';
 import { Chart } from '../../../components/charts/Chart';
-import { formatClock, formatClockSeconds, formatDateTime } from '../../../locale/datetime';
+import { formatClock, formatClockSeconds, formatDateTimeSeconds } from '../../../locale/datetime';
 import { onRealtime } from '../../../realtime/events';
 import '../../visualization/messages';
 import '../../visualization/visualization.css';
@@ -127,7 +127,9 @@ export function MonitorPage() {
           <span data-testid="monitor-live">
             <Badge status={live ? 'success' : 'default'} text={live ? t('monitor.live') : t('monitor.paused')} />
           </span>
-          {frame ? <Typography.Text type="secondary">{t('monitor.updated', { time: formatDateTime(frame.time) })}</Typography.Text> : null}
+          {frame ? (
+            <Typography.Text type="secondary">{t('monitor.updated', { time: formatDateTimeSeconds(frame.time) })}</Typography.Text>
+          ) : null}
           {!live && snapshot.data ? (
             <Typography.Text type="secondary">{t('monitor.offline', { seconds: POLL_OFFLINE_MS / 1000 })}</Typography.Text>
           ) : null}
