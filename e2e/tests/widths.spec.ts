@@ -10,7 +10,8 @@ import { demoAccounts } from './support/auth';
 
 // Every page of the route catalogue at a phone's width and a laptop's, in both languages: the page never
 // scrolls sideways, no control is cut off by the screen or by a box that hides what overflows it, words
-// and numbers wrap between, never inside, and every create drawer and shell dialog fits the screen.
+// and numbers wrap between, never inside, a table cell's text stays in its cell, and every create drawer and
+// shell dialog fits the screen.
 // One browser context per width and language, signed in once for all four; pages are opened inside the
 // app (no reload), as a person following the menu would.
 
@@ -159,6 +160,32 @@ function layoutProblems(where: string): string[] {
     cut ||= reach.left < -1 || reach.right > vw + 1;
     if (cut) problems.push(`${where}: ${describe(el)} is cut off (${Math.round(r.left)}–${Math.round(r.right)} of ${vw})`);
   }
+  // a table cell holds its text: with a fixed table layout each column got an equal share, and dates and
+  // names ran over the cells beside them (text a box inside the cell clips, as a long path, counts as clipped)
+  const range = document.createRange();
+  for (const cell of Array.from(document.querySelectorAll('th, td'))) {
+    if (!shown(cell) || overflowOf(cell) !== 'visible') continue;
+    let [left, right] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+    const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+      if (!node.textContent?.trim()) continue;
+      range.selectNodeContents(node);
+      const r = range.getBoundingClientRect();
+      if (r.width === 0) continue;
+      let [l, rt] = [r.left, r.right];
+      for (let box = node.parentElement; box && box !== cell; box = box.parentElement) {
+        if (overflowOf(box) === 'visible') continue;
+        const b = box.getBoundingClientRect();
+        [l, rt] = [Math.max(l, b.left), Math.min(rt, b.right)];
+      }
+      [left, right] = [Math.min(left, l), Math.max(right, rt)];
+    }
+    const box = cell.getBoundingClientRect();
+    if (right > left && (right > box.right + 1 || left < box.left - 1))
+      problems.push(
+        `${where}: ${describe(cell)} runs over its cell (${Math.round(left)}–${Math.round(right)} in ${Math.round(box.left)}–${Math.round(box.right)})`,
+      );
+  }
   // words, numbers and dates wrap between, never inside
   // (the pages kept alive out of sight are skipped whole)
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
@@ -170,7 +197,6 @@ function layoutProblems(where: string): string[] {
         : NodeFilter.FILTER_SKIP;
     },
   });
-  const range = document.createRange();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
     if (!parent || !shown(parent)) continue;

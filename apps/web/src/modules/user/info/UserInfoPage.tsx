@@ -24,7 +24,6 @@ import { formatDateTime } from '../../../locale/datetime';
 import { actionLabel, moduleLabel } from '../../system/shared/operation';
 import { certificateColumns, certificationKey, fetchCertifications, statusColor } from '../certification';
 import '../messages';
-import '../../../crud/crud.css';
 
 export const userProfileKeys = { profile: ['user', 'profile'] as const };
 
@@ -145,7 +144,6 @@ function Certifications() {
         data={query.data ?? []}
         pagination={false}
         scroll={{ x: true }}
-        className="content-table"
         noDataElement={
           <Empty
             description={

@@ -30,7 +30,6 @@ import { useSchemaForm } from '../../../crud/schema-form';
 import { formatDateTime } from '../../../locale/datetime';
 import { useSession } from '../../../services/session';
 import '../messages';
-import '../../../crud/crud.css';
 
 const URL = '/api/user/token';
 const KEY = ['user', 'tokens'] as const;
@@ -85,7 +84,6 @@ export function ApiTokens() {
         data={query.data ?? []}
         pagination={false}
         scroll={{ x: true }}
-        className="content-table"
         noDataElement={query.isError ? t('crud.loadFailed') : t('tokens.none')}
         columns={[
           { title: t('tokens.name'), dataIndex: 'name' },

@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { http } from '../../../api/http';
 import { formatDateTime } from '../../../locale/datetime';
 import '../messages';
-import '../../../crud/crud.css';
 
 const KEY = ['user', 'sessions'] as const;
 
@@ -76,7 +75,6 @@ export function OwnSessions() {
         data={query.data ?? []}
         pagination={false}
         scroll={{ x: true }}
-        className="content-table"
         noDataElement={t('sessions.none')}
         columns={[
           {
