@@ -122,6 +122,15 @@ export const configSchema = z.object({
   EMQX_API_URL: url(['http:', 'https:']),
   EMQX_API_KEY: z.string().optional(),
   EMQX_API_SECRET: z.string().optional(),
+  // passkeys (WebAuthn): the address people open Atrium at (`https://atrium.example.com`), which the browser
+  // binds each passkey to; unset, each request's own host is taken (fine on one address, wrong behind a
+  // proxy that rewrites the host). The relying-party id is its host name unless set here (a parent domain
+  // shares passkeys across its subdomains)
+  WEBAUTHN_ORIGIN: url(['http:', 'https:']),
+  WEBAUTHN_RP_ID: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || /^[a-z0-9.-]{1,253}$/i.test(v), 'must be a host name such as atrium.example.com'),
   CAPTCHA: onOff('on'),
   // Strict-Transport-Security: only when every client reaches the server over TLS (a proxy in front)
   HSTS: onOff('off'),

@@ -176,6 +176,9 @@ describe.each(engines)('personal API tokens on %s', (engine) => {
       ['factor confirm', token.post('/api/user/mfa/totp/confirm', { code: '123456' })],
       ['factor removal', token.del('/api/user/mfa/totp')],
       ['step-up', token.post('/api/user/mfa/verify', { code: '123456' })],
+      ['passkey', token.post('/api/user/mfa/webauthn/register/options', {})],
+      ['passkey removal', token.del('/api/user/mfa/webauthn/1')],
+      ['passkey step-up', token.post('/api/user/mfa/webauthn/options', {})],
       ['factor of another', token.del(`/api/system/user/mfa/${userId}`)],
     ];
     for (const [name, attempt] of attempts) {

@@ -6,10 +6,9 @@ import { LOCKOUT, MFA_TOKEN_TTL_MS } from '../src/modules/auth/login.service';
 import { STEP_UP_MS } from '../src/modules/auth/mfa.service';
 import { buildTestApp, engines } from './helper';
 import { startMailbox } from './mailbox';
+import { type Answer, fromAddress } from './system/api';
 
 type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
-// biome-ignore lint/suspicious/noExplicitAny: envelopes are read field by field in assertions
-type Answer = { status: number; body: { code: number; message: string; data: any } };
 
 /** The fields a 400 names. */
 const fieldsOf = (answer: Answer) => (answer.body.data?.fields as { field: string }[] | undefined)?.map((f) => f.field);
@@ -22,20 +21,7 @@ const STEP = 30_000;
 
 describe.each(engines)('second factor on %s', (engine) => {
   let ctx: Ctx;
-  const call = async (
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    options: { token?: string; body?: unknown; ip?: string } = {},
-  ): Promise<Answer> => {
-    const response = await ctx.app.inject({
-      method,
-      url,
-      remoteAddress: options.ip ?? '10.9.0.1',
-      headers: { 'accept-language': 'en-US', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
-      ...(options.body === undefined ? {} : { payload: options.body as Record<string, unknown> }),
-    });
-    return { status: response.statusCode, body: response.json() };
-  };
+  const call = fromAddress(() => ctx, { ip: '10.9.0.1' });
   const login = (account: string, password: string, ip?: string) =>
     call('POST', '/api/system/user/login', { body: { account, password }, ip });
   const second = (mfaToken: string, method: 'totp' | 'recovery', code: string, ip?: string) =>
@@ -374,7 +360,7 @@ describe.each(engines)('second factor on %s', (engine) => {
     expect((await login('user', 'User@123456')).body.data.token).toEqual(expect.any(String));
     const mail = await mailbox.next(mails + 1);
     expect(mail).toContain('user@atrium.example');
-    expect(mail).toContain('removed the authenticator app');
+    expect(mail).toContain('removed the second factors');
     const audit = await inTenant<{ action: string; target_name: string | null }>(
       'hq',
       sql`select action, target_name from oper_logs where url like '/api/system/user/mfa/%' and result = 'success' order by id`,

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { setInvalidLoginHandler } from './api/http';
+import { setInvalidLoginHandler, setStepUpHandler } from './api/http';
 import { setTokenFlag } from './api/storage';
 import { App } from './app/App';
 import { router } from './app/router';
@@ -14,6 +14,8 @@ await initI18n();
 setTokenFlag(false);
 // the dialog and logout live in their own chunk: the sign-in page rarely needs them
 setInvalidLoginHandler(async (reason) => (await import('./app/invalid-login')).onInvalidLogin(reason));
+// the second factor asked again (1022): the verify dialog, loaded when first needed
+setStepUpHandler(async () => (await import('./components/second-factor/StepUpDialog')).askStepUp());
 applySettingsToDocument(useSettings.getState());
 useSettings.subscribe(applySettingsToDocument);
 startNavigationProgress(router);

@@ -13,9 +13,12 @@ export type LoginInput = z.infer<typeof loginInputSchema>;
 
 export const loginResultSchema = z.object({ token: z.string() });
 
-/** The second factors a sign-in may continue with (docs/adr/048-second-factor.md). */
-export const mfaMethods = ['totp', 'recovery'] as const;
+/** The second factors a sign-in may continue with (docs/adr/048-second-factor.md, 050-passkeys.md). */
+export const mfaMethods = ['totp', 'webauthn', 'recovery'] as const;
 export type MfaMethod = (typeof mfaMethods)[number];
+/** The methods proved with a typed code (a passkey answers a challenge instead). */
+export const codeMethods = ['totp', 'recovery'] as const;
+export type CodeMethod = (typeof codeMethods)[number];
 /** Who in a tenant must sign in with a second factor. */
 export const mfaPolicies = ['optional', 'admins', 'everyone'] as const;
 export type MfaPolicy = (typeof mfaPolicies)[number];
@@ -51,7 +54,7 @@ export type SignInResult = z.infer<typeof signInResultSchema>;
 
 export const mfaLoginInputSchema = z.object({
   mfaToken: z.string().min(1).max(100),
-  method: z.enum(mfaMethods),
+  method: z.enum(codeMethods),
   code: secondFactorCode,
 });
 export type MfaLoginInput = z.infer<typeof mfaLoginInputSchema>;
@@ -64,12 +67,52 @@ export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string())
 export const mfaEnrolInputSchema = z.object({ mfaToken: z.string().min(1).max(100) });
 export const mfaEnrolConfirmInputSchema = z.object({ mfaToken: z.string().min(1).max(100), code: totpCode });
 export const mfaEnrolResultSchema = z.object({ token: z.string(), recoveryCodes: z.array(z.string()).length(10) });
-/** A step-up: the code that proves the second factor again before a sensitive change. */
-export const mfaVerifyInputSchema = z.object({ method: z.enum(mfaMethods), code: secondFactorCode });
+/**
+ * What a browser's WebAuthn call answered, as `@simplewebauthn/browser` gives it (base64url fields): a new
+ * passkey's attestation or a signed assertion. The server's WebAuthn library checks the inside.
+ */
+export const webauthnResponseSchema = z.object({
+  id: z.string().min(1).max(1400),
+  rawId: z.string().min(1).max(1400),
+  type: z.literal('public-key'),
+  response: z.record(z.string(), z.unknown()),
+  clientExtensionResults: z.record(z.string(), z.unknown()).optional(),
+  authenticatorAttachment: z.string().max(30).optional(),
+});
+export type WebauthnResponse = z.infer<typeof webauthnResponseSchema>;
+/** Options to hand to the browser's WebAuthn call (`navigator.credentials.create` or `.get`), as JSON. */
+export const webauthnOptionsSchema = z.record(z.string(), z.unknown());
 
-/** The caller's own second factors (never a secret). */
+/**
+ * A step-up: proves the second factor again before a sensitive change — a code (`totp`, `recovery`), or a
+ * passkey's assertion (`webauthn`: `response`, to the challenge of POST /api/user/mfa/webauthn/options).
+ */
+export const mfaVerifyInputSchema = z
+  .object({ method: z.enum(mfaMethods), code: secondFactorCode.optional(), response: webauthnResponseSchema.optional() })
+  .superRefine((input, ctx) => {
+    if (input.method === 'webauthn' ? !input.response : !input.code)
+      ctx.addIssue({ code: 'custom', path: [input.method === 'webauthn' ? 'response' : 'code'], message: 'required' });
+  });
+export type MfaVerifyInput = z.infer<typeof mfaVerifyInputSchema>;
+
+/** The second step of a sign-in by passkey: the mfaToken, and the assertion to its challenge. */
+export const mfaWebauthnLoginInputSchema = z.object({ mfaToken: z.string().min(1).max(100), response: webauthnResponseSchema });
+/** A passkey to add: its name (to tell it from the others) and the browser's attestation. */
+export const passkeyRegisterInputSchema = z.object({ name: z.string().trim().min(1).max(64), response: webauthnResponseSchema });
+/** A passkey added; the ten recovery codes when it is the account's first second factor (shown once), else null. */
+export const passkeyRegisteredSchema = z.object({ id: z.number().int(), recoveryCodes: z.array(z.string()).length(10).nullable() });
+
+/** The caller's own second factors (never a secret); a passkey with its id and name. */
 export const mfaFactorsSchema = z.object({
-  factors: z.array(z.object({ kind: z.enum(['totp']), createTime: z.string().nullable(), lastUsedAt: z.string().nullable() })),
+  factors: z.array(
+    z.object({
+      kind: z.enum(['totp', 'webauthn']),
+      createTime: z.string().nullable(),
+      lastUsedAt: z.string().nullable(),
+      id: z.number().int().optional(),
+      name: z.string().optional(),
+    }),
+  ),
   recoveryCodesLeft: z.number().int(),
   /** whether the tenant requires the caller to keep a second factor */
   required: z.boolean(),

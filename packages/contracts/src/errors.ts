@@ -36,8 +36,8 @@ export const errorCatalogue = {
   mfaStepUp: {
     code: 1022,
     status: 403,
-    zh: '此操作需要再次验证：请输入验证器中的动态码',
-    en: 'This needs your second factor again: enter the code from your authenticator app',
+    zh: '此操作需要再次验证：请输入验证器中的动态码，或使用通行密钥',
+    en: 'This needs your second factor again: enter the code from your authenticator app, or use your passkey',
   },
   tenantNotAllowed: {
     code: 1301,
@@ -302,6 +302,11 @@ export const validationMessages: Record<string, { zh: string; en: string }> = {
   'mfa.enrolled': { zh: '已绑定验证器，请先解除', en: 'an authenticator app is enrolled already: remove it first' },
   'mfa.notEnrolled': { zh: '尚未绑定验证器', en: 'no authenticator app is enrolled' },
   'mfa.notStarted': { zh: '请先开始绑定验证器', en: 'start enrolling an authenticator app first' },
+  'mfa.passkeyRefused': {
+    zh: '通行密钥验证未通过：请求已过期或已使用，或该密钥不属于此账号',
+    en: 'the passkey was not accepted: the request expired or was used, or the key is not one of this account',
+  },
+  'mfa.passkeysFull': { zh: '最多可添加 {max} 个通行密钥，请先删除一个', en: 'at most {max} passkeys: remove one first' },
   'password.wrong': { zh: '当前密码不正确', en: 'the current password is wrong' },
   'role.notHeld': { zh: '不是您在当前租户中持有的角色', en: 'is not a role you hold in this tenant' },
   'role.single': { zh: '您只有一个角色，无可切换', en: 'you hold one role only: there is nothing to switch to' },

@@ -106,6 +106,7 @@ export const codeLabels = {
   },
   mfaMethod: {
     totp: { zh: '验证器动态码', en: 'Authenticator app' },
+    webauthn: { zh: '通行密钥', en: 'Passkey' },
     recovery: { zh: '恢复码', en: 'Recovery code' },
   },
   mfaPolicy: {

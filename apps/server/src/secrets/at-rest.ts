@@ -61,7 +61,9 @@ async function sweepGlobal(database: Database, turn: (value: string, context: st
   let changed = 0;
   for (const row of await database.db
     .select({ id: accountFactors.id, accountRef: accountFactors.accountRef, secret: accountFactors.secret })
-    .from(accountFactors)) {
+    .from(accountFactors)
+    // the passkeys' row keeps no secret (docs/adr/050-passkeys.md)
+    .where(eq(accountFactors.kind, 'totp'))) {
     const next = turn(row.secret, secretContext.totp(row.accountRef));
     if (next === null) continue;
     await database.db.update(accountFactors).set({ secret: next }).where(eq(accountFactors.id, row.id));

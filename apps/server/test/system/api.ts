@@ -35,3 +35,27 @@ export type Caller = ReturnType<typeof caller>;
 
 /** The field names a 400/409 answer names. */
 export const fieldsOf = (body: { data: { fields?: { field: string }[] } | null }) => (body.data?.fields ?? []).map((f) => f.field);
+
+// biome-ignore lint/suspicious/noExplicitAny: envelopes are read field by field in assertions
+export type Answer = { status: number; body: { code: number; message: string; data: any } };
+
+/**
+ * Calls from a network address (and a Host), signed in with `token` or not, in English: for the sign-in
+ * suites, where the source of an attempt counts. `ctx` is read at each call (suites build it in beforeAll).
+ */
+export function fromAddress(ctx: () => TestContext, defaults: { ip: string; host?: string }) {
+  return async (method: Method, url: string, options: { token?: string; body?: unknown; ip?: string } = {}): Promise<Answer> => {
+    const response = await ctx().app.inject({
+      method,
+      url,
+      remoteAddress: options.ip ?? defaults.ip,
+      headers: {
+        ...(defaults.host ? { host: defaults.host } : {}),
+        'accept-language': 'en-US',
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      },
+      ...(options.body === undefined ? {} : { payload: options.body as Record<string, unknown> }),
+    });
+    return { status: response.statusCode, body: response.json() };
+  };
+}

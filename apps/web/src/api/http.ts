@@ -81,6 +81,18 @@ async function handleInvalidLogin(url: string, data: unknown): Promise<void> {
   await invalidLoginHandler?.((data as { reason?: string } | null)?.reason);
 }
 
+/** 1022: the server asks for the second factor again before this change (step-up). */
+const STEP_UP = 1022;
+let stepUpHandler: (() => Promise<boolean>) | undefined;
+
+/**
+ * What a step-up answer does: the composition root (`main.tsx`) opens the verify dialog, which answers
+ * true once the factor is proved; the request is then sent again, once.
+ */
+export function setStepUpHandler(handler: () => Promise<boolean>): void {
+  stepUpHandler = handler;
+}
+
 async function send(method: string, url: string, options: RequestOptions): Promise<Response> {
   const { body } = options;
   const file = body instanceof Blob;
@@ -106,7 +118,12 @@ async function send(method: string, url: string, options: RequestOptions): Promi
 export async function request<T>(method: string, url: string, options: RequestOptions = {}): Promise<T> {
   // the session this request speaks for: an answer about an older one (signed out, switched) asks nothing
   const sentWith = getToken();
-  return answerOf<T>(url, await send(method, url, options), options, sentWith);
+  try {
+    return await answerOf<T>(url, await send(method, url, options), options, sentWith);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === STEP_UP && (await stepUpHandler?.()))) throw error;
+    return answerOf<T>(url, await send(method, url, options), options, sentWith);
+  }
 }
 
 /** A file the server writes (an export), asked with the same headers as every request; a refusal is handled as any answer's. */
@@ -133,7 +150,7 @@ async function answerOf<T>(url: string, response: Response, options: RequestOpti
   const message = envelope.message || i18next.t('http.error');
   if (INVALID_LOGIN_CODES.includes(envelope.code)) {
     if (!options.ignoreInvalidLogin && sentWith === getToken()) await handleInvalidLogin(url, envelope.data);
-  } else if (!options.silent) {
+  } else if (!options.silent && !(envelope.code === STEP_UP && stepUpHandler)) {
     Message.error({ content: message, duration: TOAST_DURATION });
   }
   throw new ApiError(message, envelope.code, response.status, envelope.data);

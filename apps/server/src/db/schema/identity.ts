@@ -238,7 +238,8 @@ export const knownDevices = pgTable(
 );
 
 /**
- * Second factors of an account (docs/adr/048-second-factor.md): one authenticator app (TOTP) for now. The
+ * Second factors of an account (docs/adr/048-second-factor.md): one authenticator app (TOTP), and (kind
+ * `webauthn`, docs/adr/050-passkeys.md) the marker its passkeys hang off. The TOTP
  * secret is sealed (secrets/box.ts); `confirmed_at` null is an enrolment not confirmed yet, which signs in
  * nothing. `last_step` is the last TOTP time step accepted: a code is never accepted twice.
  */
@@ -257,6 +258,36 @@ export const accountFactors = pgTable(
     createTime: createTime(),
   },
   (t) => [uniqueIndex('account_factors_account_kind_key').on(t.accountRef, t.kind)],
+);
+
+/**
+ * Passkeys (WebAuthn credentials) of an account (docs/adr/050-passkeys.md). An account with one or more has
+ * an `account_factors` row of kind `webauthn` (secret empty, nothing to seal), which every "has a second
+ * factor" check already counts; each passkey hangs off that row, so removing the account's factors removes
+ * its passkeys with them. The public key is not a secret (COSE, base64url); `sign_count` is the
+ * authenticator's counter, which must grow with each assertion when the authenticator keeps one.
+ */
+export const accountPasskeys = pgTable(
+  'account_passkeys',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountRef: bigint('account_ref', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    factorRef: bigint('factor_ref', { mode: 'number' })
+      .notNull()
+      .references(() => accountFactors.id, { onDelete: 'cascade' }),
+    // the credential id, base64url
+    credentialId: varchar('credential_id', { length: 1400 }).notNull(),
+    publicKey: text('public_key').notNull(),
+    signCount: bigint('sign_count', { mode: 'number' }).notNull().default(0),
+    // how the browser reaches the authenticator (usb, internal, hybrid…), comma-separated, as it said
+    transports: varchar('transports', { length: 200 }),
+    name: varchar('name', { length: 64 }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    createTime: createTime(),
+  },
+  (t) => [uniqueIndex('account_passkeys_credential_key').on(t.credentialId), index('account_passkeys_account_idx').on(t.accountRef)],
 );
 
 /** The ten one-time recovery codes of an account with a second factor; only their hashes are kept. */

@@ -5,6 +5,7 @@ import {
   changePasswordInputSchema,
   envelopeOf,
   errorEnvelopeSchema,
+  idParamSchema,
   loginInputSchema,
   loginResultSchema,
   menuRouteSchema,
@@ -15,7 +16,10 @@ import {
   mfaLoginInputSchema,
   mfaPolicySchema,
   mfaVerifyInputSchema,
+  mfaWebauthnLoginInputSchema,
   pageOf,
+  passkeyRegisteredSchema,
+  passkeyRegisterInputSchema,
   recoveryCodesSchema,
   registerInputSchema,
   registerResultSchema,
@@ -32,13 +36,22 @@ import {
   userInfoSchema,
   userProfileSchema,
   userSettingsInputSchema,
+  webauthnOptionsSchema,
 } from '@atrium/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { invalidField } from '../../crud/conflict';
 import { tokenOf } from '../../plugins/external/access';
-import { beginForcedTotp, confirmForcedTotp, login, loginWithSecondFactor, writeLoginLog } from './login.service';
+import {
+  beginForcedTotp,
+  confirmForcedTotp,
+  login,
+  loginWithPasskey,
+  loginWithSecondFactor,
+  passkeySignInOptions,
+  writeLoginLog,
+} from './login.service';
 import { menuTree } from './menu.service';
 import {
   assertRecentSecondFactor,
@@ -49,13 +62,15 @@ import {
   removeTotp,
   setTenantPolicy,
   tenantPolicy,
-  verifyStepUp,
 } from './mfa.service';
+import { assertionOptions, MAX_PASSKEYS, registerPasskey, registrationOptions, removePasskey, stepUpChallengeKey } from './passkey.service';
 import { changeOwnContact, changeOwnPassword, saveOwnSettings, userInfo, userProfile } from './profile.service';
 import { register, requestResetCode, resetPassword } from './register.service';
+import { verifyStepUp } from './step-up';
 import { listTenants, switchTenant } from './tenant.service';
 
 const ok = <T>(data: T) => ({ code: 200, message: 'ok', data });
+const MAX_PASSKEYS_TEXT = String(MAX_PASSKEYS);
 const e = errorEnvelopeSchema;
 const authErrors = { 401: e };
 const bearer = [{ bearer: [] }];
@@ -122,6 +137,38 @@ export async function authRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => ok(await loginWithSecondFactor(app, request, reply, request.body)),
+  );
+
+  r.post(
+    '/system/user/login/mfa/webauthn/options',
+    {
+      config: { public: true, rateLimit: limits.login },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'The second step by passkey, first call: WebAuthn options for navigator.credentials.get (challenge: 5 minutes, single use)',
+        description: 'Errors: 400 naming mfaToken (the account has no passkey), 1021 mfaToken unknown, expired or used, 429.',
+        body: mfaEnrolInputSchema,
+        response: { 200: envelopeOf(webauthnOptionsSchema), 400: e, 401: e, 429: e },
+      },
+    },
+    async (request) => ok(await passkeySignInOptions(app, request, request.body.mfaToken)),
+  );
+
+  r.post(
+    '/system/user/login/mfa/webauthn/verify',
+    {
+      config: { public: true, rateLimit: limits.login },
+      schema: {
+        tags: ['auth'],
+        summary: "The second step by passkey: the assertion to the options' challenge; answers the session token",
+        description:
+          'A refused assertion (wrong or used challenge, another account’s or a removed passkey, wrong origin, a counter that did not grow) is a failed sign-in: 400 naming response, 1003 once locked. Errors also: 1021, 1004, 429.',
+        body: mfaWebauthnLoginInputSchema,
+        response: { 200: envelopeOf(loginResultSchema), 400: e, 401: e, 403: e, 429: e },
+      },
+    },
+    async (request, reply) => ok(await loginWithPasskey(app, request, reply, request.body)),
   );
 
   r.post(
@@ -296,7 +343,90 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: envelopeOf(totpEnrolmentSchema), 400: e, 429: e, 503: e, ...authErrors },
       },
     },
-    async (request) => ok(await beginTotp(app, request.auth)),
+    async (request) => {
+      // a factor more is a change of factors: with one already, it is asked again first
+      await assertRecentSecondFactor(app, request.auth);
+      return ok(await beginTotp(app, request.auth));
+    },
+  );
+
+  r.post(
+    '/user/mfa/webauthn/register/options',
+    {
+      config: { sessionOnly: true, rateLimit: mfaLimit },
+      schema: {
+        tags: ['auth'],
+        summary: 'Adding a passkey, first call: WebAuthn options for navigator.credentials.create (challenge: 5 minutes, single use)',
+        description: `Errors: 1022 (the account has a second factor not proved in the last 5 minutes), 400 naming name (${MAX_PASSKEYS_TEXT} passkeys already).`,
+        security: bearer,
+        response: { 200: envelopeOf(webauthnOptionsSchema), 400: e, 403: e, 429: e, ...authErrors },
+      },
+    },
+    async (request) => {
+      await assertRecentSecondFactor(app, request.auth);
+      return ok(await registrationOptions(app, request, request.auth));
+    },
+  );
+
+  r.post(
+    '/user/mfa/webauthn/register',
+    {
+      config: { sessionOnly: true, rateLimit: mfaLimit },
+      schema: {
+        tags: ['auth'],
+        summary: 'Adding a passkey: its name and the attestation to the challenge; the first second factor brings ten recovery codes',
+        description: 'Errors: 400 naming name, or response (refused: wrong or used challenge, origin, a passkey added already), 1022.',
+        security: bearer,
+        body: passkeyRegisterInputSchema,
+        response: { 200: envelopeOf(passkeyRegisteredSchema), 400: e, 403: e, 429: e, ...authErrors },
+      },
+    },
+    async (request) => {
+      await assertRecentSecondFactor(app, request.auth);
+      const added = await registerPasskey(app, request.auth, request.body);
+      await markSecondFactor(app, request.auth.sessionId);
+      return ok(added);
+    },
+  );
+
+  r.delete(
+    '/user/mfa/webauthn/:id',
+    {
+      config: { sessionOnly: true, rateLimit: mfaLimit },
+      schema: {
+        tags: ['auth'],
+        summary: "Removes one of the caller's passkeys; with the last factor the recovery codes go too",
+        description: 'Errors: 1022 (second factor not proved in the last 5 minutes), 404 not one of the caller’s passkeys.',
+        security: bearer,
+        params: idParamSchema,
+        response: { 200: envelopeOf(z.null()), 403: e, 404: e, 429: e, ...authErrors },
+      },
+    },
+    async (request) => {
+      await assertRecentSecondFactor(app, request.auth);
+      await removePasskey(app, request.auth, request.params.id);
+      return ok(null);
+    },
+  );
+
+  r.post(
+    '/user/mfa/webauthn/options',
+    {
+      config: { sessionOnly: true, rateLimit: mfaLimit },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Step-up by passkey, first call: WebAuthn options for navigator.credentials.get; the assertion goes to POST /api/user/mfa/verify',
+        description: 'Errors: 400 naming method (no passkey).',
+        security: bearer,
+        response: { 200: envelopeOf(webauthnOptionsSchema), 400: e, 429: e, ...authErrors },
+      },
+    },
+    async (request) => {
+      const options = await assertionOptions(app, request, request.auth.accountRef, stepUpChallengeKey(request.auth.sessionId));
+      if (!options) throw invalidField('method', 'noPasskey', 'mfa.passkeyRefused');
+      return ok(options);
+    },
   );
 
   r.post(
@@ -345,14 +475,15 @@ export async function authRoutes(app: FastifyInstance) {
       schema: {
         tags: ['auth'],
         summary: 'Step-up: proves the second factor again, for the changes that ask for it within 5 minutes (1022)',
-        description: 'Errors: 400 naming code (wrong or used).',
+        description:
+          'A code (`totp`, `recovery`), or with `method: "webauthn"` a passkey’s assertion (`response`) to the challenge of POST /api/user/mfa/webauthn/options. Errors: 400 naming code (wrong or used) or response (refused).',
         security: bearer,
         body: mfaVerifyInputSchema,
         response: { 200: envelopeOf(z.null()), 400: e, 429: e, ...authErrors },
       },
     },
     async (request) => {
-      await verifyStepUp(app, request.auth, request.body.method, request.body.code);
+      await verifyStepUp(app, request.auth, request.body);
       return ok(null);
     },
   );

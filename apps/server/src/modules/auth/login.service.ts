@@ -1,5 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type LoginInput, type LoginResult, loginLogResource, type MfaLoginInput, type SignInResult } from '@atrium/contracts';
+import {
+  type LoginInput,
+  type LoginResult,
+  loginLogResource,
+  type MfaLoginInput,
+  type SignInResult,
+  type WebauthnResponse,
+} from '@atrium/contracts';
 import { and, eq, gt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidField } from '../../crud/conflict';
@@ -9,6 +16,7 @@ import { type Db, type Tx, withTenantStatement } from '../../db/client';
 import { accounts, knownDevices, loginLogs, sessions } from '../../db/schema';
 import { AppError } from '../../errors';
 import { beginTotp, confirmTotp, methodsOf, policyRequires, useSecondFactor } from './mfa.service';
+import { assertionOptions, signInChallengeKey, usePasskey } from './passkey.service';
 import { burnPasswordCheck, verifyPassword } from './password';
 
 const MINUTE = 60_000;
@@ -412,7 +420,9 @@ export async function login(app: FastifyInstance, request: FastifyRequest, reply
       accountRef: account.id,
       tenantId,
     });
-    return pending.enrol ? { mfa: 'enrol', mfaToken, methods: [] } : { mfa: 'required', mfaToken, methods: methodsOf() };
+    return pending.enrol
+      ? { mfa: 'enrol', mfaToken, methods: [] }
+      : { mfa: 'required', mfaToken, methods: await methodsOf(app, account.id) };
   }
   // the owner got in from here: this source starts counting afresh, and the device is a known one
   if (sourceCounted) await app.store.del(keys.source.fail, keys.source.level);
@@ -511,13 +521,58 @@ async function finishPending(
  * A wrong code is a failed sign-in: counted on the same locks as a wrong password (1003 once locked,
  * which also ends the pending sign-in); otherwise 400 naming `code`, and the token stays usable.
  */
-export async function loginWithSecondFactor(
+export function loginWithSecondFactor(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, input: MfaLoginInput) {
+  return secondStep(app, request, reply, input.mfaToken, { method: input.method, field: 'code', message: 'mfa.codeWrong' }, (pending) =>
+    useSecondFactor(app, pending.accountRef, input.method, input.code),
+  );
+}
+
+/**
+ * A sign-in's second step by passkey, first call: the WebAuthn options (navigator.credentials.get) for the
+ * pending account's passkeys, their challenge kept with the mfaToken. 400 naming `mfaToken` for an account
+ * without a passkey; 1021 as the code step.
+ */
+export async function passkeySignInOptions(app: FastifyInstance, request: FastifyRequest, mfaToken: string) {
+  const pending = await pendingOf(app, mfaToken, false);
+  const options = await assertionOptions(app, request, pending.accountRef, signInChallengeKey(mfaToken));
+  if (!options) throw invalidField('mfaToken', 'noPasskey', 'mfa.passkeyRefused');
+  return options;
+}
+
+/**
+ * A sign-in's second step by passkey, second call: the assertion to the challenge of the first. A refused
+ * assertion is a failed sign-in, on the same locks as a wrong code (400 naming `response`); its challenge
+ * is used either way, so each try asks for new options.
+ */
+export function loginWithPasskey(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  input: MfaLoginInput,
+  input: { mfaToken: string; response: WebauthnResponse },
+) {
+  return secondStep(
+    app,
+    request,
+    reply,
+    input.mfaToken,
+    { method: 'webauthn', field: 'response', message: 'mfa.passkeyRefused' },
+    (pending) => usePasskey(app, pending.accountRef, signInChallengeKey(input.mfaToken), input.response),
+  );
+}
+
+/** What a second step proves with, and what its refusal names. */
+type StepKind = { method: string; field: string; message: string };
+
+/** The second step of a sign-in, whatever proves it: the pending sign-in's locks, the check, the session. */
+async function secondStep(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  mfaToken: string,
+  kind: StepKind,
+  check: (pending: PendingSignIn) => Promise<boolean>,
 ): Promise<{ token: string }> {
-  const pending = await pendingOf(app, input.mfaToken, false);
+  const pending = await pendingOf(app, mfaToken, false);
   const log = (entry: Omit<LoginLogEntry, 'account'>) =>
     writeLoginLog(
       app,
@@ -529,21 +584,21 @@ export async function loginWithSecondFactor(
   const applying = pending.knownDevice ? [keys.source] : [keys.source, keys.account];
   const { until } = await lockState(app, applying, keys.source);
   if (until > app.clock.now().getTime()) {
-    await app.store.del(pendingKey(input.mfaToken));
+    await app.store.del(pendingKey(mfaToken));
     await log({ result: 'locked', reason: 'locked' });
     throw lockedError(new Date(until));
   }
-  if (!(await useSecondFactor(app, pending.accountRef, input.method, input.code))) {
+  if (!(await check(pending))) {
     const locks = await Promise.all([countFailure(app, keys.source), countFailure(app, keys.account)]);
     const lockedNow = Math.max(locks[0], pending.knownDevice ? 0 : locks[1]);
-    await log({ result: 'failure', reason: `wrong ${input.method} code` });
+    await log({ result: 'failure', reason: kind.method === 'webauthn' ? 'passkey refused' : `wrong ${kind.method} code` });
     if (lockedNow) {
-      await app.store.del(pendingKey(input.mfaToken));
+      await app.store.del(pendingKey(mfaToken));
       throw lockedError(new Date(lockedNow));
     }
-    throw invalidField('code', 'wrong', 'mfa.codeWrong');
+    throw invalidField(kind.field, 'wrong', kind.message);
   }
-  return { token: await finishPending(app, request, reply, input.mfaToken, pending, `second factor: ${input.method}`) };
+  return { token: await finishPending(app, request, reply, mfaToken, pending, `second factor: ${kind.method}`) };
 }
 
 /** Forced enrolment, first call: the pending sign-in of an account its tenant asks a factor of begins one. */

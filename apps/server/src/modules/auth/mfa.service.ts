@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { MfaFactors, MfaMethod, MfaPolicy } from '@atrium/contracts';
-import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import type { CodeMethod, MfaFactors, MfaMethod, MfaPolicy } from '@atrium/contracts';
+import { and, asc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { invalidField } from '../../crud/conflict';
-import { accountFactors, accounts, recoveryCodes, sessions, tenants } from '../../db/schema';
+import type { Tx } from '../../db/client';
+import { accountFactors, accountPasskeys, accounts, recoveryCodes, sessions, tenants } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { AuthContext } from '../../plugins/external/access';
 import { secretContext } from '../../secrets/at-rest';
@@ -24,6 +25,8 @@ export const RECOVERY_CODE_COUNT = 10;
 export const STEP_UP_MS = 5 * 60_000;
 const ISSUER = 'Atrium';
 const TOTP_KIND = 'totp';
+/** The `account_factors` row an account's passkeys hang off (docs/adr/050-passkeys.md). */
+export const WEBAUTHN_KIND = 'webauthn';
 
 const hashOf = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -61,14 +64,44 @@ async function totpRow(app: FastifyInstance, accountRef: number): Promise<Factor
   return row ?? null;
 }
 
-/** Whether the account has a confirmed second factor. */
-export async function hasSecondFactor(app: FastifyInstance, accountRef: number): Promise<boolean> {
-  const row = await totpRow(app, accountRef);
-  return !!row?.confirmedAt;
+/** The kinds of the account's active second factors (`totp`, `webauthn`: it has passkeys). */
+async function activeKinds(db: FastifyInstance['database']['db'] | Tx, accountRef: number): Promise<string[]> {
+  const rows = await db
+    .select({ kind: accountFactors.kind })
+    .from(accountFactors)
+    .where(and(eq(accountFactors.accountRef, accountRef), isNotNull(accountFactors.confirmedAt)));
+  return rows.map((r) => r.kind);
 }
 
-/** The methods a sign-in of an account with a factor may continue with. */
-export const methodsOf = (): MfaMethod[] => ['totp', 'recovery'];
+/**
+ * The methods a sign-in of an account with a factor may continue with: those of its factors, in the
+ * order of `mfaMethods`, and its recovery codes.
+ */
+export async function methodsOf(app: FastifyInstance, accountRef: number): Promise<MfaMethod[]> {
+  const kinds = await activeKinds(app.database.db, accountRef);
+  const methods: MfaMethod[] = [];
+  if (kinds.includes(TOTP_KIND)) methods.push('totp');
+  if (kinds.includes(WEBAUTHN_KIND)) methods.push('webauthn');
+  if (kinds.length > 0) methods.push('recovery');
+  return methods;
+}
+
+/**
+ * Ten new recovery codes for the account, replacing any it had; only their hashes are kept. Answered once,
+ * when the account's first second factor becomes active (an app confirmed, a first passkey added).
+ */
+export async function issueRecoveryCodes(tx: Tx, accountRef: number, now: Date): Promise<string[]> {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await tx.delete(recoveryCodes).where(eq(recoveryCodes.accountRef, accountRef));
+  await tx.insert(recoveryCodes).values(codes.map((c) => ({ accountRef, codeHash: recoveryHash(c), createTime: now })));
+  return codes;
+}
+
+/** After a factor went: the recovery codes go too when the account has no active factor left. */
+export async function dropRecoveryCodesWithoutFactor(tx: Tx, accountRef: number): Promise<void> {
+  if ((await activeKinds(tx, accountRef)).length > 0) return;
+  await tx.delete(recoveryCodes).where(eq(recoveryCodes.accountRef, accountRef));
+}
 
 /**
  * Begins enrolling an authenticator app: a new secret, sealed, not active until confirmed. A begun
@@ -102,19 +135,16 @@ export async function confirmTotp(app: FastifyInstance, accountRef: number, code
   const now = app.clock.now();
   const step = stepOf(app.secrets.open(row.secret, secretContext.totp(accountRef)), code, now);
   if (step === null) throw invalidField('code', 'wrong', 'mfa.codeWrong');
-  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  const confirmed = await app.database.db.transaction(async (tx) => {
+  const codes = await app.database.db.transaction(async (tx) => {
     const done = await tx
       .update(accountFactors)
       .set({ confirmedAt: now, lastStep: step, lastUsedAt: now })
       .where(and(eq(accountFactors.id, row.id), isNull(accountFactors.confirmedAt)))
       .returning({ id: accountFactors.id });
-    if (done.length === 0) return false;
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.accountRef, accountRef));
-    await tx.insert(recoveryCodes).values(codes.map((c) => ({ accountRef, codeHash: recoveryHash(c), createTime: now })));
-    return true;
+    if (done.length === 0) return null;
+    return issueRecoveryCodes(tx, accountRef, now);
   });
-  if (!confirmed) throw invalidField('code', 'notStarted', 'mfa.enrolled');
+  if (!codes) throw invalidField('code', 'notStarted', 'mfa.enrolled');
   return { recoveryCodes: codes };
 }
 
@@ -123,11 +153,11 @@ export async function confirmTotp(app: FastifyInstance, accountRef: number, code
  * the last one accepted), a recovery code once ever. Both writes are conditional, so two requests with
  * the same code cannot both pass. False for a wrong code or an account without an active factor.
  */
-export async function useSecondFactor(app: FastifyInstance, accountRef: number, method: MfaMethod, code: string): Promise<boolean> {
+export async function useSecondFactor(app: FastifyInstance, accountRef: number, method: CodeMethod, code: string): Promise<boolean> {
   const now = app.clock.now();
-  const row = await totpRow(app, accountRef);
-  if (!row?.confirmedAt) return false;
   if (method === 'recovery') {
+    // the codes stand for every factor of the account: good while it has one
+    if ((await activeKinds(app.database.db, accountRef)).length === 0) return false;
     const used = await app.database.db
       .update(recoveryCodes)
       .set({ usedAt: now })
@@ -135,7 +165,8 @@ export async function useSecondFactor(app: FastifyInstance, accountRef: number, 
       .returning({ id: recoveryCodes.id });
     return used.length > 0;
   }
-  if (!/^\d{6}$/.test(code)) return false;
+  const row = await totpRow(app, accountRef);
+  if (!row?.confirmedAt || !/^\d{6}$/.test(code)) return false;
   const step = stepOf(app.secrets.open(row.secret, secretContext.totp(accountRef)), code, now);
   if (step === null) return false;
   const taken = await app.database.db
@@ -152,14 +183,17 @@ export async function useSecondFactor(app: FastifyInstance, accountRef: number, 
   return taken.length > 0;
 }
 
-/** Removes the authenticator app (with a code from it) and the recovery codes; 400 naming `code`. */
+/**
+ * Removes the authenticator app (with a code from it), and the recovery codes when no passkey is left;
+ * 400 naming `code`.
+ */
 export async function removeTotp(app: FastifyInstance, auth: AuthContext, code: string): Promise<void> {
   const row = await totpRow(app, auth.accountRef);
   if (!row?.confirmedAt) throw invalidField('code', 'notEnrolled', 'mfa.notEnrolled');
   if (!(await useSecondFactor(app, auth.accountRef, 'totp', code))) throw invalidField('code', 'wrong', 'mfa.codeWrong');
   await app.database.db.transaction(async (tx) => {
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.accountRef, auth.accountRef));
-    await tx.delete(accountFactors).where(eq(accountFactors.accountRef, auth.accountRef));
+    await tx.delete(accountFactors).where(and(eq(accountFactors.accountRef, auth.accountRef), eq(accountFactors.kind, TOTP_KIND)));
+    await dropRecoveryCodesWithoutFactor(tx, auth.accountRef);
   });
 }
 
@@ -179,20 +213,44 @@ export async function setTenantPolicy(app: FastifyInstance, tenantId: number, po
   await app.database.db.update(tenants).set({ mfaPolicy: policy, updateTime: app.clock.now() }).where(eq(tenants.id, tenantId));
 }
 
-/** The caller's factors, never a secret: the active authenticator app, how many recovery codes are left. */
+/**
+ * The caller's factors, never a secret: the active authenticator app, the passkeys (id, name, added, last
+ * used), how many recovery codes are left.
+ */
 export async function factorsOf(app: FastifyInstance, auth: AuthContext): Promise<MfaFactors> {
-  const [row] = await app.database.db
-    .select({
-      createTime: accountFactors.createTime,
-      lastUsedAt: accountFactors.lastUsedAt,
-      left: sql<number>`(select count(*)::int from ${recoveryCodes} r where r.account_ref = ${auth.accountRef} and r.used_at is null)`,
-    })
+  const db = app.database.db;
+  const [row] = await db
+    .select({ createTime: accountFactors.createTime, lastUsedAt: accountFactors.lastUsedAt })
     .from(accountFactors)
     .where(and(eq(accountFactors.accountRef, auth.accountRef), eq(accountFactors.kind, TOTP_KIND), isNotNull(accountFactors.confirmedAt)));
+  const passkeys = await db
+    .select({
+      id: accountPasskeys.id,
+      name: accountPasskeys.name,
+      createTime: accountPasskeys.createTime,
+      lastUsedAt: accountPasskeys.lastUsedAt,
+    })
+    .from(accountPasskeys)
+    .where(eq(accountPasskeys.accountRef, auth.accountRef))
+    .orderBy(asc(accountPasskeys.id));
+  const [left] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(recoveryCodes)
+    .where(and(eq(recoveryCodes.accountRef, auth.accountRef), isNull(recoveryCodes.usedAt)));
   const required = policyRequires(await tenantPolicy(app, auth.tenantId), auth);
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
   return {
-    factors: row ? [{ kind: 'totp', createTime: row.createTime.toISOString(), lastUsedAt: row.lastUsedAt?.toISOString() ?? null }] : [],
-    recoveryCodesLeft: row ? Number(row.left) : 0,
+    factors: [
+      ...(row ? [{ kind: 'totp' as const, createTime: iso(row.createTime), lastUsedAt: iso(row.lastUsedAt) }] : []),
+      ...passkeys.map((p) => ({
+        kind: 'webauthn' as const,
+        id: p.id,
+        name: p.name,
+        createTime: iso(p.createTime),
+        lastUsedAt: iso(p.lastUsedAt),
+      })),
+    ],
+    recoveryCodesLeft: row || passkeys.length > 0 ? Number(left?.count ?? 0) : 0,
     required,
   };
 }
@@ -207,8 +265,13 @@ export async function markSecondFactor(app: FastifyInstance, sessionId: number):
  * needs a check of that factor within STEP_UP_MS in this session (POST /api/user/mfa/verify), else 1022.
  * An account without a factor changes as before.
  */
-export async function assertRecentSecondFactor(app: FastifyInstance, auth: Pick<AuthContext, 'accountRef' | 'sessionId'>): Promise<void> {
-  const [row] = await app.database.db
+export async function assertRecentSecondFactor(
+  app: FastifyInstance,
+  auth: Pick<AuthContext, 'accountRef' | 'sessionId'>,
+  // inside a request's tenant transaction, that transaction (the embedded database has one connection)
+  db: FastifyInstance['database']['db'] | Tx = app.database.db,
+): Promise<void> {
+  const [row] = await db
     .select({
       mfaAt: sessions.mfaAt,
       has: sql<boolean>`exists (select 1 from ${accountFactors} f where f.account_ref = ${accounts.id} and f.confirmed_at is not null)`,
@@ -221,23 +284,17 @@ export async function assertRecentSecondFactor(app: FastifyInstance, auth: Pick<
   throw new AppError('mfaStepUp');
 }
 
-/** A step-up check: the code proves the factor again, and the session remembers when. 400 naming `code`. */
-export async function verifyStepUp(app: FastifyInstance, auth: AuthContext, method: MfaMethod, code: string): Promise<void> {
-  if (!(await useSecondFactor(app, auth.accountRef, method, code))) throw invalidField('code', 'wrong', 'mfa.codeWrong');
-  await markSecondFactor(app, auth.sessionId);
-}
-
 /** Tells a user by mail that an administrator removed their second factor. */
 export function tellFactorsRemoved(app: FastifyInstance, request: FastifyRequest, to: string, accountId: string, by: string) {
   const mail =
     request.lang === 'en-US'
       ? {
           subject: 'Atrium: your two-step verification was removed',
-          text: `An administrator (${by}) removed the authenticator app and recovery codes of your Atrium account ${accountId} just now. You sign in with your password alone until you set up two-step verification again.\n\nIf you did not ask for this, tell your organisation at once.\n`,
+          text: `An administrator (${by}) removed the second factors (authenticator app, passkeys) and recovery codes of your Atrium account ${accountId} just now. You sign in with your password alone until you set up two-step verification again.\n\nIf you did not ask for this, tell your organisation at once.\n`,
         }
       : {
           subject: 'Atrium 两步验证已被解除',
-          text: `管理员（${by}）刚刚解除了您的 Atrium 账号 ${accountId} 的验证器和恢复码。在重新启用两步验证之前，您只需密码即可登录。\n\n如果这不是您要求的，请立即告知您的组织。\n`,
+          text: `管理员（${by}）刚刚解除了您的 Atrium 账号 ${accountId} 的两步验证方式（验证器、通行密钥）和恢复码。在重新启用两步验证之前，您只需密码即可登录。\n\n如果这不是您要求的，请立即告知您的组织。\n`,
         };
   sendNotice(app, request, { to, ...mail }, 'second factor removal');
 }

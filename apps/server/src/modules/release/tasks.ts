@@ -27,6 +27,7 @@ import {
   releaseUserProjects,
 } from '../../db/schema';
 import { forbidden, notFound } from '../../errors';
+import { assertRecentSecondFactor } from '../auth/mfa.service';
 import { approversOf, at, by, isTenantAdmin, levelOf, releaseResource, requireLevel, strip } from './access';
 import type { ReleaseEngine } from './engine';
 
@@ -397,6 +398,9 @@ export function taskRoutes(app: FastifyInstance, engine: ReleaseEngine) {
       const task = await loadTask(ctx, params.id, 'APPROVER');
       const refusal = approvalRefusal(ctx, task, 'APPROVER');
       if (refusal) throw refused(refusal.field, refusal.rule, refusal.reason);
+      // a release to a protected environment goes out on this approval: a second factor older than five
+      // minutes is asked again first (1022; docs/adr/050-passkeys.md)
+      await assertRecentSecondFactor(app, ctx.request.auth, ctx.tx);
       const approver = ctx.caller.userId ?? -ctx.caller.accountRef;
       const approvals = [...task.approvals, approver];
       const enough = approvals.length >= task.requiredApprovals;

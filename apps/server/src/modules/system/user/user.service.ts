@@ -19,6 +19,7 @@ import {
 import { forbidden, notFound } from '../../../errors';
 import { can } from '../../../plugins/external/access';
 import { guardIdentifierChange } from '../../auth/identifiers';
+import { assertRecentSecondFactor } from '../../auth/mfa.service';
 import { assertPasswordPolicy, hashPassword } from '../../auth/password';
 import { endSessions, invalidateAccess } from '../../auth/session.service';
 import { denied, roleGuard, unbounded } from '../role/role.guard';
@@ -95,12 +96,26 @@ async function defaultRoles(ctx: Ctx) {
   return rows.map((r) => Number(r.id));
 }
 
-/** Roles added or taken away: the grant permission, and each role within what the caller holds. */
+/** Roles added or taken away: the grant permission, each role within what the caller holds, and a step-up for `admin`. */
 async function assertRoleChange(ctx: Ctx, before: number[], after: number[]) {
   if (sameIds(before, after)) return;
   assertMayGrant(ctx);
-  const changed = [...after.filter((id) => !before.includes(id)), ...before.filter((id) => !after.includes(id))];
-  await roleGuard.assertGrantable(ctx, changed);
+  const added = after.filter((id) => !before.includes(id));
+  await roleGuard.assertGrantable(ctx, [...added, ...before.filter((id) => !after.includes(id))]);
+  await assertStepUpForAdmin(ctx, added);
+}
+
+/**
+ * Granting the tenant's administrator role (`admin`) is a sensitive act: a caller with a second factor
+ * proves it again when the last proof is older than five minutes (1022; docs/adr/050-passkeys.md).
+ */
+async function assertStepUpForAdmin(ctx: Ctx, granted: number[]) {
+  if (granted.length === 0) return;
+  const [admin] = await ctx.tx
+    .select({ id: roles.id })
+    .from(roles)
+    .where(and(eq(roles.tenantId, ctx.caller.tenantId), eq(roles.code, 'admin'), inArray(roles.id, granted)));
+  if (admin) await assertRecentSecondFactor(app(ctx), ctx.request.auth, ctx.tx);
 }
 
 /** Nobody changes their own roles, user type, status or department. */
@@ -131,6 +146,7 @@ export const userService = {
     if (input.roleIds.length) {
       assertMayGrant(ctx);
       await roleGuard.assertGrantable(ctx, input.roleIds);
+      await assertStepUpForAdmin(ctx, input.roleIds);
     } else if (!unbounded(ctx)) {
       // no roles chosen: the tenant's default roles, which the caller gives as much as chosen ones
       await roleGuard.assertGrantable(ctx, await defaultRoles(ctx), 'roleIds', 'user.defaultRoleExceedsOwn');

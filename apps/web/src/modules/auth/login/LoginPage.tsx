@@ -157,7 +157,7 @@ export function LoginPage() {
           {pending.mfa === 'enrol' ? (
             <ForcedEnrolment mfaToken={pending.mfaToken} onDone={finish} onRestart={restart} />
           ) : (
-            <SecondStep mfaToken={pending.mfaToken} onDone={finish} onRestart={restart} />
+            <SecondStep mfaToken={pending.mfaToken} methods={pending.methods} onDone={finish} onRestart={restart} />
           )}
         </Suspense>
       </AuthLayout>

@@ -36,6 +36,11 @@ const zh = {
   'system.user.avatarPreview': '头像预览',
   'system.user.avatarNotGif': '该地址没有返回可用的 GIF 图片',
   'system.user.resetPwd': '重置密码',
+  'system.user.removeMfa': '解除两步验证',
+  'system.user.removeMfa.confirm':
+    '解除 {{name}} 的全部两步验证方式（验证器、通行密钥）和恢复码？此后仅凭密码即可登录其账号，系统会邮件通知该用户。',
+  'system.user.removeMfa.done': '已解除两步验证',
+  'system.user.removeMfa.none': '该用户没有启用两步验证',
   'system.user.superAdminOnly': '超级管理员只能由超级管理员修改',
   'system.user.resetPwd.title': '重置“{{name}}”的密码',
   'system.user.resetPwd.done': '密码已重置，该用户需重新登录',
@@ -103,6 +108,11 @@ const en: Record<keyof typeof zh, string> = {
   'system.user.avatarPreview': 'Avatar preview',
   'system.user.avatarNotGif': 'The address does not answer a usable GIF image',
   'system.user.resetPwd': 'Reset password',
+  'system.user.removeMfa': 'Remove two-step verification',
+  'system.user.removeMfa.confirm':
+    "Remove all of {{name}}'s second factors (authenticator app, passkeys) and recovery codes? Their password alone will then sign them in; they are told by e-mail.",
+  'system.user.removeMfa.done': 'Two-step verification was removed',
+  'system.user.removeMfa.none': 'This user has no two-step verification',
   'system.user.superAdminOnly': 'Only a super admin may change a super admin',
   'system.user.resetPwd.title': 'Reset the password of "{{name}}"',
   'system.user.resetPwd.done': 'Password reset; the user must sign in again',

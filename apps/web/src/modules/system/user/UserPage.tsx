@@ -12,6 +12,7 @@ import { statusOptions, useDeptTree, useOptions } from '../shared/options';
 import { AvatarInput } from './AvatarInput';
 import { sexOptions, userTypeOptions } from './fields';
 import { generatePassword, showInitialPassword } from './initial-password';
+import { RemoveFactorsButton } from './RemoveFactorsButton';
 import { ResetPasswordButton } from './ResetPasswordButton';
 import { UserExcelButtons } from './UserExcelButtons';
 
@@ -90,7 +91,10 @@ export function UserPage() {
             </Button>
           )}
           {can('system:user:resetPwd') && (u.userType !== '00' || superAdmin) && (
-            <ResetPasswordButton id={u.id} name={u.name || u.accountId} />
+            <>
+              <ResetPasswordButton id={u.id} name={u.name || u.accountId} />
+              <RemoveFactorsButton id={u.id} name={u.name || u.accountId} />
+            </>
           )}
         </>
       )}

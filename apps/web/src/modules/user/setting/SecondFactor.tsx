@@ -8,6 +8,7 @@ import { cleanCode } from '../../../components/second-factor/code';
 import { TotpEnrolment } from '../../../components/second-factor/TotpEnrolment';
 import { formatDateTime } from '../../../locale/datetime';
 import '../messages';
+import { Passkeys } from './Passkeys';
 
 const KEY = ['user', 'mfa'] as const;
 
@@ -168,12 +169,22 @@ export function SecondFactor() {
         </Space>
       ) : (
         <Space direction="vertical">
-          <Typography.Text type="secondary">{t('mfaPanel.none')}</Typography.Text>
+          {data?.factors.length ? null : <Typography.Text type="secondary">{t('mfaPanel.none')}</Typography.Text>}
           <Button type="primary" onClick={() => setEnrolling(true)}>
             {t('mfaPanel.enable')}
           </Button>
         </Space>
       )}
+      {data && !enrolling ? (
+        <div style={{ marginTop: 24 }}>
+          <Passkeys factors={data.factors} onChange={refresh} />
+          {totp ? null : data.factors.length ? (
+            <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>
+              {t('mfaPanel.recoveryLeft', { count: data.recoveryCodesLeft })}
+            </Typography.Paragraph>
+          ) : null}
+        </div>
+      ) : null}
     </section>
   );
 }
