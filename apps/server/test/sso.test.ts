@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { withTenant } from '../src/db/client';
 import { PAST_SSO_ONLY } from '../src/modules/auth/login.service';
 import { SSO_STATE_TTL_MS } from '../src/modules/auth/sso.service';
+import { arena } from './attack/escalation';
 import { buildTestApp, engines } from './helper';
 import { signInAtProvider, startProvider, type TestProvider } from './oidc-provider';
 import { type Caller, caller, fieldsOf, signIn } from './system/api';
@@ -204,6 +205,26 @@ describe.each(engines)('single sign-on per tenant on %s', (engine) => {
     expect(unknown.body.data.fields[0].message).toContain('no-such-role');
     expect(fieldsOf((await put({ policy: 'never' })).body)).toEqual(['policy']);
     expect(fieldsOf((await put({ roleClaim: 'groups; drop' })).body)).toEqual(['roleClaim']);
+  });
+
+  it('refuses a mapping to a role that grants more than its editor holds (403 naming roleMappings), takes one within', async () => {
+    const a = await arena(ctx);
+    const granter = await a.limited(['system:role:grant', 'system:role:list', 'system:role:query']);
+    const [own] = await withTenant(
+      ctx.database.db,
+      hqId,
+      async (tx) =>
+        ((await tx.execute(sql`select code from roles where id = ${granter.roleId}`)) as unknown as { rows: { code: string }[] }).rows,
+    );
+    const put = (role: string) =>
+      granter.caller.put(`/api/system/tenant/${hqId}/sso`, settingsOf(op, { enabled: false, roleMappings: [{ value: 'staff', role }] }));
+    const tooMuch = await put('admin');
+    expect(tooMuch.status).toBe(403);
+    expect(fieldsOf(tooMuch.body)).toEqual(['roleMappings']);
+    expect(await ctx.database.query(`select 1 from tenant_sso where tenant_ref = $1`, [hqId])).toEqual([]);
+    const within = await put(own?.code as string);
+    expect(within.status, JSON.stringify(within.body)).toBe(200);
+    expect(within.body.data.roleMappings).toEqual([{ value: 'staff', role: own?.code }]);
   });
 
   it('signs a member in by the whole code flow: a normal session of the tenant recorded as SSO, the subject linked, roles mapped', async () => {
