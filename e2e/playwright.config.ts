@@ -98,6 +98,8 @@ export default defineConfig({
       CAPTCHA: 'off',
       SEED: 'demo',
       LOG_LEVEL: 'warn',
+      // sso.spec.ts's OpenID Provider listens on plain http on this machine
+      SSO_HTTP_ISSUERS: 'on',
     },
   },
 });

@@ -77,7 +77,8 @@ export async function buildApp({ config, database, logger, clock }: AppOptions) 
     customTypes: /^(?:text\/|application\/(?:json|javascript|xml)\b|[^;]*\+(?:json|xml)\b)/,
   });
   await app.register(securityHeadersPlugin);
-  // reads the known-device cookie of sign-in (modules/auth/login.service.ts); nothing else uses cookies
+  // reads the known-device cookie of sign-in (modules/auth/login.service.ts) and the single sign-on flow's
+  // browser binding (modules/auth/sso.service.ts); nothing else uses cookies
   await app.register(fastifyCookie);
   await app.register(inputPlugin);
   await app.register(databasePlugin, { database });

@@ -138,6 +138,9 @@ export const configSchema = z.object({
   // default public only where nobody asked for a real database (DATABASE_URL unset), else signed-in
   API_DOCS: z.enum(['on', 'signed-in', 'off'], { error: 'must be "on", "signed-in" or "off"' }).optional(),
   REGISTRATION: onOff('on'),
+  // a tenant's single sign-on issuer may be a plain http:// address (a provider on this machine or in a
+  // test); off, only https:// issuers are accepted (docs/adr/049-single-sign-on-per-tenant.md)
+  SSO_HTTP_ISSUERS: onOff('off'),
   SMTP_URL: url(['smtp:', 'smtps:']),
   LOGIN_RATE_LIMIT: z
     .string()

@@ -14,4 +14,5 @@ export * from './mall';
 export * from './permissions';
 export * from './resource';
 export * from './routes';
+export * from './sso';
 export * from './system';

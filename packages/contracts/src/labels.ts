@@ -13,6 +13,7 @@ import { printerKinds, printerVendors, printJobStatuses, printTriggers } from '.
 import { printerStates } from './printer-protocol';
 import { noticeScopes, notificationTypes } from './realtime';
 import { abilityStatuses, clientStatuses, permissionLevels, taskKinds, taskStatuses } from './release';
+import { ssoPolicies } from './sso';
 import { auditResults, loginResults } from './system/audit';
 import { menuTypes } from './system/menu';
 import { dataScopes } from './system/role';
@@ -113,6 +114,10 @@ export const codeLabels = {
     optional: { zh: '可选', en: 'Optional' },
     admins: { zh: '管理员必须', en: 'Required for administrators' },
     everyone: { zh: '所有人必须', en: 'Required for everyone' },
+  },
+  ssoPolicy: {
+    password_and_sso: { zh: '密码或单点登录', en: 'Password or single sign-on' },
+    sso_only: { zh: '仅单点登录（超级管理员仍可用密码）', en: 'Single sign-on only (super admins keep their password)' },
   },
   notificationType: {
     message: { zh: '消息', en: 'Message' },
@@ -294,6 +299,7 @@ export const codeLabels = {
   loginResult: Labels<typeof loginResults>;
   mfaMethod: Labels<typeof mfaMethods>;
   mfaPolicy: Labels<typeof mfaPolicies>;
+  ssoPolicy: Labels<typeof ssoPolicies>;
   notificationType: Labels<typeof notificationTypes>;
   noticeScope: Labels<typeof noticeScopes>;
   saleStatus: Labels<typeof saleStatuses>;
@@ -343,6 +349,7 @@ export const labelledCodes = {
   loginResult: loginResults,
   mfaMethod: mfaMethods,
   mfaPolicy: mfaPolicies,
+  ssoPolicy: ssoPolicies,
   notificationType: notificationTypes,
   noticeScope: noticeScopes,
   saleStatus: saleStatuses,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { operLogPlugin } from '../crud/audit';
 import { apiTokenRoutes } from './auth/api-token.routes';
 import { authRoutes } from './auth/auth.routes';
+import { ssoRoutes } from './auth/sso.routes';
 import { centreRoutes } from './centre/centre.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
 import { erpRoutes } from './erp/erp.routes';
@@ -18,6 +19,7 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(metaRoutes);
   await app.register(authRoutes);
   await app.register(apiTokenRoutes);
+  await app.register(ssoRoutes);
   await app.register(realtimeRoutes);
   await app.register(systemRoutes);
   await app.register(erpRoutes);

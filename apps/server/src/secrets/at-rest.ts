@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Config } from '../config';
 import { type Database, type Tx, withTenant } from '../db/client';
-import { accountFactors, printerVendorAccounts, type ReleaseVariable, releaseEnvs, tenants } from '../db/schema';
+import { accountFactors, printerVendorAccounts, type ReleaseVariable, releaseEnvs, tenantSso, tenants } from '../db/schema';
 import { SecretBox as Box, isSealed, parseKeys, type SecretBox, type SecretKey, sealedWith } from './box';
 
 /** Where the embedded (PGlite) demo keeps the key it made itself when none was given. */
@@ -16,6 +16,8 @@ export const secretContext = {
   vendorKey: (tenantId: number, vendor: string) => `mall.vendor.key:${tenantId}:${vendor}`,
   /** an account's authenticator-app secret: accounts are global, so the account names it */
   totp: (accountRef: number) => `account.totp:${accountRef}`,
+  /** a tenant's OpenID Connect client secret (the settings are global rows keyed by the tenant) */
+  ssoClient: (tenantId: number) => `tenant.sso.client:${tenantId}`,
 };
 
 /** Every secret column: what a sweep reads, turns and writes back, tenant by tenant. */
@@ -56,9 +58,18 @@ const sweeps: Record<string, Sweep> = {
   },
 };
 
-/** Secrets of no tenant: the accounts' second factors (accounts are global). */
+/** Secrets in global tables: the accounts' second factors (accounts are global) and the tenants' SSO client secrets. */
 async function sweepGlobal(database: Database, turn: (value: string, context: string) => string | null): Promise<number> {
   let changed = 0;
+  for (const row of await database.db
+    .select({ tenantRef: tenantSso.tenantRef, secret: tenantSso.clientSecret })
+    .from(tenantSso)
+    .where(isNotNull(tenantSso.clientSecret))) {
+    const next = turn(row.secret as string, secretContext.ssoClient(row.tenantRef));
+    if (next === null) continue;
+    await database.db.update(tenantSso).set({ clientSecret: next }).where(eq(tenantSso.tenantRef, row.tenantRef));
+    changed++;
+  }
   for (const row of await database.db
     .select({ id: accountFactors.id, accountRef: accountFactors.accountRef, secret: accountFactors.secret })
     .from(accountFactors)

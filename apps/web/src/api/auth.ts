@@ -25,6 +25,9 @@ export const authApi = {
   enrolConfirm: (mfaToken: string, code: string) =>
     http.post<{ token: string; recoveryCodes: string[] }>('/api/system/user/login/mfa/totp/confirm', { mfaToken, code }, { silent: true }),
   logout: () => http.post<unknown>('/api/system/user/logout', undefined, { silent: true, ignoreInvalidLogin: true }),
+  // a session signed in by single sign-on (ADR 049): signing out answers where to end it at the provider
+  ssoLogout: () =>
+    http.post<{ endSessionUrl: string | null }>('/api/auth/sso/logout', undefined, { silent: true, ignoreInvalidLogin: true }),
   userInfo: () => http.post<UserInfo>('/api/system/user/userInfoLogin'),
   menu: () => http.post<MenuRoute[]>('/api/system/user/menu'),
   tenants: (params: { pageNum: number; pageSize: number; keyword?: string }) =>

@@ -8,6 +8,11 @@ const TOKEN_FLAG_KEY = 'flag';
 const SIGNED_IN_KEY = 'tokenFlag';
 // why the last session ended, shown once on the sign-in page (per browser tab)
 const SIGN_OUT_REASON_KEY = 'signOutReason';
+// set while the session was signed in by single sign-on: signing out then ends it at the provider too
+const SSO_KEY = 'sso';
+
+export const markSso = (on: boolean) => (on ? localStorage.setItem(SSO_KEY, '1') : localStorage.removeItem(SSO_KEY));
+export const isSso = () => localStorage.getItem(SSO_KEY) === '1';
 
 export function getToken(): string | null {
   return localStorage.getItem(TOKEN_KEY);

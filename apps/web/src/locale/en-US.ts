@@ -104,6 +104,7 @@ export const enUS: Record<MessageKey, string> = {
   'login.form.loading': 'Signing in…',
   'login.banner.title': 'One back-office for every organisation',
   'login.banner.text': 'Users, roles, departments and menus — switch tenants any time',
+  'login.sso': 'Sign in with single sign-on',
   'login.mfa.title': 'Two-step verification',
   'login.mfa.prompt': 'Enter the 6-digit code your authenticator app shows',
   'login.mfa.recoveryPrompt': 'Enter one of your unused recovery codes (like k3f9q-x72mb)',

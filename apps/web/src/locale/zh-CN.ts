@@ -103,6 +103,7 @@ export const zhCN = {
   'login.form.loading': '登录中…',
   'login.banner.title': '一个后台，管理所有组织',
   'login.banner.text': '用户、角色、部门与菜单，多租户随时切换',
+  'login.sso': '使用单点登录',
   'login.mfa.title': '两步验证',
   'login.mfa.prompt': '请输入验证器应用中显示的 6 位动态码',
   'login.mfa.recoveryPrompt': '请输入一个未用过的恢复码（如 k3f9q-x72mb）',

@@ -3,7 +3,7 @@ import type { MenuRoute, SignInResult, UserInfo } from '@atrium/contracts/auth';
 import i18next from 'i18next';
 import { create } from 'zustand';
 import { authApi } from '../api/auth';
-import { clearSignedIn, clearToken, markSignedIn, setToken } from '../api/storage';
+import { clearSignedIn, clearToken, isSso, markSignedIn, markSso, setToken } from '../api/storage';
 import { removeRouteListener } from './route-listener';
 
 type SessionState = {
@@ -52,9 +52,10 @@ export async function login(input: Parameters<typeof authApi.login>[0]): Promise
 }
 
 /** Keeps the token of a finished sign-in (after the password, or after its second step). */
-export function signedIn(token: string): void {
+export function signedIn(token: string, sso = false): void {
   setToken(token);
   markSignedIn();
+  markSso(sso);
 }
 
 export async function loadUserInfo(): Promise<UserInfo> {
@@ -94,12 +95,18 @@ export const startLeaving = () => {
 };
 export const isLeaving = () => leaving;
 
-/** Spec 4: always, even when the server call fails, forget the user, token, route listeners and menu. */
-export async function logout(): Promise<void> {
+/**
+ * Spec 4: always, even when the server call fails, forget the user, token, route listeners and menu.
+ * A session signed in by single sign-on answers the provider's sign-out address to go to next (or null).
+ */
+export async function logout(): Promise<string | null> {
   try {
+    if (isSso()) return (await authApi.ssoLogout()).endSessionUrl;
     await authApi.logout();
+    return null;
   } catch {
     // the session is forgotten locally whatever the server answered
+    return null;
   } finally {
     clearLocalSession();
   }
@@ -110,6 +117,7 @@ export function clearLocalSession(): void {
   clearToken();
   leaving = false;
   clearSignedIn();
+  markSso(false);
   removeRouteListener();
   for (const reset of resetters) reset();
 }

@@ -108,6 +108,9 @@ export const sessions = pgTable(
     activeRole: varchar('active_role', { length: 64 }),
     // when the holder last proved a second factor (at sign-in or a step-up); null: never in this session
     mfaAt: timestamp('mfa_at', { withTimezone: true, mode: 'date' }),
+    // how the session was signed in: null a password (with or without a second factor), 'sso' the
+    // tenant's OpenID provider (docs/adr/049-single-sign-on-per-tenant.md)
+    method: varchar('method', { length: 10 }),
   },
   (t) => [
     uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
@@ -320,4 +323,55 @@ export const passwordResets = pgTable(
     createTime: createTime(),
   },
   (t) => [index('password_resets_account_idx').on(t.accountRef)],
+);
+
+/** A claim value the tenant's OpenID provider sends and the tenant role it gives (`groups: "ops"` → `admin`). */
+export type SsoRoleMapping = { value: string; role: string };
+
+/**
+ * A tenant's single sign-on (OpenID Connect) settings, docs/adr/049-single-sign-on-per-tenant.md. Global,
+ * keyed by the tenant: the sign-in reads it by the tenant's code before any tenant is chosen. The client
+ * secret is sealed (secrets/box.ts) and never answered.
+ */
+export const tenantSso = pgTable('tenant_sso', {
+  tenantRef: bigint('tenant_ref', { mode: 'number' })
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull().default(false),
+  issuer: varchar('issuer', { length: 500 }).notNull(),
+  clientId: varchar('client_id', { length: 200 }).notNull(),
+  clientSecret: text('client_secret'),
+  scopes: varchar('scopes', { length: 300 }).notNull().default('openid profile email'),
+  // the claim whose value becomes the user number of an account made just in time
+  userClaim: varchar('user_claim', { length: 100 }).notNull().default('preferred_username'),
+  // the claim (a string or a list of strings) the role mappings read; null: no mapping
+  roleClaim: varchar('role_claim', { length: 100 }),
+  roleMappings: jsonb('role_mappings').$type<SsoRoleMapping[]>().notNull().default([]),
+  // 'password_and_sso' | 'sso_only' (super admins keep their password, audited)
+  policy: varchar('policy', { length: 20 }).notNull().default('password_and_sso'),
+  // whether a person the provider vouches for and Atrium does not know gets an account here
+  jit: boolean('jit').notNull().default(false),
+  updateTime: updateTime(),
+});
+
+/**
+ * Which account a tenant's provider's subject signs in: made at the first sign-in (matched by a verified
+ * e-mail, or made just in time) and trusted from then on, whatever the e-mail becomes.
+ */
+export const ssoLinks = pgTable(
+  'sso_links',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantRef: bigint('tenant_ref', { mode: 'number' })
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    issuer: varchar('issuer', { length: 500 }).notNull(),
+    subject: varchar('subject', { length: 255 }).notNull(),
+    accountRef: bigint('account_ref', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    createTime: createTime(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('sso_links_subject_key').on(t.tenantRef, t.issuer, t.subject), index('sso_links_account_idx').on(t.accountRef)],
 );

@@ -42,7 +42,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { invalidField } from '../../crud/conflict';
-import { tokenOf } from '../../plugins/external/access';
 import {
   beginForcedTotp,
   confirmForcedTotp,
@@ -50,7 +49,7 @@ import {
   loginWithPasskey,
   loginWithSecondFactor,
   passkeySignInOptions,
-  writeLoginLog,
+  signOut,
 } from './login.service';
 import { menuTree } from './menu.service';
 import {
@@ -213,16 +212,7 @@ export async function authRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const resolved = await app.sessions.resolve(tokenOf(request));
-      if (resolved.ok) {
-        await app.sessions.end({ sessionIds: [resolved.auth.sessionId], reason: 'logout' });
-        await writeLoginLog(app, request, {
-          account: resolved.auth.accountId,
-          result: 'logout',
-          accountRef: resolved.auth.accountRef,
-          tenantId: resolved.auth.tenantId,
-        });
-      }
+      await signOut(app, request);
       return ok(null);
     },
   );

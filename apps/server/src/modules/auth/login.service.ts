@@ -15,6 +15,7 @@ import { dropTotals, totalsName } from '../../crud/totals';
 import { type Db, type Tx, withTenantStatement } from '../../db/client';
 import { accounts, knownDevices, loginLogs, sessions } from '../../db/schema';
 import { AppError } from '../../errors';
+import { type AuthContext, tokenOf } from '../../plugins/external/access';
 import { beginTotp, confirmTotp, methodsOf, policyRequires, useSecondFactor } from './mfa.service';
 import { assertionOptions, signInChallengeKey, usePasskey } from './passkey.service';
 import { burnPasswordCheck, verifyPassword } from './password';
@@ -94,6 +95,16 @@ export async function writeLoginLog(app: FastifyInstance, request: FastifyReques
   }
 }
 
+/** Ends the caller's session (when its token is a live one) and logs it; the session's auth, or null. */
+export async function signOut(app: FastifyInstance, request: FastifyRequest): Promise<AuthContext | null> {
+  const resolved = await app.sessions.resolve(tokenOf(request));
+  if (!resolved.ok) return null;
+  const { auth } = resolved;
+  await app.sessions.end({ sessionIds: [auth.sessionId], reason: 'logout' });
+  await writeLoginLog(app, request, { account: auth.accountId, result: 'logout', accountRef: auth.accountRef, tenantId: auth.tenantId });
+  return auth;
+}
+
 /** The statements of a sign-in, built once (crud/statements.ts): each sign-in only binds its values. */
 const p = sql.placeholder;
 const signInStatements = statementCache('sign-in');
@@ -116,8 +127,11 @@ const accountStatement = (db: Db | Tx) =>
       passwordChangedAt: accounts.passwordChangedAt,
       lastTenantId: accounts.lastTenantId,
       // written out with its own aliases: drizzle names a single table's columns unqualified here
-      // `{id}:{second-factor policy}` of each: one pass over the tenants, as before the policy existed
-      tenants: sql<string[]>`array(select t.id || ':' || t.mfa_policy ${enterable})`,
+      // `{id}:{second-factor policy}:{sso policy}` of each: one pass over the tenants, as before the policies
+      // existed (the SSO policy is one primary-key probe of a tenant with single sign-on turned on)
+      tenants: sql<
+        string[]
+      >`array(select t.id || ':' || t.mfa_policy || ':' || coalesce((select s.policy from tenant_sso s where s.tenant_ref = t.id and s.enabled), '') ${enterable})`,
       // whether the account has an active second factor (same statement: no round trip more)
       hasFactor: sql<boolean>`exists (select 1 from account_factors f where f.account_ref = accounts.id and f.confirmed_at is not null)`,
     })
@@ -159,7 +173,12 @@ export async function findAccount(app: FastifyInstance, identifier: string) {
   if (!row) return null;
   const { tenants, ...account } = row;
   const pairs = tenants.map((t) => t.split(':'));
-  return { ...account, tenantIds: pairs.map(([id]) => Number(id)), mfaPolicies: pairs.map(([, policy]) => policy ?? 'optional') };
+  return {
+    ...account,
+    tenantIds: pairs.map(([id]) => Number(id)),
+    mfaPolicies: pairs.map(([, policy]) => policy ?? 'optional'),
+    ssoOnly: pairs.map(([, , sso]) => sso === 'sso_only'),
+  };
 }
 
 const formatUntil = (until: Date) => `${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -168,16 +187,30 @@ const lockedError = (until: Date) =>
   new AppError('accountLocked', { params: { until: formatUntil(until) }, data: { lockedUntil: until.toISOString() } });
 
 /**
- * The first tenant the account may enter (of those `findAccount` found) with an enabled membership, and
- * whether its policy asks this person for a second factor; null when there is none.
+ * The first tenant the account may enter by password (of those `findAccount` found) with an enabled
+ * membership, and whether its policy asks this person for a second factor; null when there is none, or
+ * 'ssoOnly' when the only ones are tenants that sign in by their provider alone. A super admin keeps a
+ * password way into those (`pastSsoOnly`: the sign-in's log entry says so).
  */
-async function pickTenant(app: FastifyInstance, account: { id: number; tenantIds: number[]; mfaPolicies: string[] }) {
+async function pickTenant(
+  app: FastifyInstance,
+  account: { id: number; superAdmin: boolean; tenantIds: number[]; mfaPolicies: string[]; ssoOnly: boolean[] },
+) {
+  let skipped = false;
   for (const [index, tenantId] of account.tenantIds.entries()) {
+    const ssoOnly = account.ssoOnly[index] ?? false;
+    if (ssoOnly && !account.superAdmin) {
+      skipped = true;
+      continue;
+    }
     const access = await app.sessions.access(account.id, tenantId, { fresh: true });
-    if (access.ok) return { tenantId, mfaRequired: policyRequires(account.mfaPolicies[index], access.access) };
+    if (access.ok) return { tenantId, mfaRequired: policyRequires(account.mfaPolicies[index], access.access), pastSsoOnly: ssoOnly };
   }
-  return null;
+  return skipped ? ('ssoOnly' as const) : null;
 }
+
+/** The login log's word for a super admin's password sign-in into a tenant that signs in by SSO only. */
+export const PAST_SSO_ONLY = 'super admin password past sso_only';
 
 const hashOf = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -397,6 +430,10 @@ export async function login(app: FastifyInstance, request: FastifyRequest, reply
     await log({ result: 'failure', reason: 'no tenant', accountRef: account.id });
     throw new AppError('noTenant');
   }
+  if (picked === 'ssoOnly') {
+    await log({ result: 'failure', reason: 'sso only', accountRef: account.id });
+    throw new AppError('ssoOnly');
+  }
   const { tenantId } = picked;
   if (account.hasFactor || picked.mfaRequired) {
     // the password was right: the second step goes on with the same lock counters
@@ -416,7 +453,7 @@ export async function login(app: FastifyInstance, request: FastifyRequest, reply
     const mfaToken = await savePending(app, pending);
     await log({
       result: 'mfa',
-      reason: pending.enrol ? 'second factor to enrol' : 'second factor required',
+      reason: `${pending.enrol ? 'second factor to enrol' : 'second factor required'}${picked.pastSsoOnly ? `; ${PAST_SSO_ONLY}` : ''}`,
       accountRef: account.id,
       tenantId,
     });
@@ -431,7 +468,7 @@ export async function login(app: FastifyInstance, request: FastifyRequest, reply
     tenantId,
     remember: input.remember,
     knownDevice: knownDevice && device ? device.hash : null,
-    log: { account: typed, result: 'success', accountRef: account.id, tenantId },
+    log: { account: typed, result: 'success', accountRef: account.id, tenantId, ...(picked.pastSsoOnly ? { reason: PAST_SSO_ONLY } : {}) },
     deviceId: input.deviceId,
   });
   setDeviceCookie(request, reply, deviceToken);

@@ -77,6 +77,8 @@ export type CreateSessionInput = {
   userAgent?: string | null;
   /** the sign-in proved a second factor at this time (step-up reads it) */
   mfaAt?: Date;
+  /** how the session was signed in when not by a password: 'sso' (the tenant's OpenID provider) */
+  method?: 'sso';
 };
 
 const rowsOf = <T>(result: unknown) => (result as RawResult<T>).rows;
@@ -128,6 +130,7 @@ export class SessionService {
         expiresAt: new Date(now.getTime() + (input.remember ? REMEMBER_MS : ABSOLUTE_MS)),
         // only a sign-in with a second factor has the column: the password-only statement stays as it was
         ...(input.mfaAt ? { mfaAt: input.mfaAt } : {}),
+        ...(input.method ? { method: input.method } : {}),
       },
     };
   }

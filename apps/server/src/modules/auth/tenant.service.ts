@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accounts, memberships, tenants } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { AuthContext } from '../../plugins/external/access';
-import { originOf } from './login.service';
+import { originOf, PAST_SSO_ONLY, writeLoginLog } from './login.service';
+import { ssoOnly } from './sso.service';
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -82,7 +83,16 @@ export async function switchTenant(app: FastifyInstance, request: FastifyRequest
   // the membership may exist while the user is disabled in that tenant
   const access = await app.sessions.access(auth.accountRef, tenantId, { fresh: true });
   if (!access.ok) throw new AppError('tenantNotAllowed');
-  const [previous] = await app.database.query<{ remember: boolean }>('select remember from sessions where id = $1', [auth.sessionId]);
+  const [previous] = await app.database.query<{ remember: boolean; method: string | null }>(
+    'select remember, method from sessions where id = $1',
+    [auth.sessionId],
+  );
+  // a tenant's provider vouched for this person in that tenant alone: its session moves nowhere else
+  // (docs/adr/049-single-sign-on-per-tenant.md)
+  if (previous?.method === 'sso') throw new AppError('tenantNotAllowed');
+  // a tenant signing in by its provider alone is not entered by a password session from elsewhere
+  const pastSsoOnly = await ssoOnly(app, tenantId);
+  if (pastSsoOnly && !auth.superAdmin) throw new AppError('ssoOnly');
   const { token } = await app.sessions.create({
     accountRef: auth.accountRef,
     tenantId,
@@ -91,5 +101,14 @@ export async function switchTenant(app: FastifyInstance, request: FastifyRequest
   });
   await app.database.db.update(accounts).set({ lastTenantId: tenantId }).where(eq(accounts.id, auth.accountRef));
   await app.sessions.end({ sessionIds: [auth.sessionId], reason: 'switched' });
+  if (pastSsoOnly) {
+    await writeLoginLog(app, request, {
+      account: auth.accountId,
+      result: 'success',
+      reason: PAST_SSO_ONLY,
+      accountRef: auth.accountRef,
+      tenantId,
+    });
+  }
   return { token };
 }

@@ -50,7 +50,9 @@ export function UserMenu() {
       // leave first: pages still mounted would refetch without a token once it is cleared
       startLeaving();
       navigate('/login', { replace: true });
-      await logout();
+      // signed in by single sign-on: on to the provider, which signs out there and comes back to /login
+      const atProvider = await logout();
+      if (atProvider) window.location.assign(atProvider);
     }
   };
 

@@ -17,6 +17,8 @@ import { LoginField } from './LoginField';
 // the page's first download stays what it was
 const SecondStep = lazy(() => import('./SecondStep'));
 const ForcedEnrolment = lazy(() => import('./ForcedEnrolment'));
+// single sign-on (ADR 049): its form, and the exchange when the provider sent the browser back (#sso_…)
+const SsoSignIn = lazy(() => import('./SsoSignIn'));
 
 type Field = 'account' | 'password' | 'code';
 type Values = Record<Field, string>;
@@ -49,6 +51,8 @@ export function LoginPage() {
   const [heldSubmit, setHeldSubmit] = useState(false);
   // the password was right and a second step is pending
   const [pending, setPending] = useState<PendingSignIn | null>(null);
+  // "Sign in with single sign-on": the fragment it landed with ('' when chosen here), or null for the password form
+  const [sso, setSso] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
@@ -69,6 +73,8 @@ export function LoginPage() {
     // a session that ended elsewhere (forced out, expired…) says why, until the next sign-in
     const reason = signOutReason();
     if (reason) setFailure(t(`login.signedOut.${SIGN_OUT_REASONS.includes(reason) ? reason : 'other'}`));
+    // back from the tenant's provider: its chunk takes the fragment (and the one-time code out of the address)
+    if (location.hash.startsWith('#sso_')) setSso(location.hash);
     if (document.documentElement.dataset[HELD_SUBMIT]) {
       delete document.documentElement.dataset[HELD_SUBMIT];
       setHeldSubmit(true);
@@ -164,6 +170,16 @@ export function LoginPage() {
     );
   }
 
+  if (sso !== null) {
+    return (
+      <AuthLayout title={t('login.sso')}>
+        <Suspense fallback={null}>
+          <SsoSignIn landing={sso} onBack={() => setSso(null)} />
+        </Suspense>
+      </AuthLayout>
+    );
+  }
+
   return (
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
       <div className="auth-error" role="alert" aria-live="assertive">
@@ -222,6 +238,9 @@ export function LoginPage() {
         </div>
         <Button type="primary" htmlType="submit" long loading={loading}>
           {t('login.form.submit')}
+        </Button>
+        <Button long className="login-sso" onClick={() => setSso('')}>
+          {t('login.sso')}
         </Button>
         {meta?.registration === false ? null : (
           <div className="auth-alt">

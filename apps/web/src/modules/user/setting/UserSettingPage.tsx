@@ -17,6 +17,7 @@ import { ContactForm } from './ContactForm';
 import { OwnSessions } from './OwnSessions';
 import { SecondFactor } from './SecondFactor';
 import { TenantMfaPolicy } from './TenantMfaPolicy';
+import { TenantSso } from './TenantSso';
 
 // both tabs' forms: labels on the left, one readable column
 const formLayout = { layout: 'horizontal', labelCol: { span: 5 }, wrapperCol: { span: 14 }, style: { maxWidth: 760 } } as const;
@@ -43,6 +44,7 @@ export function UserSettingPage() {
           <ContactForm layout={formLayout} />
           <SecondFactor />
           <TenantMfaPolicy />
+          <TenantSso />
           <OwnSessions />
           <ApiTokens />
         </Tabs.TabPane>
