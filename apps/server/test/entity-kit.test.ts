@@ -6,6 +6,7 @@ import {
   printerEntity,
   printJobEntity,
   setEntity,
+  systemEntities,
 } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredEntities } from '../src/crud/entity';
@@ -20,7 +21,7 @@ import { type Caller, fieldsOf, signIn } from './system/api';
  * route without its permission, and another tenant's ids. A manifest the server registers and this list
  * leaves out fails the first test of each engine.
  */
-const manifests = [...erpEntities, goodsEntity, printerEntity, printJobEntity, setEntity];
+const manifests = [...systemEntities, ...erpEntities, goodsEntity, printerEntity, printJobEntity, setEntity];
 const nameOf = (m: EntityManifest) => `${m.resource.domain}:${m.resource.name}`;
 
 /** A row made through the API for an entity the demo tenant has none of (goods, print jobs). */

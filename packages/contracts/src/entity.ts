@@ -48,6 +48,17 @@ export type EntityManifest = {
   createDefaults?: Record<string, unknown>;
 };
 
+/** The status options the generic page shows (labels are i18n keys). */
+export const statusOptionsMeta = [
+  { label: 'status.0', value: '0' },
+  { label: 'status.1', value: '1' },
+] as const;
+export const statusField = { field: 'status', label: 'crud.status', widget: 'radio', options: statusOptionsMeta, search: true } as const;
+const remarkField = { field: 'remark', label: 'crud.remark', widget: 'textarea', column: { hidden: true }, wide: true } as const;
+export const createTimeField = { field: 'createTime', label: 'crud.createTime', widget: 'datetime', form: false } as const;
+/** Status, remark and creation time: the last fields of most simple entities' pages. */
+export const closingFields = [statusField, remarkField, createTimeField] as const;
+
 /** Every permission string a manifest needs: the resource's actions plus its extra ones. */
 export function manifestPermissions(m: EntityManifest): string[] {
   return [...new Set([...m.resource.actions, ...(m.extraActions ?? [])])].map((a) => m.resource.permission(a));
