@@ -1,5 +1,6 @@
 import { erpEn, erpZh } from './erp/messages';
 import type { Label } from './labels';
+import { listEn, listZh } from './list/messages';
 import { systemEn, systemZh } from './system/messages';
 
 /** Labels the manifests share with the rest of the app (the web app has them in its crud strings). */
@@ -23,6 +24,7 @@ const sharedLabels: Record<string, Label> = {
 const domains: { zh: Record<string, string>; en: Record<string, string> }[] = [
   { zh: erpZh, en: erpEn },
   { zh: systemZh, en: systemEn },
+  { zh: listZh, en: listEn },
 ];
 
 /** A manifest label in both languages, or the key itself when no bundle has it. */
