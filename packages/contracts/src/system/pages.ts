@@ -1,7 +1,8 @@
 /**
- * The system pages the generic page renders from an entity's manifest: entity → its route in the route
- * catalogue (`routes.ts`). Plain data: the web app's page map reads it without loading the schemas.
+ * The system entities on the manifest machinery: entity → its page's route in the route catalogue
+ * (`routes.ts`). The generic page renders those whose manifest has fields; the web app's page map names
+ * the others' pages. Plain data: the page map reads it without loading the schemas.
  */
-export const systemEntityPages = { post: 'systemPost' } as const;
+export const systemEntityPages = { post: 'systemPost', dept: 'systemDept' } as const;
 
 export type SystemEntityName = keyof typeof systemEntityPages;

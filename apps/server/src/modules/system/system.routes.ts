@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { auditRoutes } from './audit/audit.routes';
-import { deptRoutes } from './dept/dept.routes';
 import { systemEntityRoutes } from './entities';
 import { menuRoutes } from './menu/menu.routes';
 import { roleRoutes } from './role/role.routes';
@@ -11,7 +10,6 @@ import { userRoutes } from './user/user.routes';
 export async function systemRoutes(app: FastifyInstance) {
   await app.register(userRoutes);
   await app.register(roleRoutes);
-  await app.register(deptRoutes);
   await app.register(systemEntityRoutes);
   await app.register(menuRoutes);
   await app.register(tenantRoutes);

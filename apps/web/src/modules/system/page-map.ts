@@ -8,18 +8,8 @@ type PageLoader = () => Promise<ComponentType>;
 const entityRoutes: readonly string[] = Object.values(systemEntityPages);
 const system = routeCatalogue.find((r) => r.name === 'system')?.children ?? [];
 
-/**
- * System route name → page: the entities of `systemEntityPages` render their manifest through the generic
- * page (`crud/EntityPage`); the rest have pages of their own.
- */
-export const systemPages: Record<string, PageLoader> = {
-  ...entityPages(
-    system.filter((r) => entityRoutes.includes(r.name)),
-    async () => {
-      const [, { systemEntities }] = await Promise.all([import('./shared/locale'), import('@atrium/contracts/system/entities')]);
-      return systemEntities;
-    },
-  ),
+/** The system pages of their own (departments: the tree table). */
+const ownPages: Record<string, PageLoader> = {
   systemUser: () => import('./user/UserPage').then((m) => m.UserPage),
   systemUserDetail: () => import('./user/UserDetailPage').then((m) => m.UserDetailPage),
   systemRole: () => import('./role/RolePage').then((m) => m.RolePage),
@@ -30,4 +20,19 @@ export const systemPages: Record<string, PageLoader> = {
   systemOperlog: () => import('./audit/OperLogPage').then((m) => m.OperLogPage),
   systemLoginlog: () => import('./audit/LoginLogPage').then((m) => m.LoginLogPage),
   systemSession: () => import('./audit/SessionPage').then((m) => m.SessionPage),
+};
+
+/**
+ * System route name → page: the entities of `systemEntityPages` without a page of their own render their
+ * manifest through the generic page (`crud/EntityPage`).
+ */
+export const systemPages: Record<string, PageLoader> = {
+  ...entityPages(
+    system.filter((r) => entityRoutes.includes(r.name) && !(r.name in ownPages)),
+    async () => {
+      const [, { systemEntities }] = await Promise.all([import('./shared/locale'), import('@atrium/contracts/system/entities')]);
+      return systemEntities;
+    },
+  ),
+  ...ownPages,
 };
