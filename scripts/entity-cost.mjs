@@ -3,7 +3,7 @@
 // it: `erp/supplier.ts`, `system/post/`) whole, and in shared files each line that names it, with the whole
 // statement such a line opens (its table, its registration, its strings in both languages and both copies,
 // its menu labels, its page entry, its import and export lines). Tests, seeds and generated migrations are
-// not counted. Default: supplier, warehouse, spec and post. `--files` lists the lines per file.
+// not counted. Default: supplier, warehouse, spec, post and dept. `--files` lists the lines per file.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { root } from './lib.mjs';
@@ -91,7 +91,7 @@ function cost(entity) {
 
 const args = process.argv.slice(2);
 const entities = args.filter((a) => !a.startsWith('-'));
-const rows = (entities.length ? entities : ['supplier', 'warehouse', 'spec', 'post']).map((entity) => {
+const rows = (entities.length ? entities : ['supplier', 'warehouse', 'spec', 'post', 'dept']).map((entity) => {
   const perFile = cost(entity);
   if (args.includes('--files')) {
     console.log(`\n${entity}`);

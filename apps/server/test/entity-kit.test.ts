@@ -6,9 +6,12 @@ import {
   printerEntity,
   printJobEntity,
   setEntity,
+  systemEntities,
 } from '@atrium/contracts';
+import { bilingual } from '@atrium/contracts/strings';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registeredEntities } from '../src/crud/entity';
+import { exportColumns, registeredEntities } from '../src/crud/entity';
 import { arena } from './attack/escalation';
 import { apiRoutes, databaseFingerprint, fillParams } from './attack/surface';
 import { badValues, inputFields, unboundedStrings } from './entity-kit';
@@ -20,7 +23,7 @@ import { type Caller, fieldsOf, signIn } from './system/api';
  * route without its permission, and another tenant's ids. A manifest the server registers and this list
  * leaves out fails the first test of each engine.
  */
-const manifests = [...erpEntities, goodsEntity, printerEntity, printJobEntity, setEntity];
+const manifests = [...systemEntities, ...erpEntities, goodsEntity, printerEntity, printJobEntity, setEntity];
 const nameOf = (m: EntityManifest) => `${m.resource.domain}:${m.resource.name}`;
 
 /** A row made through the API for an entity the demo tenant has none of (goods, print jobs). */
@@ -48,9 +51,23 @@ const samples: Record<string, (owner: Caller) => Promise<void>> = {
   },
 };
 
+const exported = manifests.filter((m) => m.resource.has('export'));
+
 describe('entity contracts', () => {
   it('bound every input string with a maximum length', () => {
     expect(manifests.flatMap(unboundedStrings)).toEqual([]);
+  });
+
+  // headers and option words (a field of codes writes the label registry's words)
+  it('have words in both languages for every column their Excel export writes', () => {
+    const untranslated = exported.flatMap((m) =>
+      (m.fields ?? [])
+        .filter((f) => f.column !== false)
+        .flatMap((f) => [f.label, ...(f.codes ? [] : (f.options ?? []).map((o) => o.label))])
+        .filter((key) => Object.values(bilingual(key)).includes(key))
+        .map((key) => `${nameOf(m)} ${key}`),
+    );
+    expect(untranslated).toEqual([]);
   });
 });
 
@@ -128,6 +145,28 @@ describe.each(engines)('entity kit on %s', (engine) => {
         }
       }
       expect(failures).toEqual([]);
+    },
+  );
+
+  it.each(exported.map((m) => [nameOf(m), m] as const))(
+    '%s: the Excel export has the list columns, headed in the requester’s language',
+    async (_name, m) => {
+      for (const [language, word] of [
+        ['zh-CN', 'zh'],
+        ['en-US', 'en'],
+      ] as const) {
+        const answer = await ctx.app.inject({
+          url: `/api${m.resource.basePath}/export`,
+          headers: { authorization: `Bearer ${owner.token}`, 'accept-language': language },
+        });
+        expect(answer.statusCode).toBe(200);
+        const workbook = new ExcelJS.Workbook();
+        await workbook.xlsx.load(answer.rawPayload as unknown as ArrayBuffer);
+        const sheet = workbook.worksheets[0];
+        const header = ((sheet?.getRow(1).values ?? []) as unknown[]).slice(1);
+        expect(header).toEqual(exportColumns(m.fields ?? []).map((c) => (word === 'zh' ? c.zh : c.header)));
+        expect(sheet?.rowCount).toBeGreaterThan(1);
+      }
     },
   );
 

@@ -48,6 +48,17 @@ export type EntityManifest = {
   createDefaults?: Record<string, unknown>;
 };
 
+/** The status options the generic page shows (labels are i18n keys). */
+export const statusOptionsMeta = [
+  { label: 'status.0', value: '0' },
+  { label: 'status.1', value: '1' },
+] as const;
+export const statusField = { field: 'status', label: 'crud.status', widget: 'radio', options: statusOptionsMeta, search: true } as const;
+const remarkField = { field: 'remark', label: 'crud.remark', widget: 'textarea', column: { hidden: true }, wide: true } as const;
+export const createTimeField = { field: 'createTime', label: 'crud.createTime', widget: 'datetime', form: false } as const;
+/** Status, remark and creation time: the last fields of most simple entities' pages. */
+export const closingFields = [statusField, remarkField, createTimeField] as const;
+
 /** Every permission string a manifest needs: the resource's actions plus its extra ones. */
 export function manifestPermissions(m: EntityManifest): string[] {
   return [...new Set([...m.resource.actions, ...(m.extraActions ?? [])])].map((a) => m.resource.permission(a));
@@ -103,7 +114,11 @@ export function rowOf<S extends z.ZodRawShape>(input: z.ZodObject<S>): RowShape<
   return Object.fromEntries(Object.entries(input.shape).map(([key, schema]) => [key, stored(schema as z.ZodType)])) as RowShape<S>;
 }
 
-type ItemOf<Create extends z.ZodObject> = z.ZodObject<{ id: z.ZodNumber } & RowShape<Create['shape']> & typeof auditFields, z.core.$strip>;
+/** The row schema `defineEntity` derives: `id`, the input's fields as stored, the derived fields, the audit fields. */
+export type ItemOf<Create extends z.ZodObject, Derived extends z.ZodRawShape> = z.ZodObject<
+  { id: z.ZodNumber } & RowShape<Create['shape']> & Derived & typeof auditFields,
+  z.core.$strip
+>;
 
 /** The conventional actions of a simple entity. */
 const simpleActions: readonly ResourceAction[] = ['list', 'query', 'create', 'update', 'status', 'delete', 'export'];
@@ -123,21 +138,31 @@ function schemaDefaults(create: z.ZodObject): Record<string, unknown> | undefine
  * path is `/{domain}/{name}`; the actions are the conventional seven; the list sorts by creation, newest
  * first; a new row in the drawer starts with the create schema's defaults.
  */
-export function defineEntity<Create extends z.ZodObject, Filters extends z.ZodObject, Sort extends string>(
+export function defineEntity<
+  Create extends z.ZodObject,
+  Filters extends z.ZodObject,
+  Sort extends string,
+  // biome-ignore lint/complexity/noBannedTypes: no derived fields unless given
+  Derived extends z.ZodRawShape = {},
+>(
   config: Omit<
-    ResourceConfig<ItemOf<Create>, Create, Create, Filters, Sort>,
+    ResourceConfig<ItemOf<Create, Derived>, Create, Create, Filters, Sort>,
     'item' | 'update' | 'basePath' | 'actions' | 'defaultSort'
   > & {
+    // named here as well, so that the create schema's own type is inferred (not through the Omit above)
+    create: Create;
     basePath?: string;
     actions?: readonly ResourceAction[];
     defaultSort?: SortOrder<NoInfer<Sort>>;
+    /** row fields the server derives and writes itself, answered after the input's (a department's ancestors) */
+    derived?: Derived;
   } & Omit<EntityManifest, 'resource'>,
 ) {
-  const { route, detail, extraActions, fields, createDefaults, ...contract } = config;
+  const { route, detail, extraActions, fields, createDefaults, derived, ...contract } = config;
   const resource = defineResource({
     ...contract,
     basePath: contract.basePath ?? `/${contract.domain}/${contract.name}`,
-    item: z.object({ id: z.number().int(), ...rowOf(contract.create), ...auditFields }) as ItemOf<Create>,
+    item: z.object({ id: z.number().int(), ...rowOf(contract.create), ...derived, ...auditFields }) as ItemOf<Create, Derived>,
     update: contract.create,
     actions: contract.actions ?? simpleActions,
     defaultSort: contract.defaultSort ?? ({ column: 'createTime', direction: 'desc' } as SortOrder<Sort>),

@@ -274,5 +274,14 @@ export const routeCatalogue: CatalogueRoute[] = [
   },
 ];
 
+/** A catalogue page by its name, as an entity manifest's route: name, path and menu label key. */
+export function catalogueRoute(name: string): { name: string; path: string; locale: string } {
+  const walk = (routes: readonly CatalogueRoute[]): CatalogueRoute | undefined =>
+    routes.reduce<CatalogueRoute | undefined>((found, r) => found ?? (r.name === name ? r : walk(r.children ?? [])), undefined);
+  const route = walk(routeCatalogue);
+  if (!route) throw new Error(`no catalogue route ${name}`);
+  return { name: route.name, path: route.path, locale: route.meta.locale };
+}
+
 /** Routes the guards let through without a session. */
 export const publicRouteNames = ['login', 'register', 'findPassword', 'notFound'] as const;

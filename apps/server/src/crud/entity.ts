@@ -1,9 +1,11 @@
 import type { EntityManifest, FieldMeta } from '@atrium/contracts';
-import { bilingual } from '@atrium/contracts/erp/messages';
 import { codeLabels } from '@atrium/contracts/labels';
+import { bilingual } from '@atrium/contracts/strings';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { type Bilingual, type ExcelColumn, registerExport } from './excel';
 import { type ResourceHandlers, registerResource } from './register-resource';
+import { type RepositoryOptions, tableRepository } from './repository';
 
 /**
  * Export columns from the manifest's list columns, in the requester's language: headers and option
@@ -59,4 +61,12 @@ export function registerEntity<Item, Create, Update, Query>(
   if (manifest.resource.has('export')) {
     registerExport(app, manifest.resource, handlers.list as never, exportColumns(manifest.fields ?? []));
   }
+}
+
+/**
+ * An entity whose handlers are the generic repository over its table (`repository.ts`):
+ * `registerTable(app, supplierEntity, erpSuppliers)`, with the repository's options where it needs them.
+ */
+export function registerTable(app: FastifyInstance, manifest: EntityManifest, table: PgTable, options?: RepositoryOptions<unknown>) {
+  registerEntity(app, manifest, tableRepository(manifest.resource, table, options));
 }

@@ -24,18 +24,29 @@ export type RepositoryOptions<Item> = {
   filters?: Record<string, Match>;
   /** unique fields checked before writing (409 naming the field): field → unique index name */
   unique?: Record<string, string>;
-  /** rows elsewhere that keep a row from being deleted (409 `inUse`) */
-  /** Rows that keep this one: deleting it is a 409 with `reason` (a key of `conflictReasons`) and the count. */
-  references?: { column: AnyPgColumn; tenant: AnyPgColumn; reason: string }[];
+  /**
+   * Rows that keep this one: deleting it is a 409 with `reason` (a key of `conflictReasons`), the count
+   * and `rule` (default `inUse`), checked in the order given.
+   */
+  references?: { column: AnyPgColumn; tenant: AnyPgColumn; reason: string; rule?: string }[];
   /**
    * Columns computed with each row, read by the list and by one row (a correlated subquery written
    * out with qualified columns, such as a parent's name); writes answer the row read back with them.
    */
   computed?: Record<string, SQL>;
-  /** checks and side effects before an insert or update (a cycle, the one default row) */
-  beforeWrite?: (ctx: Ctx, input: Row, id?: number) => Promise<void>;
+  /**
+   * Checks and side effects before an insert or update (a cycle, the one default row); what it answers
+   * is written with the input (columns the server derives: a department's ancestors).
+   */
+  beforeWrite?: (ctx: Ctx, input: Row, id?: number) => Promise<void> | Promise<Row>;
+  /** after an update, with the row written and the row as it was (a moved subtree, a cascaded status) */
+  afterUpdate?: (ctx: Ctx, row: Row, before: Item) => Promise<void>;
   /** checks before a status change (the default row stays enabled) */
   beforeStatus?: (ctx: Ctx, id: number, status: string) => Promise<void>;
+  /** after a status change, with the row written (a status that reaches other rows) */
+  afterStatus?: (ctx: Ctx, row: Row) => Promise<void>;
+  /** checks before a delete, ahead of the references (the caller's reach) */
+  beforeDelete?: (ctx: Ctx, id: number) => Promise<void>;
   /** the row as the contract's item (default: without tenant_id, dates as ISO strings) */
   toItem?: (row: Row, ctx: Ctx) => Item | Promise<Item>;
 };
@@ -208,28 +219,29 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
     async create(ctx, input) {
       const values = input as Row;
       await assertUnique(ctx, values);
-      await options.beforeWrite?.(ctx, values);
+      const derived = await options.beforeWrite?.(ctx, values);
       const by = ctx.caller.accountId;
       const audit = 'createBy' in columns ? { createBy: by, updateBy: by } : {};
       const [row] = await ctx.tx
         .insert(table)
-        .values({ ...valuesOf(values), ...audit, tenantId: ctx.caller.tenantId })
+        .values({ ...valuesOf(values), ...derived, ...audit, tenantId: ctx.caller.tenantId })
         .returning()
         .catch((e) => rethrowUnique(e, constraints));
       return written(ctx, row as Row);
     },
 
-    async update(ctx, rowId, input) {
+    async update(ctx, rowId, input, before) {
       const values = input as Row;
       await assertUnique(ctx, values, rowId);
-      await options.beforeWrite?.(ctx, values, rowId);
+      const derived = await options.beforeWrite?.(ctx, values, rowId);
       const audit = 'updateBy' in columns ? { updateBy: ctx.caller.accountId, updateTime: new Date() } : {};
       const [row] = await ctx.tx
         .update(table)
-        .set({ ...valuesOf(values), ...audit })
+        .set({ ...valuesOf(values), ...derived, ...audit })
         .where(one(ctx, rowId))
         .returning()
         .catch((e) => rethrowUnique(e, constraints));
+      await options.afterUpdate?.(ctx, row as Row, before);
       return written(ctx, row as Row);
     },
 
@@ -241,17 +253,19 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
         .set({ status, ...audit })
         .where(one(ctx, rowId))
         .returning();
+      await options.afterStatus?.(ctx, row as Row);
       return written(ctx, row as Row);
     },
 
     async remove(ctx, rowId) {
+      await options.beforeDelete?.(ctx, rowId);
       for (const ref of options.references ?? []) {
         const [used] = await ctx.tx
           .select({ n: count() })
           .from(ref.column.table)
           .where(and(eq(ref.tenant, ctx.caller.tenantId), eq(ref.column, rowId)));
         const n = used?.n ?? 0;
-        if (n > 0) throw refused('id', 'inUse', ref.reason, { count: n });
+        if (n > 0) throw refused('id', ref.rule ?? 'inUse', ref.reason, { count: n });
       }
       await ctx.tx.delete(table).where(one(ctx, rowId));
     },

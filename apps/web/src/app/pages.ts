@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { erpPages } from '../modules/erp/page-map';
 import { mallPages } from '../modules/mall/page-map';
 import { releasePages } from '../modules/release/page-map';
+import { systemPages } from '../modules/system/page-map';
 
 export type PageLoader = () => Promise<ComponentType>;
 
@@ -27,19 +28,9 @@ export const pages: Record<string, PageLoader> = {
   Card: () => import('../modules/list/CardListPage').then((m) => m.CardListPage),
   Success: () => import('../modules/result/ResultPages').then((m) => m.SuccessResultPage),
   Error: () => import('../modules/result/ResultPages').then((m) => m.ErrorResultPage),
-  systemUser: () => import('../modules/system/user/UserPage').then((m) => m.UserPage),
-  systemUserDetail: () => import('../modules/system/user/UserDetailPage').then((m) => m.UserDetailPage),
-  systemRole: () => import('../modules/system/role/RolePage').then((m) => m.RolePage),
-  systemDept: () => import('../modules/system/dept/DeptPage').then((m) => m.DeptPage),
-  systemPost: () => import('../modules/system/post/PostPage').then((m) => m.PostPage),
-  systemMenu: () => import('../modules/system/menu/MenuPage').then((m) => m.MenuPage),
-  systemTenant: () => import('../modules/system/tenant/TenantPage').then((m) => m.TenantPage),
-  systemCertification: () => import('../modules/system/certification/CertificationReviewPage').then((m) => m.CertificationReviewPage),
-  systemOperlog: () => import('../modules/system/audit/OperLogPage').then((m) => m.OperLogPage),
-  systemLoginlog: () => import('../modules/system/audit/LoginLogPage').then((m) => m.LoginLogPage),
-  systemSession: () => import('../modules/system/audit/SessionPage').then((m) => m.SessionPage),
   systemNotice: () => import('../modules/realtime/NoticePage').then((m) => m.NoticePage),
   Notification: () => import('../modules/realtime/NotificationPage').then((m) => m.NotificationPage),
+  ...systemPages,
   ...erpPages,
   ...releasePages,
   ...mallPages,

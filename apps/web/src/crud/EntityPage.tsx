@@ -35,16 +35,21 @@ export function EntityPage<Item extends Row>({
       form={readOnly ? undefined : formOf(fields)}
       createDefaults={manifest.createDefaults}
       toolbar={resource.has('export') ? (params) => <ExportButton resource={resource} params={params} /> : undefined}
-      rowActions={(item) => (
-        <>
-          {detail && (
-            <Button type="text" size="mini" icon={<IconEye />} onClick={() => navigate(detail.path.replace(':id', String(item.id)))}>
-              {t('crud.detail')}
-            </Button>
-          )}
-          {rowActions?.(item)}
-        </>
-      )}
+      // no own actions, no detail page: a reader without edit or delete gets no empty 操作 column
+      rowActions={
+        detail || rowActions
+          ? (item) => (
+              <>
+                {detail && (
+                  <Button type="text" size="mini" icon={<IconEye />} onClick={() => navigate(detail.path.replace(':id', String(item.id)))}>
+                    {t('crud.detail')}
+                  </Button>
+                )}
+                {rowActions?.(item)}
+              </>
+            )
+          : undefined
+      }
     />
   );
 }

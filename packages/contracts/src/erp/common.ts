@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { statusSchema } from '../auth';
 import { defineEntity } from '../entity';
-import { statusOptionsMeta } from './options';
 import { type ErpPageName, erpDetail, erpRoute } from './pages';
 
+export { closingFields, createTimeField, statusField } from '../entity';
 export { textFilter } from '../resource';
 export { auditFields, codeSchema, optionalEmail, optionalPhone, optionalText } from '../system/common';
 
@@ -17,11 +17,6 @@ export const nameSchema = (max = 50) => z.string().trim().min(1).max(max);
 export const idFilter = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional();
 
 export const erpStatus = { status: statusSchema };
-export const statusField = { field: 'status', label: 'crud.status', widget: 'radio', options: statusOptionsMeta, search: true } as const;
-export const remarkField = { field: 'remark', label: 'crud.remark', widget: 'textarea', column: { hidden: true }, wide: true } as const;
-export const createTimeField = { field: 'createTime', label: 'crud.createTime', widget: 'datetime', form: false } as const;
-/** Status, remark and creation time: the last fields of most simple entities' pages. */
-export const closingFields = [statusField, remarkField, createTimeField] as const;
 
 type EntityConfig = Parameters<typeof defineEntity>[0];
 

@@ -281,24 +281,3 @@ export const erpEn: Record<keyof typeof erpZh, string> = {
   'erp.activity.enableConfirm': 'Enable activity "{{name}}"?',
   'erp.activity.disableConfirm': 'Disable activity "{{name}}"?',
 };
-
-/** Labels the manifests share with the rest of the app (the web app has them in its crud strings). */
-export const sharedLabels: Record<string, { zh: string; en: string }> = {
-  'crud.status': { zh: '状态', en: 'Status' },
-  'crud.createTime': { zh: '创建时间', en: 'Created' },
-  'crud.remark': { zh: '备注', en: 'Remark' },
-  'status.0': { zh: '正常', en: 'Normal' },
-  'status.1': { zh: '停用', en: 'Disabled' },
-  // the mall goods' export columns
-  'mall.goods.title': { zh: '商品标题', en: 'Title' },
-  'mall.goods.productCode': { zh: '商品编码', en: 'Product code' },
-  'mall.goods.category': { zh: '分类', en: 'Category' },
-  'mall.goods.price': { zh: '商城价（元）', en: 'Mall price (yuan)' },
-  'mall.goods.stock': { zh: '库存', en: 'Stock' },
-  'mall.goods.shelf': { zh: '上架状态', en: 'Shelf' },
-};
-
-/** A manifest label in both languages, or the key itself when no bundle has it. */
-export function bilingual(key: string): { zh: string; en: string } {
-  return sharedLabels[key] ?? { zh: erpZh[key] ?? key, en: erpEn[key] ?? key };
-}

@@ -1,17 +1,9 @@
 import { z } from 'zod';
 import { statusSchema } from '../auth';
-import { defineResource, textFilter } from '../resource';
-import { auditFields, codeSchema, optionalText, orderNumSchema } from './common';
-
-export const postSchema = z.object({
-  id: z.number().int(),
-  code: z.string(),
-  name: z.string(),
-  orderNum: z.number().int(),
-  status: statusSchema,
-  remark: z.string().nullable(),
-  ...auditFields,
-});
+import { closingFields } from '../entity';
+import { textFilter } from '../resource';
+import { codeSchema, optionalText, orderNumSchema } from './common';
+import { systemEntity } from './entity';
 
 export const createPostSchema = z.object({
   code: codeSchema(64),
@@ -21,18 +13,20 @@ export const createPostSchema = z.object({
   remark: optionalText(500),
 });
 
-export const postResource = defineResource({
+/** A post (spec §3: name, code, status), the smallest system entity: contract, table and one registration line. */
+export const postEntity = systemEntity({
   name: 'post',
-  domain: 'system',
-  basePath: '/system/post',
-  item: postSchema,
   create: createPostSchema,
-  update: createPostSchema,
   filters: z.object({ code: textFilter(64), name: textFilter(100), status: statusSchema.optional() }),
   sortable: ['orderNum', 'code', 'name', 'createTime'],
   defaultSort: { column: 'orderNum', direction: 'asc' },
-  actions: ['list', 'query', 'create', 'update', 'status', 'delete', 'export'],
+  fields: [
+    { field: 'code', label: 'system.post.code', search: true },
+    { field: 'name', label: 'system.post.name', search: true },
+    { field: 'orderNum', label: 'crud.orderNum', widget: 'number', column: { width: 90 } },
+    ...closingFields,
+  ],
 });
+export const postResource = postEntity.resource;
 
-export type Post = z.infer<typeof postSchema>;
-export type CreatePostInput = z.infer<typeof createPostSchema>;
+export type Post = z.infer<typeof postResource.item>;

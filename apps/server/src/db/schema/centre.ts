@@ -1,16 +1,15 @@
 import { bigint, index, jsonb, pgTable, primaryKey, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { id, time } from './columns';
+import { entityTable } from './entity-table';
 import { tenantId, tenantPolicy } from './tenancy';
 
 // The basic profile's parameter approvals and the user centre's certifications and pinned shortcuts:
 // tenant_id first in every key, row-level security forced.
 
 /** A parameter change that runs commit → approval → finish (spec §4). */
-export const paramApprovals = pgTable(
+export const paramApprovals = entityTable(
   'param_approvals',
   {
-    tenantId: tenantId(),
-    id: id(),
     number: varchar('number', { length: 24 }).notNull(),
     title: varchar('title', { length: 50 }).notNull(),
     parameter: varchar('parameter', { length: 50 }).notNull(),
@@ -18,16 +17,10 @@ export const paramApprovals = pgTable(
     newValue: varchar('new_value', { length: 200 }).notNull(),
     reason: varchar('reason', { length: 500 }).notNull().default(''),
     stage: varchar('stage', { length: 12 }).notNull().default('approval'),
-    createBy: varchar('create_by', { length: 30 }),
-    createTime: time('create_time').notNull().defaultNow(),
-    updateBy: varchar('update_by', { length: 30 }),
-    updateTime: time('update_time').notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('param_approvals_number_key').on(t.tenantId, t.number),
     index('param_approvals_time_idx').on(t.tenantId, t.createTime),
-    tenantPolicy('param_approvals'),
   ],
 );
 

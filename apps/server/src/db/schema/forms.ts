@@ -1,5 +1,6 @@
-import { bigint, boolean, char, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { time } from './columns';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { status, time } from './columns';
+import { entityTable } from './entity-table';
 import { tenantId, tenantPolicy } from './tenancy';
 
 // The template forms on real data (spec §2–§5): tenant_id first in every key, row-level security forced.
@@ -42,28 +43,17 @@ export const formGroupSettings = pgTable(
 );
 
 /** The search table's sets (spec §3): a tenant table with the usual search, filters, sort and paging. */
-export const listSets = pgTable(
+export const listSets = entityTable(
   'list_sets',
   {
-    tenantId: tenantId(),
-    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     number: varchar('number', { length: 20 }).notNull(),
     name: varchar('name', { length: 50 }).notNull(),
     contentType: varchar('content_type', { length: 20 }).notNull(),
     filterType: varchar('filter_type', { length: 20 }).notNull(),
     count: integer('count').notNull().default(0),
-    status: char('status', { length: 1 }).notNull().default('0'),
-    createBy: varchar('create_by', { length: 30 }),
-    createTime: time('create_time').notNull().defaultNow(),
-    updateBy: varchar('update_by', { length: 30 }),
-    updateTime: time('update_time').notNull().defaultNow(),
+    status: status(),
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('list_sets_number_key').on(t.tenantId, t.number),
-    index('list_sets_time_idx').on(t.tenantId, t.createTime),
-    tenantPolicy('list_sets'),
-  ],
+  (t) => [uniqueIndex('list_sets_number_key').on(t.tenantId, t.number), index('list_sets_time_idx').on(t.tenantId, t.createTime)],
 );
 
 /** The card list's services: `status` holds opened, cancelled or renewed; expiry is read from `expire_time`. */

@@ -3,8 +3,7 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { invalidField, refused } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
-import { registerEntity } from '../../crud/entity';
-import { tableRepository } from '../../crud/repository';
+import { registerTable } from '../../crud/entity';
 import { erpCategories, erpMembers, erpProducts, erpSales, erpSpecs, erpStock, erpSuppliers, erpWarehouses } from '../../db/schema';
 
 /**
@@ -52,41 +51,29 @@ const parentName = sql<string | null>`(${sql.raw(
 
 /** The simple ERP entities: contract + table + these few lines each. */
 export async function simpleErpRoutes(app: FastifyInstance) {
-  registerEntity(
-    app,
-    warehouseEntity,
-    tableRepository(warehouseEntity.resource, erpWarehouses, {
-      unique: { code: 'erp_warehouses_code_key' },
-      references: [
-        { column: erpStock.warehouseId, tenant: erpStock.tenantId, reason: 'warehouse.hasStock' },
-        { column: erpSales.warehouseId, tenant: erpSales.tenantId, reason: 'warehouse.hasSales' },
-      ],
-      beforeWrite: oneDefault,
-      beforeStatus: defaultStaysEnabled,
-    }),
-  );
-  registerEntity(app, specEntity, tableRepository(specEntity.resource, erpSpecs, { unique: { name: 'erp_specs_name_key' } }));
-  registerEntity(app, supplierEntity, tableRepository(supplierEntity.resource, erpSuppliers));
-  registerEntity(
-    app,
-    categoryEntity,
-    tableRepository(categoryEntity.resource, erpCategories, {
-      unique: { code: 'erp_categories_code_key' },
-      references: [
-        { column: erpCategories.parentId, tenant: erpCategories.tenantId, reason: 'category.hasChildren' },
-        { column: erpProducts.categoryId, tenant: erpProducts.tenantId, reason: 'category.hasProducts' },
-      ],
-      beforeWrite: parentInTree,
-      computed: { parentName },
-    }),
-  );
-  registerEntity(
-    app,
-    memberEntity,
-    tableRepository(memberEntity.resource, erpMembers, {
-      unique: { mobile: 'erp_members_mobile_key' },
-      filters: { mobile: 'prefix' },
-      references: [{ column: erpSales.memberId, tenant: erpSales.tenantId, reason: 'member.hasSales' }],
-    }),
-  );
+  registerTable(app, warehouseEntity, erpWarehouses, {
+    unique: { code: 'erp_warehouses_code_key' },
+    references: [
+      { column: erpStock.warehouseId, tenant: erpStock.tenantId, reason: 'warehouse.hasStock' },
+      { column: erpSales.warehouseId, tenant: erpSales.tenantId, reason: 'warehouse.hasSales' },
+    ],
+    beforeWrite: oneDefault,
+    beforeStatus: defaultStaysEnabled,
+  });
+  registerTable(app, specEntity, erpSpecs, { unique: { name: 'erp_specs_name_key' } });
+  registerTable(app, supplierEntity, erpSuppliers);
+  registerTable(app, categoryEntity, erpCategories, {
+    unique: { code: 'erp_categories_code_key' },
+    references: [
+      { column: erpCategories.parentId, tenant: erpCategories.tenantId, reason: 'category.hasChildren' },
+      { column: erpProducts.categoryId, tenant: erpProducts.tenantId, reason: 'category.hasProducts' },
+    ],
+    beforeWrite: parentInTree,
+    computed: { parentName },
+  });
+  registerTable(app, memberEntity, erpMembers, {
+    unique: { mobile: 'erp_members_mobile_key' },
+    filters: { mobile: 'prefix' },
+    references: [{ column: erpSales.memberId, tenant: erpSales.tenantId, reason: 'member.hasSales' }],
+  });
 }

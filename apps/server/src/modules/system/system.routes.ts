@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { auditRoutes } from './audit/audit.routes';
-import { deptRoutes } from './dept/dept.routes';
+import { systemEntityRoutes } from './entities';
 import { menuRoutes } from './menu/menu.routes';
-import { postRoutes } from './post/post.routes';
 import { roleRoutes } from './role/role.routes';
 import { tenantRoutes } from './tenant/tenant.routes';
 import { userRoutes } from './user/user.routes';
@@ -11,8 +10,7 @@ import { userRoutes } from './user/user.routes';
 export async function systemRoutes(app: FastifyInstance) {
   await app.register(userRoutes);
   await app.register(roleRoutes);
-  await app.register(deptRoutes);
-  await app.register(postRoutes);
+  await app.register(systemEntityRoutes);
   await app.register(menuRoutes);
   await app.register(tenantRoutes);
   await app.register(auditRoutes);

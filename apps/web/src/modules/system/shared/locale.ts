@@ -1,3 +1,4 @@
+import { systemEn, systemZh } from '@atrium/contracts/system/messages';
 import { registerMessages } from '../../../crud/messages';
 
 const zh = {
@@ -12,7 +13,6 @@ const zh = {
   'system.user.entity': '用户',
   'system.role.entity': '角色',
   'system.dept.entity': '部门',
-  'system.post.entity': '岗位',
   'system.user.accountId': '用户编号',
   'system.user.password': '初始密码',
   'system.user.name': '姓名',
@@ -67,8 +67,6 @@ const zh = {
   'system.dept.leader': '负责人',
   'system.dept.phone': '联系电话',
   'system.dept.email': '邮箱',
-  'system.post.code': '岗位编码',
-  'system.post.name': '岗位名称',
 };
 
 const en: Record<keyof typeof zh, string> = {
@@ -84,7 +82,6 @@ const en: Record<keyof typeof zh, string> = {
   'system.user.entity': 'user',
   'system.role.entity': 'role',
   'system.dept.entity': 'department',
-  'system.post.entity': 'post',
   'system.user.accountId': 'User number',
   'system.user.password': 'Initial password',
   'system.user.name': 'Name',
@@ -139,8 +136,7 @@ const en: Record<keyof typeof zh, string> = {
   'system.dept.leader': 'Leader',
   'system.dept.phone': 'Phone',
   'system.dept.email': 'Email',
-  'system.post.code': 'Post code',
-  'system.post.name': 'Post name',
 };
 
-registerMessages({ 'zh-CN': zh, 'en-US': en });
+// the strings the server's exports write too come from the contracts, written once
+registerMessages({ 'zh-CN': { ...systemZh, ...zh }, 'en-US': { ...systemEn, ...en } });

@@ -1,0 +1,18 @@
+import { defineEntity, type EntityManifest } from '../entity';
+import { catalogueRoute } from '../routes';
+import { type SystemEntityName, systemEntityPages } from './pages';
+
+type EntityConfig = Parameters<typeof defineEntity>[0];
+
+/** A system entity (`defineEntity` in the `system` domain): its page is its route in the catalogue (`systemEntityPages`). */
+export function systemEntity<C extends Omit<EntityConfig, 'domain' | 'route'> & { name: SystemEntityName }>(config: C) {
+  return defineEntity({ ...config, domain: 'system', route: catalogueRoute(systemEntityPages[config.name]) });
+}
+
+/** Checks that every page of `systemEntityPages` has its manifest among `manifests`, once. */
+export function systemManifests(manifests: readonly EntityManifest[]): readonly EntityManifest[] {
+  const names = Object.keys(systemEntityPages);
+  if (manifests.length !== names.length || names.some((n) => manifests.filter((m) => m.resource.name === n).length !== 1))
+    throw new Error('system: systemEntityPages and the system manifests differ');
+  return manifests;
+}
