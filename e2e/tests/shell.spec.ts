@@ -35,7 +35,7 @@ test.describe('sign-in screens', () => {
     await shot(page, 'login-zh-CN');
 
     // required fields are checked before anything is sent
-    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await page.getByRole('button', { name: /^登\s*录$/ }).click();
     await expect(page.getByText('账号不能为空')).toBeVisible();
     await expect(page.getByLabel('账号', { exact: true })).toBeFocused();
 
@@ -103,7 +103,7 @@ test.describe('signed in', () => {
     await expect(page).toHaveURL(/\/login\?redirect=%2Fsystem%2Fuser&pageNum=2$/);
     await page.getByLabel('账号', { exact: true }).fill(demoAccounts.admin.account);
     await page.getByLabel('密码', { exact: true }).fill(demoAccounts.admin.password);
-    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await page.getByRole('button', { name: /^登\s*录$/ }).click();
     await expect(page).toHaveURL(/\/system\/user\?pageNum=2$/);
     await expect(page.locator('.app-breadcrumb')).toContainText('用户管理');
   });
