@@ -1,7 +1,11 @@
 import { memberResource } from '@atrium/contracts/erp/member';
+import { erpZh } from '@atrium/contracts/erp/messages';
+import { erpMenuLabels } from '@atrium/contracts/erp/pages';
 import { productResource } from '@atrium/contracts/erp/product';
+import { listZh } from '@atrium/contracts/list/messages';
 import { goodsResource } from '@atrium/contracts/mall/goods';
 import { type CatalogueRoute, routeCatalogue } from '@atrium/contracts/routes';
+import { systemZh } from '@atrium/contracts/system/messages';
 import { userResource } from '@atrium/contracts/system/user';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { enUS } from '../../apps/web/src/locale/en-US';
@@ -11,7 +15,8 @@ import { demoAccounts } from './support/auth';
 // Every page of the route catalogue at a phone's width and a laptop's, in both languages: the page never
 // scrolls sideways, no control is cut off by the screen or by a box that hides what overflows it, words
 // and numbers wrap between, never inside, a table cell's text stays in its cell, and every create drawer and
-// shell dialog fits the screen.
+// shell dialog fits the screen. Each page also draws real content under its own title in the chosen
+// language and theme: no placeholder, no message key left untranslated, no script error.
 // One browser context per width and language, signed in once for all four; pages are opened inside the
 // app (no reload), as a person following the menu would.
 
@@ -20,6 +25,8 @@ const sizes = [
   { width: 1280, height: 800 },
 ];
 const catalogues = { 'zh-CN': zhCN, 'en-US': enUS } as const;
+// the ERP pages' menu labels (their manifests register them)
+const erpLabels = { 'zh-CN': erpMenuLabels.zh, 'en-US': erpMenuLabels.en } as const;
 // the member page's own strings (its module registers them)
 const memberCode = { 'zh-CN': '会员码', 'en-US': 'Member code' } as const;
 
@@ -27,6 +34,17 @@ const memberCode = { 'zh-CN': '会员码', 'en-US': 'Member code' } as const;
 const pages: CatalogueRoute[] = routeCatalogue.flatMap((route) =>
   route.meta.link || /^https?:\/\//.test(route.path) ? [] : route.children?.length ? route.children : [route],
 );
+
+// the first part of every message key (menu, erp, mall, …): a word.word in a page's text that starts
+// with one of them is a key the page shows instead of its translation. The app's catalogue and the
+// contracts' strings are read; the modules that register strings of their own are named.
+const keySpaces = new Set([
+  ...[zhCN, erpZh, systemZh, listZh].flatMap((messages) => Object.keys(messages).map((key) => key.split('.')[0])),
+  ...['activity', 'analysis', 'approval', 'cert', 'contact', 'mall', 'monitor', 'notice', 'notification', 'release'],
+  ...['rule', 'sessions', 'staging', 'tokens', 'workplace', 'dashboard', 'visualization', 'user', 'realtime'],
+]);
+const untranslated = (text: string) =>
+  [...text.matchAll(/\b([a-z]+)\.[a-zA-Z0-9]+(?:\.[a-zA-Z0-9]+)*\b/g)].filter((m) => keySpaces.has(m[1] as string)).map((m) => m[0]);
 
 /** Where a page with an id in its path finds one: the list its row comes from. */
 const idSources: Record<string, string> = {
@@ -280,15 +298,36 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
         { lang: locale, session: token, mode: theme },
       );
       const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(`${page.url()}: script error: ${error.message}`));
       await page.goto('/staging');
       await expect(page.locator('#main-content')).toBeVisible({ timeout: 30_000 });
-      const problems: string[] = [];
+      if (theme === 'dark') await expect(page.locator('body')).toHaveAttribute('arco-theme', 'dark');
+      else await expect(page.locator('body')).not.toHaveAttribute('arco-theme', 'dark');
       const check = async (where: string) => problems.push(...(await page.evaluate(layoutProblems, where)));
 
       for (const route of pages) {
         const path = await addressOf(route, context.request);
         await open(page, path);
         await check(path);
+        // what the page drew: its own title, real content, every message translated
+        const title = t[route.meta.locale as keyof typeof t] ?? erpLabels[locale][route.meta.locale] ?? route.meta.locale;
+        const pane = page.locator(`#main-content .page-pane[data-page="${path}"]`);
+        const text = (await pane.innerText()).trim();
+        if (!(await page.title()).startsWith(`${title} - `)) problems.push(`${path}: the title is "${await page.title()}", not ${title}`);
+        if (text.length <= 10) problems.push(`${path}: draws no content ("${text}")`);
+        if (text.includes(t['comingSoon.title'])) problems.push(`${path}: is a placeholder (${t['comingSoon.title']})`);
+        // the app's own words, not the data it lists (a parameter approval names release.requiredApprovals)
+        const words = await pane.evaluate((root) => {
+          const texts = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+          const found: string[] = [];
+          for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+            if (!node.parentElement?.closest('tbody, .arco-descriptions-item-value, code'))
+              found.push(node.textContent ?? '');
+          }
+          return found.join(' ');
+        });
+        for (const key of untranslated(words)) problems.push(`${path}: shows the message key ${key}`);
         // the page's create drawer (or dialog), when it has one
         const create = page.locator(`#main-content .page-pane[data-page="${path}"] .crud-toolbar .arco-btn-primary`).first();
         if (await create.isVisible()) {
