@@ -1,8 +1,9 @@
 // `npm test`: every check the project has — typecheck, lint, unit tests, build, API tests, transfer
 // budgets, browser tests. Steps that do not depend on each other run side by side: the checks of the
 // sources (typecheck → lint → unit) beside build → tools → API → browser, the transfer budget beside the
-// API tests and the upgrade rehearsal beside the browser tests; they all run the compiled server. At the end one table says what each step ran, passed, failed and skipped, and why a step did
-// not run; its last line counts every test.
+// API tests, the previous release's checkout beside them; they all run the compiled server. At the end
+// one table says what each step ran, passed, failed and skipped, and why a step did not run; its last
+// line counts every test.
 //
 // `npm test -- api browser` runs only the named steps (and says so for the others).
 import { spawn } from 'node:child_process';
@@ -18,6 +19,8 @@ ensureDependencies();
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const only = process.argv.slice(2);
+// the upgrade rehearsal needs the previous release checked out (the release step)
+if (only.includes('upgrade') && !only.includes('release')) only.push('release');
 const reports = mkdtempSync(path.join(os.tmpdir(), 'atrium-test-'));
 
 /** Runs a command with inherited output; resolves to its exit status. */
@@ -110,9 +113,10 @@ const steps = {
   api: () => vitest('api', 'apps/server'),
   // the previous release (package.json atrium.previousRelease, checked out and built on its own) and
   // this one side by side on one PostgreSQL database: a rolling upgrade, rehearsed
+  // the previous release's files, dependencies and build, made ready while the API tests run (mostly
+  // waiting on the disk and the registry)
+  release: async () => ({ status: await run(process.execPath, ['scripts/release-checkout.mjs']) }),
   upgrade: async () => {
-    const checkout = await run(process.execPath, ['scripts/release-checkout.mjs']);
-    if (checkout !== 0) return { status: checkout };
     const dir = releaseDir(previousRelease().commit);
     return vitest('upgrade', 'apps/server', { args: ['-c', 'vitest.upgrade.config.ts'], env: { ATRIUM_PREVIOUS_RELEASE_DIR: dir } });
   },
@@ -154,7 +158,8 @@ const plan = [
   // processor time, lost connections (docs/testing.md)
   ['browser', ['api', 'budget']],
   // after the browser step: beside its two lanes the rehearsal's embedded-database restore ran out of time
-  ['upgrade', ['build', 'api', 'browser']],
+  ['release', ['build']],
+  ['upgrade', ['release', 'api', 'browser']],
 ];
 
 /** The machine's processor time so far, busy and in all (Linux; null elsewhere). */
