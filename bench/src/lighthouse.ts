@@ -10,7 +10,11 @@ export async function lighthouseLogin(baseUrl: string, runs = Number(process.env
     console.log(`\nLighthouse run ${run} of ${runs}`);
     scores.push(await lighthouseOnce(baseUrl));
   }
-  console.log(`\nLighthouse, login page: scores ${scores.join(', ')} (lowest ${Math.min(...scores)})`);
+  const scored = scores.filter((score) => !Number.isNaN(score));
+  const failed = scores.length - scored.length;
+  console.log(
+    `\nLighthouse, login page: scores ${scores.map((score) => (Number.isNaN(score) ? 'failed' : score)).join(', ')} (lowest ${scored.length ? Math.min(...scored) : '—'}${failed ? `; ${failed} run${failed > 1 ? 's' : ''} failed` : ''})`,
+  );
   return scores;
 }
 
@@ -27,7 +31,13 @@ async function lighthouseOnce(baseUrl: string) {
       logLevel: 'error',
     });
     if (!result) throw new Error('Lighthouse returned no result');
-    const { categories, audits } = result.lhr;
+    const { categories, audits, runtimeError } = result.lhr;
+    // a run Lighthouse could not finish (the page did not paint in time, Chromium went away) has no
+    // score: it is said as such instead of counting as a 0
+    if (runtimeError) {
+      console.log(`\nLighthouse, login page: no score, the run failed: ${runtimeError.code} ${runtimeError.message}`);
+      return Number.NaN;
+    }
     const score = Math.round((categories.performance?.score ?? 0) * 100);
     const metric = (id: string) => audits[id]?.displayValue ?? '?';
     console.log('\nLighthouse, login page (mobile, simulated throttling):');
