@@ -322,8 +322,7 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
           const texts = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
           const found: string[] = [];
           for (let node = texts.nextNode(); node; node = texts.nextNode()) {
-            if (!node.parentElement?.closest('tbody, .arco-descriptions-item-value, code'))
-              found.push(node.textContent ?? '');
+            if (!node.parentElement?.closest('tbody, .arco-descriptions-item-value, code')) found.push(node.textContent ?? '');
           }
           return found.join(' ');
         });
