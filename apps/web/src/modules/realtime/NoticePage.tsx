@@ -38,6 +38,7 @@ import { SearchForm } from '../../crud/SearchForm';
 import type { FieldDef } from '../../crud/types';
 import '../../crud/messages';
 import './locale';
+import { pagedTable } from '../../crud/paged-table';
 import { formatDateTime } from '../../locale/datetime';
 
 const KEY = ['system', 'notice'] as const;
@@ -139,21 +140,7 @@ export function NoticePage() {
           </Button>
         ) : null}
       </div>
-      <Table<Notice>
-        rowKey="id"
-        columns={columns}
-        data={list.data?.list ?? []}
-        loading={list.isFetching}
-        noDataElement={t(list.isError ? 'crud.loadFailed' : 'crud.empty')}
-        pagination={{
-          current: paging.pageNum,
-          pageSize: paging.pageSize,
-          total: list.data?.total ?? 0,
-          showTotal: true,
-          sizeCanChange: true,
-          onChange: (pageNum, pageSize) => setPaging({ pageNum, pageSize }),
-        }}
-      />
+      <Table<Notice> rowKey="id" columns={columns} {...pagedTable(list, paging, setPaging, t)} />
       {sending ? <SendNoticeModal onClose={() => setSending(false)} /> : null}
       <Drawer width={520} title={t('notice.detail')} visible={shown !== undefined} onCancel={() => setShown(undefined)} footer={null}>
         {detail.data ? (
@@ -267,43 +254,33 @@ function SendNoticeModal({ onClose }: { onClose: () => void }) {
         <Form.Item label={t('notice.scope')} field="scope">
           <Radio.Group type="button" options={noticeScopes.map((v) => ({ value: v, label: t(`notice.scope.${v}`) }))} />
         </Form.Item>
-        {scope === 'role' ? (
+        {scope === 'role' || scope === 'dept' || scope === 'users' ? (
+          // one item a scope (its own key), so a picker never shows another scope's choices
           <Form.Item
+            key={scope}
             label={t('notice.targets')}
             field="targetIds"
             rules={[{ required: true, type: 'array', minLength: 1, message: t('validation.required', { field: t('notice.targets') }) }]}
           >
-            <Select
-              mode="multiple"
-              loading={roles.isLoading}
-              options={(roles.data?.list ?? []).map((r) => ({ value: r.id, label: r.name }))}
-            />
-          </Form.Item>
-        ) : null}
-        {scope === 'dept' ? (
-          <Form.Item
-            label={t('notice.targets')}
-            field="targetIds"
-            rules={[{ required: true, type: 'array', minLength: 1, message: t('validation.required', { field: t('notice.targets') }) }]}
-          >
-            <TreeSelect multiple allowClear loading={depts.isLoading} treeData={toTree(depts.data ?? [])} />
-          </Form.Item>
-        ) : null}
-        {scope === 'users' ? (
-          <Form.Item
-            label={t('notice.targets')}
-            field="targetIds"
-            rules={[{ required: true, type: 'array', minLength: 1, message: t('validation.required', { field: t('notice.targets') }) }]}
-          >
-            <Select
-              mode="multiple"
-              showSearch
-              filterOption={false}
-              placeholder={t('notice.targets.search')}
-              onSearch={setUserSearch}
-              loading={users.isFetching}
-              options={(users.data?.list ?? []).map((u) => ({ value: u.id, label: `${u.nickname || u.name} (${u.accountId})` }))}
-            />
+            {scope === 'role' ? (
+              <Select
+                mode="multiple"
+                loading={roles.isLoading}
+                options={(roles.data?.list ?? []).map((r) => ({ value: r.id, label: r.name }))}
+              />
+            ) : scope === 'dept' ? (
+              <TreeSelect multiple allowClear loading={depts.isLoading} treeData={toTree(depts.data ?? [])} />
+            ) : (
+              <Select
+                mode="multiple"
+                showSearch
+                filterOption={false}
+                placeholder={t('notice.targets.search')}
+                onSearch={setUserSearch}
+                loading={users.isFetching}
+                options={(users.data?.list ?? []).map((u) => ({ value: u.id, label: `${u.nickname || u.name} (${u.accountId})` }))}
+              />
+            )}
           </Form.Item>
         ) : null}
       </Form>

@@ -20,6 +20,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { http } from '../../api';
 import '../../crud/messages';
 import './locale';
+import { pagedTable } from '../../crud/paged-table';
 import { formatDateTime } from '../../locale/datetime';
 
 type ReadFilter = 'all' | 'unread' | 'read';
@@ -167,21 +168,7 @@ export function NotificationPage() {
           {t('notification.allRead')}
         </Button>
       </Space>
-      <Table<Notification>
-        rowKey="id"
-        columns={columns}
-        data={list.data?.list ?? []}
-        loading={list.isFetching}
-        noDataElement={t(list.isError ? 'crud.loadFailed' : 'crud.empty')}
-        pagination={{
-          current: paging.pageNum,
-          pageSize: paging.pageSize,
-          total: list.data?.total ?? 0,
-          showTotal: true,
-          sizeCanChange: true,
-          onChange: (pageNum, pageSize) => setPaging({ pageNum, pageSize }),
-        }}
-      />
+      <Table<Notification> rowKey="id" columns={columns} {...pagedTable(list, paging, setPaging, t)} />
     </Card>
   );
 }

@@ -113,12 +113,17 @@ async function assertRefs(ctx: Ctx, input: CreateSaleInput) {
   }
 }
 
+/** Writes an order's lines anew, priced, and the order's totals from them. */
 async function writeLines(ctx: Ctx, saleId: number, input: CreateSaleInput) {
   const priced = await priceLines(ctx, input.items);
   const t = ctx.caller.tenantId;
   await ctx.tx.delete(erpSaleItems).where(and(eq(erpSaleItems.tenantId, t), eq(erpSaleItems.saleId, saleId)));
   await ctx.tx.insert(erpSaleItems).values(priced.lines.map((l) => ({ ...l, tenantId: t, saleId })));
-  return priced;
+  const { goodsAmount, discountAmount, totalAmount, totalQuantity } = priced;
+  await ctx.tx
+    .update(erpSales)
+    .set({ goodsAmount, discountAmount, totalAmount, totalQuantity })
+    .where(and(eq(erpSales.tenantId, t), eq(erpSales.id, saleId)));
 }
 
 /** Moves the stock of every line of an order, in SKU order (so concurrent orders lock rows alike). */
@@ -282,16 +287,7 @@ export const saleService = {
         updateBy: by,
       })
       .returning();
-    const priced = await writeLines(ctx, row!.id, input);
-    await ctx.tx
-      .update(erpSales)
-      .set({
-        goodsAmount: priced.goodsAmount,
-        discountAmount: priced.discountAmount,
-        totalAmount: priced.totalAmount,
-        totalQuantity: priced.totalQuantity,
-      })
-      .where(and(eq(erpSales.tenantId, ctx.caller.tenantId), eq(erpSales.id, row!.id)));
+    await writeLines(ctx, row!.id, input);
     return (await saleService.get(ctx, row!.id)) as Sale;
   },
 
@@ -304,16 +300,7 @@ export const saleService = {
       remark: input.remark ?? null,
     });
     if (!row) throw refused('status', 'draftOnly', 'sale.draftOnly');
-    const priced = await writeLines(ctx, id, input);
-    await ctx.tx
-      .update(erpSales)
-      .set({
-        goodsAmount: priced.goodsAmount,
-        discountAmount: priced.discountAmount,
-        totalAmount: priced.totalAmount,
-        totalQuantity: priced.totalQuantity,
-      })
-      .where(and(eq(erpSales.tenantId, ctx.caller.tenantId), eq(erpSales.id, id)));
+    await writeLines(ctx, id, input);
     return (await saleService.get(ctx, id)) as Sale;
   },
 

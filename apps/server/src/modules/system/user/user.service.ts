@@ -26,6 +26,18 @@ import { denied, roleGuard, unbounded } from '../role/role.guard';
 import { userRepository } from './user.repository';
 
 const blank = (v: string | null | undefined) => (v ? v : null);
+
+/** The account's own columns as a create or an update writes them (an empty text is no value). */
+const accountProfile = (input: CreateUserInput | UpdateUserInput) => ({
+  name: input.name,
+  nickname: input.nickname || input.name,
+  email: blank(input.email),
+  phone: blank(input.phone),
+  sex: input.sex ?? null,
+  idNumber: blank(input.idNumber),
+  address: blank(input.address),
+  avatar: blank(input.avatar),
+});
 const app = (ctx: Ctx) => ctx.request.server;
 
 /** Department, posts and roles must be this tenant's; a schema cannot know that. */
@@ -163,14 +175,7 @@ export const userService = {
       .insert(accounts)
       .values({
         accountId: input.accountId,
-        name: input.name,
-        nickname: input.nickname || input.name,
-        email: blank(input.email),
-        phone: blank(input.phone),
-        sex: input.sex ?? null,
-        idNumber: blank(input.idNumber),
-        address: blank(input.address),
-        avatar: blank(input.avatar),
+        ...accountProfile(input),
         passwordHash: input.password ? await hashPassword(input.password) : null,
         clientKey: randomBytes(16).toString('hex'),
         lastTenantId: tenantId,
@@ -245,14 +250,7 @@ export const userService = {
     await ctx.tx
       .update(accounts)
       .set({
-        name: input.name,
-        nickname: input.nickname || input.name,
-        email: blank(input.email),
-        phone: blank(input.phone),
-        sex: input.sex ?? null,
-        idNumber: blank(input.idNumber),
-        address: blank(input.address),
-        avatar: blank(input.avatar),
+        ...accountProfile(input),
         updateTime: new Date(),
       })
       .where(eq(accounts.id, found.accountRef))

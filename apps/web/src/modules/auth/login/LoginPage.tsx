@@ -90,6 +90,15 @@ export function LoginPage() {
     formRef.current?.requestSubmit();
   }, [heldSubmit]);
 
+  /** An input's value, its change and how it says it is wrong, tied to its field (ids `login-<field>`). */
+  const bound = (field: Field) => ({
+    id: `login-${field}`,
+    value: values[field],
+    onChange: set(field),
+    status: errors[field] ? ('error' as const) : undefined,
+    'aria-invalid': Boolean(errors[field]),
+    'aria-describedby': errors[field] ? `login-${field}-error` : undefined,
+  });
   const set = (field: Field) => (value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
     if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
@@ -187,42 +196,15 @@ export function LoginPage() {
       </div>
       <form ref={formRef} onSubmit={(event) => void submit(event)} noValidate className="login-form">
         <LoginField id="login-account" label={t('login.form.account')} error={errors.account}>
-          <Input
-            id="login-account"
-            value={values.account}
-            onChange={set('account')}
-            placeholder={t('login.form.account.placeholder')}
-            autoComplete="username"
-            status={errors.account ? 'error' : undefined}
-            aria-invalid={Boolean(errors.account)}
-            aria-describedby={errors.account ? 'login-account-error' : undefined}
-          />
+          <Input {...bound('account')} placeholder={t('login.form.account.placeholder')} autoComplete="username" />
         </LoginField>
         <LoginField id="login-password" label={t('login.form.password')} error={errors.password}>
-          <Input.Password
-            id="login-password"
-            value={values.password}
-            onChange={set('password')}
-            placeholder={t('login.form.password.placeholder')}
-            autoComplete="current-password"
-            status={errors.password ? 'error' : undefined}
-            aria-invalid={Boolean(errors.password)}
-            aria-describedby={errors.password ? 'login-password-error' : undefined}
-          />
+          <Input.Password {...bound('password')} placeholder={t('login.form.password.placeholder')} autoComplete="current-password" />
         </LoginField>
         {captcha.enabled ? (
           <LoginField id="login-code" label={t('login.form.captcha')} error={errors.code}>
             <div className="captcha-row">
-              <Input
-                id="login-code"
-                value={values.code}
-                onChange={set('code')}
-                placeholder={t('login.form.captcha.placeholder')}
-                autoComplete="off"
-                status={errors.code ? 'error' : undefined}
-                aria-invalid={Boolean(errors.code)}
-                aria-describedby={errors.code ? 'login-code-error' : undefined}
-              />
+              <Input {...bound('code')} placeholder={t('login.form.captcha.placeholder')} autoComplete="off" />
               <button type="button" className="captcha-button" onClick={captcha.refresh} title={t('login.form.captcha.refresh')}>
                 {captcha.src ? <img src={captcha.src} alt={t('login.form.captcha.image')} height={32} /> : null}
                 <span className="sr-only">{t('login.form.captcha.refresh')}</span>
