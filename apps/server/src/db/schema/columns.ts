@@ -4,6 +4,8 @@ import { bigint, char, timestamp, varchar } from 'drizzle-orm/pg-core';
 
 /** A tenant table's own id: generated, unique within its tenant with `tenant_id` first in the key. */
 export const id = () => bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity();
+/** A global table's id (accounts, sessions, tenants): generated, the primary key alone. */
+export const globalId = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 /** A reference to another row's id (its foreign key is declared with the table's keys). */
 export const ref = (name: string) => bigint(name, { mode: 'number' });
 /** '0' normal, '1' disabled: the status convention of every system and ERP entity. */

@@ -11,12 +11,17 @@ import {
   primaryKey,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { createTime, updateTime } from './columns';
+import { createTime, globalId, time, updateTime } from './columns';
 import { currentTenant, tenants } from './tenancy';
+
+/** The account a row belongs to, gone with it. */
+const accountRef = () =>
+  bigint('account_ref', { mode: 'number' })
+    .notNull()
+    .references(() => accounts.id, { onDelete: 'cascade' });
 
 /**
  * Accounts: global identities (sign-in name, password, profile). What an account may do inside a tenant
@@ -25,7 +30,7 @@ import { currentTenant, tenants } from './tenancy';
 export const accounts = pgTable(
   'accounts',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: globalId(),
     // the user number people sign in with
     accountId: varchar('account_id', { length: 30 }).notNull(),
     phone: varchar('phone', { length: 20 }),
@@ -47,7 +52,7 @@ export const accounts = pgTable(
     // opaque per-account key for the realtime topic atrium-web/+/{clientKey}
     clientKey: varchar('client_key', { length: 64 }).notNull(),
     lastTenantId: bigint('last_tenant_id', { mode: 'number' }).references(() => tenants.id, { onDelete: 'set null' }),
-    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' }),
+    passwordChangedAt: time('password_changed_at'),
     createTime: createTime(),
     updateTime: updateTime(),
   },
@@ -84,7 +89,7 @@ export const memberships = pgTable(
 export const sessions = pgTable(
   'sessions',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: globalId(),
     tokenHash: char('token_hash', { length: 64 }).notNull(),
     accountId: bigint('account_id', { mode: 'number' })
       .notNull()
@@ -98,16 +103,16 @@ export const sessions = pgTable(
     userAgent: varchar('user_agent', { length: 500 }),
     remember: boolean('remember').notNull().default(false),
     createTime: createTime(),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    endedAt: timestamp('ended_at', { withTimezone: true, mode: 'date' }),
+    lastSeenAt: time('last_seen_at').notNull().defaultNow(),
+    expiresAt: time('expires_at').notNull(),
+    endedAt: time('ended_at'),
     // logout | forced | password | user_disabled | tenant_disabled | role_changed | switched
     endReason: varchar('end_reason', { length: 20 }),
     // the role the session acts as (a code the user holds in the tenant), chosen with "switch roles";
     // null: all the roles the user holds
     activeRole: varchar('active_role', { length: 64 }),
     // when the holder last proved a second factor (at sign-in or a step-up); null: never in this session
-    mfaAt: timestamp('mfa_at', { withTimezone: true, mode: 'date' }),
+    mfaAt: time('mfa_at'),
     // how the session was signed in: null a password (with or without a second factor), 'sso' the
     // tenant's OpenID provider (docs/adr/049-single-sign-on-per-tenant.md)
     method: varchar('method', { length: 10 }),
@@ -129,7 +134,7 @@ export const sessions = pgTable(
 export const apiTokens = pgTable(
   'api_tokens',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: globalId(),
     tokenHash: char('token_hash', { length: 64 }).notNull(),
     accountId: bigint('account_id', { mode: 'number' })
       .notNull()
@@ -139,11 +144,11 @@ export const apiTokens = pgTable(
       .references(() => tenants.id, { onDelete: 'cascade' }),
     name: varchar('name', { length: 60 }).notNull(),
     permissions: jsonb('permissions').$type<string[]>().notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: time('expires_at').notNull(),
     // written at most once a minute per token
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: time('last_used_at'),
     createTime: createTime(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: time('revoked_at'),
     // accounts.id of whoever revoked it (the owner or an administrator)
     revokedBy: bigint('revoked_by', { mode: 'number' }),
   },
@@ -157,7 +162,7 @@ export const apiTokens = pgTable(
 export const menus = pgTable(
   'menus',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: globalId(),
     parentId: bigint('parent_id', { mode: 'number' }),
     // dir | menu | button | link
     type: varchar('type', { length: 10 }).notNull(),
@@ -194,7 +199,7 @@ export const menus = pgTable(
 export const loginLogs = pgTable(
   'login_logs',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: globalId(),
     tenantRef: bigint('tenant_ref', { mode: 'number' }).references(() => tenants.id, { onDelete: 'cascade' }),
     accountRef: bigint('account_ref', { mode: 'number' }).references(() => accounts.id, { onDelete: 'set null' }),
     // the account as typed
@@ -228,14 +233,12 @@ export const loginLogs = pgTable(
 export const knownDevices = pgTable(
   'known_devices',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: globalId(),
     tokenHash: char('token_hash', { length: 64 }).notNull(),
-    accountRef: bigint('account_ref', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+    accountRef: accountRef(),
     createTime: createTime(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastUsedAt: time('last_used_at').notNull().defaultNow(),
+    expiresAt: time('expires_at').notNull(),
   },
   (t) => [uniqueIndex('known_devices_token_hash_key').on(t.tokenHash), index('known_devices_account_idx').on(t.accountRef)],
 );
@@ -249,15 +252,13 @@ export const knownDevices = pgTable(
 export const accountFactors = pgTable(
   'account_factors',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    accountRef: bigint('account_ref', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+    id: globalId(),
+    accountRef: accountRef(),
     kind: varchar('kind', { length: 20 }).notNull(),
     secret: text('secret').notNull(),
     lastStep: bigint('last_step', { mode: 'number' }),
-    confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    confirmedAt: time('confirmed_at'),
+    lastUsedAt: time('last_used_at'),
     createTime: createTime(),
   },
   (t) => [uniqueIndex('account_factors_account_kind_key').on(t.accountRef, t.kind)],
@@ -273,10 +274,8 @@ export const accountFactors = pgTable(
 export const accountPasskeys = pgTable(
   'account_passkeys',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    accountRef: bigint('account_ref', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+    id: globalId(),
+    accountRef: accountRef(),
     factorRef: bigint('factor_ref', { mode: 'number' })
       .notNull()
       .references(() => accountFactors.id, { onDelete: 'cascade' }),
@@ -287,7 +286,7 @@ export const accountPasskeys = pgTable(
     // how the browser reaches the authenticator (usb, internal, hybrid…), comma-separated, as it said
     transports: varchar('transports', { length: 200 }),
     name: varchar('name', { length: 64 }).notNull(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: time('last_used_at'),
     createTime: createTime(),
   },
   (t) => [uniqueIndex('account_passkeys_credential_key').on(t.credentialId), index('account_passkeys_account_idx').on(t.accountRef)],
@@ -297,12 +296,10 @@ export const accountPasskeys = pgTable(
 export const recoveryCodes = pgTable(
   'recovery_codes',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    accountRef: bigint('account_ref', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+    id: globalId(),
+    accountRef: accountRef(),
     codeHash: char('code_hash', { length: 64 }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    usedAt: time('used_at'),
     createTime: createTime(),
   },
   (t) => [index('recovery_codes_account_idx').on(t.accountRef)],
@@ -312,14 +309,12 @@ export const recoveryCodes = pgTable(
 export const passwordResets = pgTable(
   'password_resets',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    accountRef: bigint('account_ref', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+    id: globalId(),
+    accountRef: accountRef(),
     codeHash: char('code_hash', { length: 64 }).notNull(),
     attempts: smallint('attempts').notNull().default(0),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: time('expires_at').notNull(),
+    usedAt: time('used_at'),
     createTime: createTime(),
   },
   (t) => [index('password_resets_account_idx').on(t.accountRef)],
@@ -361,17 +356,15 @@ export const tenantSso = pgTable('tenant_sso', {
 export const ssoLinks = pgTable(
   'sso_links',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: globalId(),
     tenantRef: bigint('tenant_ref', { mode: 'number' })
       .notNull()
       .references(() => tenants.id, { onDelete: 'cascade' }),
     issuer: varchar('issuer', { length: 500 }).notNull(),
     subject: varchar('subject', { length: 255 }).notNull(),
-    accountRef: bigint('account_ref', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+    accountRef: accountRef(),
     createTime: createTime(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: time('last_used_at'),
   },
   (t) => [uniqueIndex('sso_links_subject_key').on(t.tenantRef, t.issuer, t.subject), index('sso_links_account_idx').on(t.accountRef)],
 );

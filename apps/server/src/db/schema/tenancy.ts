@@ -1,23 +1,24 @@
 import { sql } from 'drizzle-orm';
-import { bigint, char, pgPolicy, pgTable, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { bigint, char, pgPolicy, pgTable, varchar } from 'drizzle-orm/pg-core';
+import { createTime, globalId, time, updateTime } from './columns';
 
 /** Tenants: a global table (no tenant_id). Everything tenant-owned points here through `tenant_id`. */
 export const tenants = pgTable('tenants', {
-  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  id: globalId(),
   code: varchar('code', { length: 32 }).notNull().unique(),
   name: varchar('name', { length: 100 }).notNull(),
   // '0' normal, '1' disabled — the same status convention as every system entity
   status: char('status', { length: 1 }).notNull().default('0'),
   contact: varchar('contact', { length: 100 }),
-  expireTime: timestamp('expire_time', { withTimezone: true, mode: 'date' }),
+  expireTime: time('expire_time'),
   // the IANA zone whose calendar day is the tenant's business day (document numbers, "today", "this
   // month"); null: the platform's (TIME_ZONE)
   timeZone: varchar('time_zone', { length: 64 }),
   // who must sign in with a second factor: 'optional' (nobody), 'admins' (super admins and holders of the
   // tenant's admin role), 'everyone' (docs/adr/048-second-factor.md)
   mfaPolicy: varchar('mfa_policy', { length: 10 }).notNull().default('optional'),
-  createTime: timestamp('create_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  updateTime: timestamp('update_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  createTime: createTime(),
+  updateTime: updateTime(),
 });
 
 /** The `tenant_id` column every tenant table starts with. */
