@@ -22,6 +22,8 @@ export function UserPage() {
   const navigate = useNavigate();
   const can = useCan();
   const superAdmin = useSession((s) => s.userInfo?.userType === '00');
+  // one's own second factors are removed in the user centre, with a code (the server refuses this route for them)
+  const me = useSession((s) => s.userInfo?.accountId);
   const depts = useDeptTree();
   const posts = useOptions('post', '/api/system/post');
   const roles = useOptions('role', '/api/system/role');
@@ -93,7 +95,7 @@ export function UserPage() {
           {can('system:user:resetPwd') && (u.userType !== '00' || superAdmin) && (
             <>
               <ResetPasswordButton id={u.id} name={u.name || u.accountId} />
-              <RemoveFactorsButton id={u.id} name={u.name || u.accountId} />
+              {u.accountId !== me && <RemoveFactorsButton id={u.id} name={u.name || u.accountId} />}
             </>
           )}
         </>

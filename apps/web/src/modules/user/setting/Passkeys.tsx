@@ -45,6 +45,8 @@ export function Passkeys({ factors, onChange }: { factors: MfaFactors['factors']
       setBusy(false);
     }
   };
+  // the confirmation does not wait for it (a refusal is shown by the HTTP client): the removal may first ask
+  // for the second factor again, in a dialog the open confirmation would otherwise sit over
   const remove = async (id: number) => {
     await http.delete<null>(`/api/user/mfa/webauthn/${id}`);
     Message.success(t('passkey.removed'));
@@ -65,7 +67,13 @@ export function Passkeys({ factors, onChange }: { factors: MfaFactors['factors']
             <List.Item
               key={p.id}
               actions={[
-                <Popconfirm key="remove" title={t('passkey.removeConfirm', { name: p.name })} onOk={() => remove(p.id as number)}>
+                <Popconfirm
+                  key="remove"
+                  title={t('passkey.removeConfirm', { name: p.name })}
+                  onOk={() => {
+                    remove(p.id as number).catch(() => {});
+                  }}
+                >
                   <Button type="text" size="mini" status="danger" aria-label={`${t('passkey.remove')} ${p.name}`}>
                     {t('passkey.remove')}
                   </Button>
