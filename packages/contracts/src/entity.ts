@@ -54,7 +54,7 @@ export const statusOptionsMeta = [
   { label: 'status.1', value: '1' },
 ] as const;
 export const statusField = { field: 'status', label: 'crud.status', widget: 'radio', options: statusOptionsMeta, search: true } as const;
-const remarkField = { field: 'remark', label: 'crud.remark', widget: 'textarea', column: { hidden: true }, wide: true } as const;
+export const remarkField = { field: 'remark', label: 'crud.remark', widget: 'textarea', column: { hidden: true }, wide: true } as const;
 export const createTimeField = { field: 'createTime', label: 'crud.createTime', widget: 'datetime', form: false } as const;
 /** Status, remark and creation time: the last fields of most simple entities' pages. */
 export const closingFields = [statusField, remarkField, createTimeField] as const;

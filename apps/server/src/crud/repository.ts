@@ -35,12 +35,24 @@ export type RepositoryOptions<Item> = {
    */
   computed?: Record<string, SQL>;
   /**
+   * The caller's right to this insert or update (`id` given), checked first, ahead of the uniqueness
+   * checks: a role's grant within the caller's own, and no role they hold.
+   */
+  authorizeWrite?: (ctx: Ctx, input: Row, id?: number) => Promise<void>;
+  /**
    * Checks and side effects before an insert or update (a cycle, the one default row); what it answers
    * is written with the input (columns the server derives: a department's ancestors).
    */
   beforeWrite?: (ctx: Ctx, input: Row, id?: number) => Promise<void> | Promise<Row>;
   /** after an update, with the row written and the row as it was (a moved subtree, a cascaded status) */
   afterUpdate?: (ctx: Ctx, row: Row, before: Item) => Promise<void>;
+  /** after an insert or update, with the row written and the input (rows kept beside it: a role's grants) */
+  afterWrite?: (ctx: Ctx, row: Row, input: Row) => Promise<void>;
+  /**
+   * One row read on its own (and the create and update answers) with what the list leaves out: a
+   * role's menus and departments.
+   */
+  whole?: (ctx: Ctx, item: Item) => Promise<Item>;
   /** checks before a status change (the default row stays enabled) */
   beforeStatus?: (ctx: Ctx, id: number, status: string) => Promise<void>;
   /** after a status change, with the row written (a status that reaches other rows) */
@@ -99,6 +111,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
   // a written row as the API answers it: with its computed columns, read back, when it has any
   const written = async (ctx: Ctx, row: Row | undefined) =>
     toItem((options.computed && row ? await readOne(ctx, row.id as number) : row) as Row, ctx);
+  const whole = async (ctx: Ctx, item: Item) => (options.whole ? options.whole(ctx, item) : item);
 
   /** A present filter's condition (placeholders named after the filter), the values that fill them, and its form. */
   const filterOf = (key: string, value: unknown): { where: SQL; values: Row; form: string } | undefined => {
@@ -213,11 +226,12 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
 
     async get(ctx, rowId) {
       const row = await readOne(ctx, rowId);
-      return row ? toItem(row, ctx) : null;
+      return row ? whole(ctx, await toItem(row, ctx)) : null;
     },
 
     async create(ctx, input) {
       const values = input as Row;
+      await options.authorizeWrite?.(ctx, values);
       await assertUnique(ctx, values);
       const derived = await options.beforeWrite?.(ctx, values);
       const by = ctx.caller.accountId;
@@ -227,11 +241,13 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
         .values({ ...valuesOf(values), ...derived, ...audit, tenantId: ctx.caller.tenantId })
         .returning()
         .catch((e) => rethrowUnique(e, constraints));
-      return written(ctx, row as Row);
+      await options.afterWrite?.(ctx, row as Row, values);
+      return whole(ctx, await written(ctx, row as Row));
     },
 
     async update(ctx, rowId, input, before) {
       const values = input as Row;
+      await options.authorizeWrite?.(ctx, values, rowId);
       await assertUnique(ctx, values, rowId);
       const derived = await options.beforeWrite?.(ctx, values, rowId);
       const audit = 'updateBy' in columns ? { updateBy: ctx.caller.accountId, updateTime: new Date() } : {};
@@ -242,7 +258,8 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
         .returning()
         .catch((e) => rethrowUnique(e, constraints));
       await options.afterUpdate?.(ctx, row as Row, before);
-      return written(ctx, row as Row);
+      await options.afterWrite?.(ctx, row as Row, values);
+      return whole(ctx, await written(ctx, row as Row));
     },
 
     async setStatus(ctx, rowId, status) {

@@ -1,6 +1,7 @@
 import { deptEntity } from './dept';
 import { systemManifests } from './entity';
 import { postEntity } from './post';
+import { roleEntity } from './role';
 
 /** The system entities on the manifest machinery (the server registers them, the web renders their pages). */
-export const systemEntities = systemManifests([postEntity, deptEntity]);
+export const systemEntities = systemManifests([postEntity, deptEntity, roleEntity]);

@@ -1,27 +1,14 @@
 import { z } from 'zod';
 import { statusSchema } from '../auth';
-import { defineResource, textFilter } from '../resource';
-import { auditFields, codeSchema, idListSchema, optionalText, orderNumSchema } from './common';
+import { createTimeField, type ItemOf, remarkField, statusField } from '../entity';
+import { textFilter } from '../resource';
+import { codeSchema, idListSchema, optionalText, orderNumSchema } from './common';
+import { systemEntity } from './entity';
 
 /** '1' all, '2' custom departments, '3' own department, '4' department and below, '5' self only. */
 export const dataScopes = ['1', '2', '3', '4', '5'] as const;
 export const dataScopeSchema = z.enum(dataScopes);
 export type DataScope = z.infer<typeof dataScopeSchema>;
-
-export const roleSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  code: z.string(),
-  dataScope: dataScopeSchema,
-  isDefault: z.boolean(),
-  orderNum: z.number().int(),
-  status: statusSchema,
-  remark: z.string().nullable(),
-  /** Filled on the single-role read: granted menu ids (leaves and checked parents) and custom departments. */
-  menuIds: z.array(z.number().int()).optional(),
-  deptIds: z.array(z.number().int()).optional(),
-  ...auditFields,
-});
 
 export const createRoleSchema = z
   .object({
@@ -43,18 +30,46 @@ export const createRoleSchema = z
     when: ({ issues }) => !issues.some((i) => i.path?.[0] === 'dataScope' || i.path?.[0] === 'deptIds'),
   });
 
-export const roleResource = defineResource({
+/**
+ * Kept beside the row (`role_menus`, `role_depts`), so answered by the single-role read and the writes
+ * that take them, not by the list: granted menu ids (leaves and checked parents) and custom departments.
+ */
+const derived = { menuIds: z.array(z.number().int()).optional(), deptIds: z.array(z.number().int()).optional() };
+
+/**
+ * A role (spec §3): its menu grant (buttons included), data scope and the default flag. Its page is its
+ * own (the grant trees), built from these fields, whose order is its drawer's.
+ */
+export const roleEntity = systemEntity({
   name: 'role',
-  domain: 'system',
-  basePath: '/system/role',
-  item: roleSchema,
   create: createRoleSchema,
-  update: createRoleSchema,
+  derived,
   filters: z.object({ name: textFilter(20), code: textFilter(64), status: statusSchema.optional() }),
   sortable: ['orderNum', 'name', 'code', 'createTime'],
   defaultSort: { column: 'orderNum', direction: 'asc' },
   actions: ['list', 'query', 'create', 'update', 'status', 'delete'],
+  fields: [
+    { field: 'name', label: 'system.role.name', search: true },
+    { field: 'code', label: 'system.role.code', search: true },
+    { field: 'orderNum', label: 'crud.orderNum', widget: 'number', column: { width: 90 } },
+    { field: 'isDefault', label: 'system.role.isDefault', widget: 'switch' },
+    statusField,
+    {
+      field: 'dataScope',
+      label: 'system.role.dataScope',
+      widget: 'select',
+      options: dataScopes.map((v) => ({ label: `system.role.dataScope.${v}`, value: v })),
+    },
+    // the grant trees are the role page's own inputs
+    { field: 'deptIds', label: 'system.role.depts', column: false },
+    { field: 'menuIds', label: 'system.role.menus', column: false },
+    { ...remarkField, column: false },
+    { field: 'createBy', label: 'crud.createBy', column: { hidden: true }, form: false },
+    createTimeField,
+  ],
 });
+export const roleResource = roleEntity.resource;
+export const roleSchema = roleResource.item as ItemOf<typeof createRoleSchema, typeof derived>;
 
 export type Role = z.infer<typeof roleSchema>;
 export type CreateRoleInput = z.infer<typeof createRoleSchema>;

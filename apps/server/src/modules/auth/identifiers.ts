@@ -2,8 +2,8 @@ import { ACCOUNT_IDENTIFIER_FIELDS, type AccountIdentifierField } from '@atrium/
 import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../crud/context';
+import { denied, grantGuard } from '../../crud/grants';
 import { memberships } from '../../db/schema';
-import { denied, roleGuard } from '../system/role/role.guard';
 import { tokenRefused } from './api-token.service';
 import { sendNotice } from './mailer';
 
@@ -40,7 +40,7 @@ export async function guardIdentifierChange(
   // what signs an account in changes only in a signed-in session, never with an API token (ADR 047)
   if (ctx.caller.tokenId !== undefined) throw tokenRefused(field);
   if (ctx.caller.userId === target.userId) throw denied(field, 'self', 'user.ownIdentifier');
-  await roleGuard.assertHoldsAtLeast(ctx, target.userId, field, 'user.identifierHoldsMore');
+  await grantGuard.assertHoldsAtLeast(ctx, target.userId, field, 'user.identifierHoldsMore');
   if (!ctx.caller.superAdmin) {
     const [elsewhere] = await ctx.tx
       .select({ tenant: memberships.tenantRef })

@@ -5,12 +5,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import { invalidField } from '../../crud/conflict';
 import { inTenant } from '../../crud/context';
+import { grantGuard } from '../../crud/grants';
 import { withTenant } from '../../db/client';
 import { accounts, memberships, roles, sessions, ssoLinks, tenantSso, tenants, tenantUsers, userRoles } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { AuthContext } from '../../plugins/external/access';
 import { secretContext } from '../../secrets/at-rest';
-import { roleGuard } from '../system/role/role.guard';
 import { originOf, writeLoginLog } from './login.service';
 import { ABSOLUTE_MS, invalidateAccess } from './session.service';
 
@@ -134,7 +134,7 @@ export async function saveSsoSettings(app: FastifyInstance, request: FastifyRequ
       : [];
     const missing = codes.find((code) => !found.some((r) => r.code === code));
     if (missing) throw invalidField('roleMappings', 'unknownRole', 'sso.unknownRole', { role: missing });
-    await roleGuard.assertGrantable(
+    await grantGuard.assertGrantable(
       ctx,
       found.map((r) => Number(r.id)),
       'roleMappings',

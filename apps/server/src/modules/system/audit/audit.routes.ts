@@ -6,10 +6,10 @@ import { z } from 'zod';
 import { recordAudit } from '../../../crud/audit';
 import { inTenant } from '../../../crud/context';
 import { registerExport } from '../../../crud/excel';
+import { grantGuard } from '../../../crud/grants';
 import { ok, registerResource, routeOptions } from '../../../crud/register-resource';
 import { forbidden, notFound } from '../../../errors';
 import { endSessions } from '../../auth/session.service';
-import { roleGuard } from '../role/role.guard';
 import { loginLogRepository, operLogRepository, sessionRepository } from './audit.repository';
 
 /** Operation log, login log (search and Excel export) and online sessions with force-logout. */
@@ -82,7 +82,7 @@ export async function auditRoutes(app: FastifyInstance) {
           // signing someone out is acting on their account, as a disable is: never the super admin's
           // (but by a super admin), nor that of anyone holding more than the caller
           if ((live.superAdmin || live.userType === '00') && !ctx.caller.superAdmin) throw forbidden();
-          if (live.userId !== null && live.userId !== ctx.caller.userId) await roleGuard.assertHoldsAtLeast(ctx, live.userId);
+          if (live.userId !== null && live.userId !== ctx.caller.userId) await grantGuard.assertHoldsAtLeast(ctx, live.userId);
           recordAudit(request, { targetName: live.accountId });
           ctx.afterCommit(() => endSessions(app, { reason: 'forced', sessionIds: [id] }));
         });

@@ -3,10 +3,10 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { invalidField } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
+import { grantGuard } from '../../../crud/grants';
 import { contains, isoDates } from '../../../crud/query';
 import type { RepositoryOptions } from '../../../crud/repository';
 import { depts, tenantUsers } from '../../../db/schema';
-import { roleGuard } from '../role/role.guard';
 
 type DeptRow = typeof depts.$inferSelect;
 
@@ -54,7 +54,7 @@ async function cascadeStatus(ctx: Ctx, dept: DeptRow, status: Status) {
   }
 }
 
-const inScope = (ctx: Ctx, id: number) => roleGuard.assertDepartmentInScope(ctx, id, 'id');
+const inScope = (ctx: Ctx, id: number) => grantGuard.assertDepartmentInScope(ctx, id, 'id');
 
 /**
  * What makes departments a tree, as hooks of the generic repository: the place in the tree (ancestors,
@@ -69,7 +69,7 @@ export const deptRules: RepositoryOptions<{ parentId: number | null; status: str
     // only a department inside the caller's data scope is changed; a move changes who sees whom, so
     // its new parent must be inside it too
     if (id !== undefined) await inScope(ctx, id);
-    if (before?.parentId !== parentId) await roleGuard.assertDepartmentInScope(ctx, parentId, 'parentId');
+    if (before?.parentId !== parentId) await grantGuard.assertDepartmentInScope(ctx, parentId, 'parentId');
     // an empty phone or e-mail is stored as none
     return { ancestors, phone: input.phone || null, email: input.email || null };
   },

@@ -1,33 +1,44 @@
-import type { CreateRoleInput, DataScope, ListQueryOf, roleResource, Status } from '@atrium/contracts';
-import { and, count, eq, inArray, ne } from 'drizzle-orm';
-import { conflict, invalidField, refused, rethrowUnique } from '../../../crud/conflict';
+import type { CreateRoleInput, Role } from '@atrium/contracts';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { invalidField } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
-import { allOf } from '../../../crud/data-scope';
-import { contains, isoDates, orderOf, pageOffset } from '../../../crud/query';
+import { denied, type Grant, grantsOf, heldMenus, unbounded, within } from '../../../crud/grants';
+import type { RepositoryOptions } from '../../../crud/repository';
 import { oneAtATime } from '../../../db/client';
-import { depts, menus, roleDepts, roleMenus, roles, userRoles } from '../../../db/schema';
+import { depts, menus, roleDepts, roleMenus, userRoles } from '../../../db/schema';
+import { invalidateAccess } from '../../auth/session.service';
 
-type RoleQuery = ListQueryOf<typeof roleResource>;
-type RoleRow = typeof roles.$inferSelect;
-const sortColumns = { orderNum: roles.orderNum, name: roles.name, code: roles.code, createTime: roles.createTime };
+type Grants = Pick<CreateRoleInput, 'menuIds' | 'deptIds' | 'dataScope'>;
 
-const toRole = (row: RoleRow) => {
-  const { tenantId: _tenant, ...rest } = isoDates(row);
-  return { ...rest, status: rest.status as Status, dataScope: rest.dataScope as DataScope };
-};
-const inTenant = (ctx: Ctx) => eq(roles.tenantId, ctx.caller.tenantId);
+/** Ids of the roles the caller holds (enabled or not: re-enabling a held role would grow the holder too). */
+async function heldRoles(ctx: Ctx): Promise<Set<number>> {
+  if (ctx.caller.userId === null) return new Set();
+  const rows = await ctx.tx
+    .select({ id: userRoles.roleId })
+    .from(userRoles)
+    .where(and(eq(userRoles.tenantId, ctx.caller.tenantId), eq(userRoles.userId, ctx.caller.userId)));
+  return new Set(rows.map((r) => Number(r.id)));
+}
 
-async function assertCodeFree(ctx: Ctx, code: string, exceptId?: number) {
-  const [taken] = await ctx.tx
-    .select({ id: roles.id })
-    .from(roles)
-    .where(and(inTenant(ctx), eq(roles.code, code), exceptId ? ne(roles.id, exceptId) : undefined))
-    .limit(1);
-  if (taken) throw conflict('code');
+/** A new or changed role grant: no menu and no data scope beyond the caller's own. */
+async function assertWithinOwn(ctx: Ctx, grant: Grant) {
+  if (await within(ctx, { ...grant, deptIds: grant.dataScope === '2' ? grant.deptIds : [] })) return;
+  const held = unbounded(ctx) ? null : await heldMenus(ctx);
+  const field = held && !grant.menuIds.every((id) => held.has(id)) ? 'menuIds' : 'dataScope';
+  throw denied(field, 'exceedsOwn', 'role.exceedsOwn');
+}
+
+/** Editing, disabling or deleting a role: not one the caller holds, nor one that grants more than they hold. */
+async function assertEditable(ctx: Ctx, roleId: number) {
+  if (unbounded(ctx)) return;
+  if ((await heldRoles(ctx)).has(roleId)) throw denied('id', 'ownRole', 'role.ownRole');
+  const grant = (await grantsOf(ctx, [roleId])).get(roleId);
+  if (grant && !(await within(ctx, grant))) throw denied('id', 'exceedsOwn', 'role.grantsMore');
 }
 
 /** Replaces a role's menu grant and custom departments, refusing ids that do not exist. */
-async function writeGrants(ctx: Ctx, roleId: number, input: Pick<CreateRoleInput, 'menuIds' | 'deptIds' | 'dataScope'>) {
+async function writeGrants(ctx: Ctx, roleId: number, input: Grants) {
   const tenantId = ctx.caller.tenantId;
   const menuIds = [...new Set(input.menuIds)];
   const deptIds = input.dataScope === '2' ? [...new Set(input.deptIds)] : [];
@@ -48,96 +59,46 @@ async function writeGrants(ctx: Ctx, roleId: number, input: Pick<CreateRoleInput
   if (deptIds.length) await ctx.tx.insert(roleDepts).values(deptIds.map((deptId) => ({ tenantId, roleId, deptId })));
 }
 
-const fields = (input: CreateRoleInput) => ({
-  name: input.name,
-  code: input.code,
-  dataScope: input.dataScope,
-  isDefault: input.isDefault,
-  orderNum: input.orderNum,
-  status: input.status,
-  remark: input.remark ?? null,
-});
+/** A role with its menu grant and custom departments (the list leaves them out). */
+async function withGrants(ctx: Ctx, role: Role): Promise<Role> {
+  const tenantId = ctx.caller.tenantId;
+  const [menuRows, deptRows] = await oneAtATime([
+    ctx.tx
+      .select({ id: roleMenus.menuId })
+      .from(roleMenus)
+      .where(and(eq(roleMenus.tenantId, tenantId), eq(roleMenus.roleId, role.id))),
+    ctx.tx
+      .select({ id: roleDepts.deptId })
+      .from(roleDepts)
+      .where(and(eq(roleDepts.tenantId, tenantId), eq(roleDepts.roleId, role.id))),
+  ]);
+  return { ...role, menuIds: menuRows.map((m) => m.id), deptIds: deptRows.map((d) => d.id) };
+}
 
-export const roleRepository = {
-  async list(ctx: Ctx, q: RoleQuery) {
-    const where = allOf(
-      inTenant(ctx),
-      contains(roles.name, q.name),
-      contains(roles.code, q.code),
-      q.status ? eq(roles.status, q.status) : undefined,
-    );
-    const page = pageOffset(q);
-    const [rows, [total]] = await oneAtATime([
-      ctx.tx
-        .select()
-        .from(roles)
-        .where(where)
-        .orderBy(...orderOf(q.sort, sortColumns, roles.id))
-        .limit(page.limit)
-        .offset(page.offset),
-      ctx.tx.select({ n: count() }).from(roles).where(where),
-    ]);
-    return { list: rows.map(toRole), total: total?.n ?? 0 };
-  },
-
-  async get(ctx: Ctx, id: number) {
-    const [row] = await ctx.tx
-      .select()
-      .from(roles)
-      .where(and(inTenant(ctx), eq(roles.id, id)));
-    if (!row) return null;
-    const tenantId = ctx.caller.tenantId;
-    const [menuRows, deptRows] = await oneAtATime([
-      ctx.tx
-        .select({ id: roleMenus.menuId })
-        .from(roleMenus)
-        .where(and(eq(roleMenus.tenantId, tenantId), eq(roleMenus.roleId, id))),
-      ctx.tx
-        .select({ id: roleDepts.deptId })
-        .from(roleDepts)
-        .where(and(eq(roleDepts.tenantId, tenantId), eq(roleDepts.roleId, id))),
-    ]);
-    return { ...toRole(row), menuIds: menuRows.map((m) => m.id), deptIds: deptRows.map((d) => d.id) };
-  },
-
-  async create(ctx: Ctx, input: CreateRoleInput) {
-    await assertCodeFree(ctx, input.code);
-    const by = ctx.caller.accountId;
-    const [row] = await ctx.tx
-      .insert(roles)
-      .values({ ...fields(input), tenantId: ctx.caller.tenantId, createBy: by, updateBy: by })
-      .returning()
-      .catch((e) => rethrowUnique(e, { roles_code_key: 'code' }));
-    await writeGrants(ctx, row!.id, input);
-    return (await roleRepository.get(ctx, row!.id))!;
-  },
-
-  async update(ctx: Ctx, id: number, input: CreateRoleInput) {
-    await assertCodeFree(ctx, input.code, id);
-    await ctx.tx
-      .update(roles)
-      .set({ ...fields(input), updateBy: ctx.caller.accountId, updateTime: new Date() })
-      .where(and(inTenant(ctx), eq(roles.id, id)))
-      .catch((e) => rethrowUnique(e, { roles_code_key: 'code' }));
-    await writeGrants(ctx, id, input);
-    return (await roleRepository.get(ctx, id))!;
-  },
-
-  async setStatus(ctx: Ctx, id: number, status: Status) {
-    const [row] = await ctx.tx
-      .update(roles)
-      .set({ status, updateBy: ctx.caller.accountId, updateTime: new Date() })
-      .where(and(inTenant(ctx), eq(roles.id, id)))
-      .returning();
-    return toRole(row!);
-  },
-
-  async remove(ctx: Ctx, id: number) {
-    const [held] = await ctx.tx
-      .select({ n: count() })
-      .from(userRoles)
-      .where(and(eq(userRoles.tenantId, ctx.caller.tenantId), eq(userRoles.roleId, id)));
-    if ((held?.n ?? 0) > 0) throw refused('id', 'inUse', 'role.inUse', { count: held?.n ?? 0 });
-    await ctx.tx.delete(roles).where(and(inTenant(ctx), eq(roles.id, id)));
-  },
-};
+/**
+ * What a role adds to the generic repository: every write within what the caller holds (no grant beyond
+ * their own, no role they hold or one granting more), the grants kept beside the row and read with one
+ * role, no delete while users hold it, and the tenant's cached access dropped once a write commits, so a
+ * changed grant or a disabled role takes effect at the holders' next request.
+ */
+export function roleRules(app: FastifyInstance): RepositoryOptions<Role> {
+  // only a committed write runs it (ctx.afterCommit), so it may be asked for with the check that allows the write
+  const invalidate = (ctx: Ctx) => ctx.afterCommit(() => invalidateAccess(app, { tenantId: ctx.caller.tenantId }));
+  const editable = async (ctx: Ctx, id: number) => {
+    await assertEditable(ctx, id);
+    invalidate(ctx);
+  };
+  return {
+    unique: { code: 'roles_code_key' },
+    references: [{ column: userRoles.roleId, tenant: userRoles.tenantId, reason: 'role.inUse' }],
+    async authorizeWrite(ctx, input, id) {
+      if (id !== undefined) await assertEditable(ctx, id);
+      await assertWithinOwn(ctx, input as Grant);
+      invalidate(ctx);
+    },
+    afterWrite: (ctx, row, input) => writeGrants(ctx, row.id as number, input as Grants),
+    whole: withGrants,
+    beforeStatus: editable,
+    beforeDelete: editable,
+  };
+}

@@ -3,6 +3,7 @@ import type { CreateUserInput, Status, UpdateUserInput } from '@atrium/contracts
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { conflict, invalidField, refused, rethrowUnique } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
+import { denied, grantGuard, unbounded } from '../../../crud/grants';
 import { columnList, type RawResult } from '../../../db/client';
 import {
   accountFactors,
@@ -22,7 +23,6 @@ import { guardIdentifierChange } from '../../auth/identifiers';
 import { assertRecentSecondFactor } from '../../auth/mfa.service';
 import { assertPasswordPolicy, hashPassword } from '../../auth/password';
 import { endSessions, invalidateAccess } from '../../auth/session.service';
-import { denied, roleGuard, unbounded } from '../role/role.guard';
 import { userRepository } from './user.repository';
 
 const blank = (v: string | null | undefined) => (v ? v : null);
@@ -113,7 +113,7 @@ async function assertRoleChange(ctx: Ctx, before: number[], after: number[]) {
   if (sameIds(before, after)) return;
   assertMayGrant(ctx);
   const added = after.filter((id) => !before.includes(id));
-  await roleGuard.assertGrantable(ctx, [...added, ...before.filter((id) => !after.includes(id))]);
+  await grantGuard.assertGrantable(ctx, [...added, ...before.filter((id) => !after.includes(id))]);
   await assertStepUpForAdmin(ctx, added);
 }
 
@@ -157,14 +157,14 @@ export const userService = {
     await assertLinks(ctx, input);
     if (input.roleIds.length) {
       assertMayGrant(ctx);
-      await roleGuard.assertGrantable(ctx, input.roleIds);
+      await grantGuard.assertGrantable(ctx, input.roleIds);
       await assertStepUpForAdmin(ctx, input.roleIds);
     } else if (!unbounded(ctx)) {
       // no roles chosen: the tenant's default roles, which the caller gives as much as chosen ones
-      await roleGuard.assertGrantable(ctx, await defaultRoles(ctx), 'roleIds', 'user.defaultRoleExceedsOwn');
+      await grantGuard.assertGrantable(ctx, await defaultRoles(ctx), 'roleIds', 'user.defaultRoleExceedsOwn');
     }
     if (input.userType !== '02') assertMayGrant(ctx, 'userType');
-    await roleGuard.assertDepartmentInScope(ctx, input.deptId);
+    await grantGuard.assertDepartmentInScope(ctx, input.deptId);
     const tenantId = ctx.caller.tenantId;
     const by = ctx.caller.accountId;
     if (input.password) assertPasswordPolicy(input.password);
@@ -240,7 +240,7 @@ export const userService = {
     await assertLinks(ctx, input);
     if (input.roleIds !== undefined) await assertRoleChange(ctx, found.user.roleIds, input.roleIds);
     if (input.userType !== found.user.userType) assertMayGrant(ctx, 'userType');
-    if ((input.deptId ?? null) !== found.user.deptId) await roleGuard.assertDepartmentInScope(ctx, input.deptId);
+    if ((input.deptId ?? null) !== found.user.deptId) await grantGuard.assertDepartmentInScope(ctx, input.deptId);
     await guardIdentifierChange(
       ctx,
       { userId: id, accountRef: found.accountRef, accountId: found.user.accountId, before: found.user },
@@ -280,7 +280,7 @@ export const userService = {
   async setStatus(ctx: Ctx, id: number, status: Status) {
     const found = await target(ctx, id);
     if (status === '1') await assertRemovable(ctx, id, found);
-    await roleGuard.assertHoldsAtLeast(ctx, id);
+    await grantGuard.assertHoldsAtLeast(ctx, id);
     await ctx.tx
       .update(tenantUsers)
       .set({ status, updateBy: ctx.caller.accountId, updateTime: new Date() })
@@ -292,7 +292,7 @@ export const userService = {
   async remove(ctx: Ctx, id: number) {
     const found = await target(ctx, id);
     await assertRemovable(ctx, id, found);
-    await roleGuard.assertHoldsAtLeast(ctx, id);
+    await grantGuard.assertHoldsAtLeast(ctx, id);
     const tenantId = ctx.caller.tenantId;
     await ctx.tx.delete(tenantUsers).where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.id, id)));
     await ctx.tx.delete(memberships).where(and(eq(memberships.accountId, found.accountRef), eq(memberships.tenantRef, tenantId)));
@@ -309,7 +309,7 @@ export const userService = {
    */
   async credentialTarget(ctx: Ctx, id: number) {
     const found = await target(ctx, id);
-    if (ctx.caller.userId !== id) await roleGuard.assertHoldsAtLeast(ctx, id);
+    if (ctx.caller.userId !== id) await grantGuard.assertHoldsAtLeast(ctx, id);
     return found;
   },
 
@@ -337,7 +337,7 @@ export const userService = {
   async removeFactors(ctx: Ctx, id: number) {
     const found = await target(ctx, id);
     if (ctx.caller.userId === id) throw refused('id', 'self', 'user.self');
-    await roleGuard.assertHoldsAtLeast(ctx, id);
+    await grantGuard.assertHoldsAtLeast(ctx, id);
     const removed = await ctx.tx
       .delete(accountFactors)
       .where(eq(accountFactors.accountRef, found.accountRef))

@@ -1,65 +1,45 @@
 import { Tag } from '@arco-design/web-react';
-import { dataScopes, type Role, roleResource } from '@atrium/contracts/system/role';
+import { type Role, roleEntity } from '@atrium/contracts/system/role';
 import { useTranslation } from 'react-i18next';
+import { columnsOf, formOf, searchOf } from '../../../crud/fields';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import { resourceApi } from '../../../crud/resource-api';
-import type { ColumnDef, FieldDef } from '../../../crud/types';
+import type { FieldDef } from '../../../crud/types';
 import '../shared/locale';
-import { formatDateTime } from '../../../locale/datetime';
-import { statusOptions } from '../shared/options';
 import { DeptScopeTree } from './DeptScopeTree';
 import { MenuGrantTree } from './MenuGrantTree';
 
-const scopeOptions = dataScopes.map((v) => ({ label: `system.role.dataScope.${v}`, value: v }));
+const fields = roleEntity.fields ?? [];
+const resource = roleEntity.resource;
 
-const form: FieldDef[] = [
-  { field: 'name', label: 'system.role.name' },
-  { field: 'code', label: 'system.role.code' },
-  { field: 'orderNum', label: 'crud.orderNum', type: 'number' },
-  { field: 'isDefault', label: 'system.role.isDefault', type: 'switch' },
-  { field: 'status', label: 'crud.status', type: 'radio', options: statusOptions },
-  { field: 'dataScope', label: 'system.role.dataScope', type: 'select', options: scopeOptions },
-  {
-    field: 'deptIds',
-    label: 'system.role.depts',
-    type: 'custom',
-    visible: (v) => v.dataScope === '2',
-    render: (p) => <DeptScopeTree {...p} />,
-  },
-  { field: 'menuIds', label: 'system.role.menus', type: 'custom', render: (p) => <MenuGrantTree {...p} /> },
-  { field: 'remark', label: 'crud.remark', type: 'textarea' },
-];
-const search: FieldDef[] = [
-  { field: 'name', label: 'system.role.name' },
-  { field: 'code', label: 'system.role.code' },
-  { field: 'status', label: 'crud.status', type: 'radio', options: statusOptions },
-];
+/** The grant trees: the inputs of the role's menus and custom departments (the drawer's order is the manifest's). */
+const trees: Record<string, Partial<FieldDef>> = {
+  deptIds: { type: 'custom', visible: (v) => v.dataScope === '2', render: (p) => <DeptScopeTree {...p} /> },
+  menuIds: { type: 'custom', render: (p) => <MenuGrantTree {...p} /> },
+};
+const form = formOf(fields).map((f) => ({ ...f, ...trees[f.field] }));
+const search = searchOf(fields);
+// the list's order: what the role reaches right after what names it
+const listOrder = ['name', 'code', 'dataScope', 'isDefault', 'orderNum'];
+const listed = (key: string) => (listOrder.includes(key) ? listOrder.indexOf(key) : listOrder.length);
 
 /** Roles: menu grant (buttons included), data scope and the default flag. */
 export function RolePage() {
   const { t } = useTranslation();
-  const columns: ColumnDef<Role>[] = [
-    { key: 'name', title: 'system.role.name' },
-    { key: 'code', title: 'system.role.code' },
-    { key: 'dataScope', title: 'system.role.dataScope', render: (r) => t(`system.role.dataScope.${r.dataScope}`) },
-    {
-      key: 'isDefault',
-      title: 'system.role.isDefault',
-      render: (r) => (r.isDefault ? <Tag color="arcoblue">{t('crud.yes')}</Tag> : t('crud.no')),
-    },
-    { key: 'orderNum', title: 'crud.orderNum', width: 90 },
-    { key: 'createBy', title: 'crud.createBy', hidden: true },
-    { key: 'createTime', title: 'crud.createTime', render: (r) => formatDateTime(r.createTime) },
-  ];
+  const columns = columnsOf<Role>(fields, t, resource.has('status'))
+    .sort((a, b) => listed(a.key) - listed(b.key))
+    .map((c) =>
+      c.key === 'isDefault' ? { ...c, render: (r: Role) => (r.isDefault ? <Tag color="arcoblue">{t('crud.yes')}</Tag> : t('crud.no')) } : c,
+    );
   return (
     <ResourcePage<Role>
-      resource={roleResource}
+      resource={resource}
       columns={columns}
       search={search}
       form={form}
-      createDefaults={{ status: '0', orderNum: 0, dataScope: '1', isDefault: false, menuIds: [], deptIds: [] }}
+      createDefaults={roleEntity.createDefaults}
       // the list leaves out the grant; editing loads the whole role
-      toForm={(role) => resourceApi<Role>(roleResource).get(role.id)}
+      toForm={(role) => resourceApi<Role>(resource).get(role.id)}
     />
   );
 }

@@ -1,16 +1,17 @@
 import { ALL_PERMISSIONS, type DataScope } from '@atrium/contracts';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Ctx } from '../../../crud/context';
-import { allOf, dataScopeFilter } from '../../../crud/data-scope';
-import { oneAtATime } from '../../../db/client';
-import { depts, roleDepts, roleMenus, roles, userRoles } from '../../../db/schema';
-import { AppError } from '../../../errors';
+import { oneAtATime } from '../db/client';
+import { depts, roleDepts, roleMenus, roles, userRoles } from '../db/schema';
+import { AppError } from '../errors';
+import type { Ctx } from './context';
+import { allOf, dataScopeFilter } from './data-scope';
 
 /**
- * The rules that keep a limited user from making themselves (or a friend) administrator: a caller
- * grants only what they hold (menus and data scope), edits no role they hold or one that grants more
- * than they hold, and moves users only into departments inside their own data scope. A super admin
- * (or anyone holding '*:*:*') is unbounded.
+ * The rule that keeps a limited user from making themselves (or a friend) administrator: a caller grants
+ * only what they hold (menus and data scope), whether they give roles, take them away, map them to a
+ * sign-in provider or write a role (the role's own rules, `modules/system/role`), and places users only
+ * in departments inside their own data scope. A super admin (or anyone holding '*:*:*') is unbounded.
+ * Below the modules, since signing in (`modules/auth`) applies it as much as the system pages.
  */
 
 /** What a role grants: its menus and the rows it reaches. */
@@ -23,7 +24,7 @@ export const denied = (field: string, rule: string, message: string) => new AppE
 export const unbounded = (ctx: Ctx) => ctx.caller.superAdmin || ctx.caller.permissions.has(ALL_PERMISSIONS);
 
 /** Menu ids of the caller's enabled roles in this tenant (only the one the session acts as, after "switch roles"). */
-async function heldMenus(ctx: Ctx): Promise<Set<number>> {
+export async function heldMenus(ctx: Ctx): Promise<Set<number>> {
   if (ctx.caller.userId === null) return new Set();
   const acting = ctx.caller.activeRole;
   const rows = await ctx.tx
@@ -39,16 +40,6 @@ async function heldMenus(ctx: Ctx): Promise<Set<number>> {
         acting === null ? undefined : eq(roles.code, acting),
       ),
     );
-  return new Set(rows.map((r) => Number(r.id)));
-}
-
-/** Ids of the roles the caller holds (enabled or not: re-enabling a held role would grow the holder too). */
-async function heldRoles(ctx: Ctx): Promise<Set<number>> {
-  if (ctx.caller.userId === null) return new Set();
-  const rows = await ctx.tx
-    .select({ id: userRoles.roleId })
-    .from(userRoles)
-    .where(and(eq(userRoles.tenantId, ctx.caller.tenantId), eq(userRoles.userId, ctx.caller.userId)));
   return new Set(rows.map((r) => Number(r.id)));
 }
 
@@ -82,7 +73,7 @@ async function departmentsInScope(ctx: Ctx, ids: number[]): Promise<number> {
 }
 
 /** Whether the caller holds every menu and at least the data scope of `grant`. */
-async function within(ctx: Ctx, grant: Grant, menus?: Set<number>): Promise<boolean> {
+export async function within(ctx: Ctx, grant: Grant, menus?: Set<number>): Promise<boolean> {
   if (unbounded(ctx)) return true;
   const held = menus ?? (await heldMenus(ctx));
   if (!grant.menuIds.every((id) => held.has(id))) return false;
@@ -90,7 +81,7 @@ async function within(ctx: Ctx, grant: Grant, menus?: Set<number>): Promise<bool
 }
 
 /** The current grant of each role (missing ids are left out; callers check existence themselves). */
-async function grantsOf(ctx: Ctx, roleIds: number[]): Promise<Map<number, Grant>> {
+export async function grantsOf(ctx: Ctx, roleIds: number[]): Promise<Map<number, Grant>> {
   const unique = [...new Set(roleIds)];
   const result = new Map<number, Grant>();
   if (!unique.length) return result;
@@ -115,7 +106,7 @@ async function grantsOf(ctx: Ctx, roleIds: number[]): Promise<Map<number, Grant>
   return result;
 }
 
-export const roleGuard = {
+export const grantGuard = {
   /** Giving or taking away these roles: each must grant no more than the caller holds. */
   async assertGrantable(ctx: Ctx, roleIds: number[], field = 'roleIds', message = 'role.exceedsOwn') {
     if (unbounded(ctx) || !roleIds.length) return;
@@ -125,28 +116,6 @@ export const roleGuard = {
     }
   },
 
-  /** A new or changed role grant: no menu and no data scope beyond the caller's own. */
-  async assertWithinOwn(ctx: Ctx, grant: Grant) {
-    if (await within(ctx, { ...grant, deptIds: grant.dataScope === '2' ? grant.deptIds : [] })) return;
-    const menus = unbounded(ctx) ? null : await heldMenus(ctx);
-    const field = menus && !grant.menuIds.every((id) => menus.has(id)) ? 'menuIds' : 'dataScope';
-    throw denied(field, 'exceedsOwn', 'role.exceedsOwn');
-  },
-
-  /** Editing, disabling or deleting a role: not one the caller holds, nor one that grants more than they hold. */
-  async assertEditable(ctx: Ctx, roleId: number) {
-    if (unbounded(ctx)) return;
-    if ((await heldRoles(ctx)).has(roleId)) throw denied('id', 'ownRole', 'role.ownRole');
-    const grant = (await grantsOf(ctx, [roleId])).get(roleId);
-    if (grant && !(await within(ctx, grant))) throw denied('id', 'exceedsOwn', 'role.grantsMore');
-  },
-
-  /** Placing a user (oneself included) in a department: only one inside the caller's data scope. */
-  async assertDepartmentInScope(ctx: Ctx, deptId: number | null | undefined, field = 'deptId') {
-    if (!deptId || unbounded(ctx) || ctx.caller.dataScope === '1') return;
-    if ((await departmentsInScope(ctx, [deptId])) !== 1) throw denied(field, 'outsideScope', 'dept.outsideScope');
-  },
-
   /** Whether the caller holds at least everything the given user's roles grant (for taking over an account). */
   async assertHoldsAtLeast(ctx: Ctx, userId: number, field = 'id', message = 'role.exceedsOwn') {
     if (unbounded(ctx)) return;
@@ -154,11 +123,17 @@ export const roleGuard = {
       .select({ id: userRoles.roleId })
       .from(userRoles)
       .where(and(eq(userRoles.tenantId, ctx.caller.tenantId), eq(userRoles.userId, userId)));
-    await roleGuard.assertGrantable(
+    await grantGuard.assertGrantable(
       ctx,
       rows.map((r) => Number(r.id)),
       field,
       message,
     );
+  },
+
+  /** Placing a user (oneself included) in a department: only one inside the caller's data scope. */
+  async assertDepartmentInScope(ctx: Ctx, deptId: number | null | undefined, field = 'deptId') {
+    if (!deptId || unbounded(ctx) || ctx.caller.dataScope === '1') return;
+    if ((await departmentsInScope(ctx, [deptId])) !== 1) throw denied(field, 'outsideScope', 'dept.outsideScope');
   },
 };
