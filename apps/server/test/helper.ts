@@ -179,3 +179,15 @@ export async function buildTestApp(
     },
   };
 }
+
+/**
+ * No account has a second factor, a recovery code or a pending sign-in or lock (the key-value entries),
+ * every tenant's second-factor policy is optional, and no session is read from the cache.
+ */
+export async function withoutSecondFactors(ctx: Pick<Awaited<ReturnType<typeof buildTestApp>>, 'app' | 'database'>) {
+  await ctx.database.query(`delete from account_factors`);
+  await ctx.database.query(`delete from recovery_codes`);
+  await ctx.database.query(`delete from kv_entries`);
+  await ctx.database.query(`update tenants set mfa_policy = 'optional'`);
+  ctx.app.sessions.invalidate();
+}

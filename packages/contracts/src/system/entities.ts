@@ -1,6 +1,7 @@
+import { loginLogEntity, operLogEntity, sessionEntity } from './audit';
 import { deptEntity } from './dept';
 import { systemManifests } from './entity';
 import { postEntity } from './post';
 
 /** The system entities on the manifest machinery (the server registers them, the web renders their pages). */
-export const systemEntities = systemManifests([postEntity, deptEntity]);
+export const systemEntities = systemManifests([postEntity, deptEntity, operLogEntity, loginLogEntity, sessionEntity]);

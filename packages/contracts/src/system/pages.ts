@@ -1,8 +1,14 @@
 /**
  * The system entities on the manifest machinery: entity → its page's route in the route catalogue
- * (`routes.ts`). The generic page renders those whose manifest has fields; the web app's page map names
- * the others' pages. Plain data: the page map reads it without loading the schemas.
+ * (`routes.ts`). The generic page renders those whose manifest has fields, unless the web app's page map
+ * names a page of their own. Plain data: the page map reads it without loading the schemas.
  */
-export const systemEntityPages = { post: 'systemPost', dept: 'systemDept' } as const;
+export const systemEntityPages = {
+  post: 'systemPost',
+  dept: 'systemDept',
+  operlog: 'systemOperlog',
+  loginlog: 'systemLoginlog',
+  session: 'systemSession',
+} as const;
 
 export type SystemEntityName = keyof typeof systemEntityPages;
