@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import { type Database, type DatabaseOptions, type Engine, openDatabase } from '../src/db/client';
@@ -178,4 +178,31 @@ export async function buildTestApp(
       await testDatabase.drop();
     },
   };
+}
+
+/**
+ * No account has a second factor, a recovery code or a pending sign-in or lock (the key-value entries),
+ * every tenant's second-factor policy is optional, and no session is read from the cache.
+ */
+export async function withoutSecondFactors(ctx: Pick<Awaited<ReturnType<typeof buildTestApp>>, 'app' | 'database'>) {
+  await ctx.database.query(`delete from account_factors`);
+  await ctx.database.query(`delete from recovery_codes`);
+  await ctx.database.query(`delete from kv_entries`);
+  await ctx.database.query(`update tenants set mfa_policy = 'optional'`);
+  ctx.app.sessions.invalidate();
+}
+
+/**
+ * A suite's app on `engine` with sign-ins not rate-limited: built before the suite's tests and handed to
+ * `ready` (which keeps it and signs in whom the tests need), closed after them.
+ */
+export function suiteApp(engine: Engine, ready: (ctx: Awaited<ReturnType<typeof buildTestApp>>) => Promise<void>) {
+  let built: Awaited<ReturnType<typeof buildTestApp>> | undefined;
+  beforeAll(async () => {
+    built = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+    await ready(built);
+  });
+  afterAll(async () => {
+    await built?.close();
+  });
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { withTenant } from '../src/db/client';
 import { LOCKOUT, MFA_TOKEN_TTL_MS } from '../src/modules/auth/login.service';
 import { STEP_UP_MS } from '../src/modules/auth/mfa.service';
-import { buildTestApp, engines } from './helper';
+import { buildTestApp, engines, withoutSecondFactors } from './helper';
 import { startMailbox } from './mailbox';
 import { type Answer, fromAddress } from './system/api';
 
@@ -65,13 +65,9 @@ describe.each(engines)('second factor on %s', (engine) => {
     await mailbox?.close();
   });
   beforeEach(async () => {
-    // every test starts without factors, locks or pending sign-ins, every tenant optional
-    await ctx.database.query(`delete from account_factors`);
-    await ctx.database.query(`delete from recovery_codes`);
-    await ctx.database.query(`delete from kv_entries`);
-    await ctx.database.query(`update tenants set mfa_policy = 'optional'`);
+    // every test starts without factors, locks or pending sign-ins, every tenant optional, every user enabled
     for (const code of ['hq', 'acme']) await inTenant(code, sql`update tenant_users set status = '0'`);
-    ctx.app.sessions.invalidate();
+    await withoutSecondFactors(ctx);
   });
 
   it('enrols an authenticator app: not active until a right code confirms it; ten recovery codes; the secret sealed at rest and never listed', async () => {

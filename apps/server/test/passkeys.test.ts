@@ -5,7 +5,7 @@ import { withTenant } from '../src/db/client';
 import { LOCKOUT } from '../src/modules/auth/login.service';
 import { STEP_UP_MS } from '../src/modules/auth/mfa.service';
 import { CHALLENGE_TTL_MS } from '../src/modules/auth/passkey.service';
-import { buildTestApp, engines } from './helper';
+import { buildTestApp, engines, withoutSecondFactors } from './helper';
 import { SoftAuthenticator } from './soft-authenticator';
 import { type Answer, fromAddress } from './system/api';
 
@@ -60,13 +60,7 @@ describe.each(engines)('passkeys on %s', (engine) => {
   afterAll(async () => {
     await ctx?.close();
   });
-  beforeEach(async () => {
-    await ctx.database.query(`delete from account_factors`);
-    await ctx.database.query(`delete from recovery_codes`);
-    await ctx.database.query(`delete from kv_entries`);
-    await ctx.database.query(`update tenants set mfa_policy = 'optional'`);
-    ctx.app.sessions.invalidate();
-  });
+  beforeEach(() => withoutSecondFactors(ctx));
 
   it('adds a passkey (packed self-attestation and none), lists it, and signs in with it as the second step', async () => {
     const token = await passwordToken('user', 'User@123456');

@@ -325,6 +325,11 @@ describe.each(engines)('release hardening on %s', (engine) => {
   it('lets only a MAINTAINER of every project, or the tenant administrator, change protection, approvals, variables and processes; logs before and after, secrets masked', async () => {
     const SECRET_OLD = 'old-Secret-value-42';
     const SECRET_NEW = 'new-Secret-value-43';
+    // the environment's two variables: the secret TOKEN (its value left out: kept as it is) and REGION
+    const variables = (token?: string, region = 'north') => [
+      { name: 'TOKEN', ...(token === undefined ? {} : { value: token }), secret: true },
+      { name: 'REGION', value: region },
+    ];
     const project = (await admin.post('/api/release/project', { key: unique('p'), name: 'Guarded' })).body.data.id as number;
     const other = (await admin.post('/api/release/project', { key: unique('p'), name: 'Other' })).body.data.id as number;
     const env = await admin.post('/api/release/env', {
@@ -332,10 +337,7 @@ describe.each(engines)('release hardening on %s', (engine) => {
       name: 'Production',
       protected: true,
       requiredApprovals: 2,
-      variables: [
-        { name: 'TOKEN', value: SECRET_OLD, secret: true },
-        { name: 'REGION', value: 'north' },
-      ],
+      variables: variables(SECRET_OLD),
     });
     expect(env.status).toBe(200);
     const envId = env.body.data.id as number;
@@ -360,10 +362,7 @@ describe.each(engines)('release hardening on %s', (engine) => {
     const envNow = async () => (await admin.get(`/api/release/env/${envId}`)).body.data;
     const processNow = async () => (await admin.get('/api/release/process')).body.data.list.find((p: { id: number }) => p.id === processId);
     const before = { env: await envNow(), process: await processNow() };
-    const keep = [
-      { name: 'TOKEN', secret: true },
-      { name: 'REGION', value: 'north' },
-    ];
+    const keep = variables();
     const attempts = [
       () => editor.put(`/api/release/env/${envId}`, { name: 'Production', protected: false, requiredApprovals: 2, variables: keep }),
       () => editor.put(`/api/release/env/${envId}`, { name: 'Production', protected: true, requiredApprovals: 1, variables: keep }),
@@ -372,20 +371,14 @@ describe.each(engines)('release hardening on %s', (engine) => {
           name: 'Production',
           protected: true,
           requiredApprovals: 2,
-          variables: [
-            { name: 'TOKEN', secret: true },
-            { name: 'REGION', value: 'south' },
-          ],
+          variables: variables(undefined, 'south'),
         }),
       () =>
         editor.put(`/api/release/env/${envId}`, {
           name: 'Production',
           protected: true,
           requiredApprovals: 2,
-          variables: [
-            { name: 'TOKEN', value: 'mine', secret: true },
-            { name: 'REGION', value: 'north' },
-          ],
+          variables: variables('mine'),
         }),
       () => editor.put(`/api/release/process/${processId}`, { name: 'Deploy', steps: [{ abilityId, params: { X: '1' } }] }),
       () => editor.post('/api/release/process', { name: 'Mine', projectId: project, steps: [{ abilityId }] }),
@@ -419,10 +412,7 @@ describe.each(engines)('release hardening on %s', (engine) => {
       name: 'Prod',
       protected: true,
       requiredApprovals: 2,
-      variables: [
-        { name: 'TOKEN', value: SECRET_NEW, secret: true },
-        { name: 'REGION', value: 'north' },
-      ],
+      variables: variables(SECRET_NEW),
     });
     expect(replaced.status).toBe(200);
     const log = (await admin.get('/api/system/operlog?module=release:env&pageSize=50')).body.data.list as {

@@ -28,6 +28,8 @@ export type FieldMeta = {
   wide?: boolean;
   /** select options from a list API (`/erp/warehouse`): its rows' `id` and `name` */
   source?: string;
+  /** the width of its Excel column, in characters (default 18) */
+  exportWidth?: number;
 };
 
 /**
@@ -167,12 +169,49 @@ export function defineEntity<
     actions: contract.actions ?? simpleActions,
     defaultSort: contract.defaultSort ?? ({ column: 'createTime', direction: 'desc' } as SortOrder<Sort>),
   });
+  return manifestOf(resource, { route, detail, extraActions, fields, createDefaults: createDefaults ?? schemaDefaults(contract.create) });
+}
+
+/** A manifest from its resource and its page: the parts left out stay out. */
+function manifestOf<R extends Resource>(resource: R, page: Omit<EntityManifest, 'resource'>) {
+  const { route, detail, extraActions, fields, createDefaults } = page;
   return {
     resource,
     route,
     ...(detail ? { detail } : {}),
     ...(extraActions ? { extraActions } : {}),
     ...(fields ? { fields } : {}),
-    createDefaults: createDefaults ?? schemaDefaults(contract.create),
+    ...(createDefaults ? { createDefaults } : {}),
   } satisfies EntityManifest;
+}
+
+const noInput = z.object({});
+
+/** What `defineRecords` is told: the resource's contract without input, and the manifest's page. */
+export type RecordsConfig<Item extends z.ZodObject, Filters extends z.ZodObject, Sort extends string> = Omit<
+  ResourceConfig<Item, typeof noInput, typeof noInput, Filters, Sort>,
+  'create' | 'update' | 'basePath'
+> & {
+  // named here as well, so that their own types are inferred (not through the Omit above)
+  item: Item;
+  filters: Filters;
+  basePath?: string;
+} & Omit<EntityManifest, 'resource' | 'createDefaults'>;
+
+/**
+ * An entity whose rows the server writes itself (the audit logs, the online sessions): its row schema is
+ * written out, it takes no input, and its path is `/{domain}/{name}`; its actions are read-only ones and
+ * the actions of its own routes (a forced logout) are `extraActions`.
+ */
+export function defineRecords<Item extends z.ZodObject, Filters extends z.ZodObject, Sort extends string>(
+  config: RecordsConfig<Item, Filters, Sort>,
+) {
+  const { route, detail, extraActions, fields, ...contract } = config;
+  const resource = defineResource({
+    ...contract,
+    basePath: contract.basePath ?? `/${contract.domain}/${contract.name}`,
+    create: noInput,
+    update: noInput,
+  });
+  return manifestOf(resource, { route, detail, extraActions, fields });
 }

@@ -14,7 +14,7 @@ import { printerStates } from './printer-protocol';
 import { noticeScopes, notificationTypes } from './realtime';
 import { abilityStatuses, clientStatuses, permissionLevels, taskKinds, taskStatuses } from './release';
 import { ssoPolicies } from './sso';
-import { auditResults, loginResults } from './system/audit';
+import { auditResults, loginResults } from './system/common';
 import { menuTypes } from './system/menu';
 import { dataScopes } from './system/role';
 

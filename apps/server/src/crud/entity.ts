@@ -28,6 +28,7 @@ export function exportColumns(fields: readonly FieldMeta[]): ExcelColumn<Record<
         header: header.en,
         zh: header.zh,
         key: f.field,
+        width: f.exportWidth,
         time: f.widget === 'datetime',
         labels: f.widget === 'switch' ? { true: yes, false: no } : labels,
         value: (row) => {

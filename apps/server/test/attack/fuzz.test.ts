@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { buildTestApp, engines, oneEngine } from '../helper';
+import { type buildTestApp, engines, oneEngine, suiteApp } from '../helper';
 import { hostileIds, hostileObject, hostileQuery } from './hostile';
 import { apiRoutes, databaseFingerprint, fillParams } from './surface';
 
@@ -41,12 +41,9 @@ describe.each(engines)('NUL characters, lone surrogates and out-of-range dates o
   let ctx: Awaited<ReturnType<typeof buildTestApp>>;
   let token: string;
 
-  beforeAll(async () => {
-    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+  suiteApp(engine, async (built) => {
+    ctx = built;
     token = await signIn(ctx.app, 'admin', 'Admin@123456');
-  });
-  afterAll(async () => {
-    await ctx?.close();
   });
 
   it('answers 400 naming the field for a NUL in any body or query field, a lone surrogate in any body field (nested and in keys too), and for a date outside 1900–9999', async () => {
@@ -103,12 +100,9 @@ describe.each(oneEngine)('fuzzing every route from its schema on %s', (engine) =
   let ctx: Awaited<ReturnType<typeof buildTestApp>>;
   let token: string;
 
-  beforeAll(async () => {
-    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+  suiteApp(engine, async (built) => {
+    ctx = built;
     token = await signIn(ctx.app, 'admin', 'Admin@123456');
-  });
-  afterAll(async () => {
-    await ctx?.close();
   });
 
   it('answers every hostile request with an envelope and never a 5xx; rejected writes change nothing', async () => {

@@ -1,9 +1,9 @@
 import { desc, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withTenant } from '../../src/db/client';
 import { loginLogs, operLogs } from '../../src/db/schema';
 import { TAKEN_PROBES } from '../../src/modules/system/user/user.routes';
-import { buildTestApp, engines } from '../helper';
+import { type buildTestApp, engines, suiteApp } from '../helper';
 import { type Caller, fieldsOf, signIn } from '../system/api';
 
 const PASSWORD = 'Kx9!mountain-ledger';
@@ -12,12 +12,9 @@ describe.each(engines)('disabled means disabled, and bad input never reaches the
   let ctx: Awaited<ReturnType<typeof buildTestApp>>;
   let admin: Caller;
 
-  beforeAll(async () => {
-    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+  suiteApp(engine, async (built) => {
+    ctx = built;
     admin = await signIn(ctx, 'admin', 'Admin@123456');
-  });
-  afterAll(async () => {
-    await ctx?.close();
   });
 
   const login = (account: string, password = PASSWORD) =>

@@ -1,10 +1,10 @@
 import { crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatTime } from '../../src/crud/excel';
 import { MAX_ROWS } from '../../src/modules/system/user/user.import';
-import { buildTestApp, engines } from '../helper';
+import { type buildTestApp, engines, suiteApp } from '../helper';
 import { type Caller, signIn } from './api';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -100,12 +100,9 @@ describe.each(engines)('Excel import and export hardening on %s', (engine) => {
   let ctx: Awaited<ReturnType<typeof buildTestApp>>;
   let admin: Caller;
 
-  beforeAll(async () => {
-    ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
+  suiteApp(engine, async (built) => {
+    ctx = built;
     admin = await signIn(ctx, 'admin', 'Admin@123456');
-  });
-  afterAll(async () => {
-    await ctx?.close();
   });
 
   const upload = (file: Buffer, lang = 'en-US') =>

@@ -1,11 +1,17 @@
 import { z } from 'zod';
-import { dateFilter, defineResource, textFilter } from '../resource';
+import { createTimeField, type FieldMeta } from '../entity';
+import { dateFilter, textFilter } from '../resource';
+import { auditResults } from './common';
+import { systemRecords } from './entity';
 
-/** What an operation-log entry says of the operation. */
-export const auditResults = ['success', 'failure'] as const;
+export { auditResults, type LoginResult, loginResults } from './common';
 
-const none = z.object({});
 const between = { createTimeFrom: dateFilter(), createTimeTo: dateFilter() };
+// the columns both logs' exports begin with (the export's headers are shorter than the pages' titles)
+const logFields = [
+  { field: 'id', label: 'system.log.id', exportWidth: 10 },
+  { ...createTimeField, label: 'system.log.time', exportWidth: 24 },
+] as const satisfies readonly FieldMeta[];
 
 export const operLogSchema = z.object({
   id: z.number().int(),
@@ -27,14 +33,10 @@ export const operLogSchema = z.object({
   apiTokenId: z.number().int().nullable().optional(),
 });
 
-/** Operation log: every write of the tenant, read-only. */
-export const operLogResource = defineResource({
+/** Operation log: every write of the tenant, read-only; its fields are the Excel export's columns. */
+export const operLogEntity = systemRecords({
   name: 'operlog',
-  domain: 'system',
-  basePath: '/system/operlog',
   item: operLogSchema,
-  create: none,
-  update: none,
   filters: z.object({
     operator: textFilter(30),
     module: textFilter(50),
@@ -46,11 +48,23 @@ export const operLogResource = defineResource({
   keyset: true,
   defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'query', 'export'],
+  fields: [
+    ...logFields,
+    { field: 'operator', label: 'system.log.operator' },
+    { field: 'module', label: 'system.log.module' },
+    { field: 'action', label: 'system.log.action' },
+    { field: 'target', label: 'system.log.target', exportWidth: 30 },
+    { field: 'targetName', label: 'system.log.targetName', exportWidth: 30 },
+    { field: 'method', label: 'system.log.method', exportWidth: 10 },
+    { field: 'url', label: 'system.log.url', exportWidth: 40 },
+    { field: 'ip', label: 'system.log.ip' },
+    { field: 'result', label: 'system.log.result', codes: 'auditResult', exportWidth: 10 },
+    { field: 'errorMessage', label: 'system.log.error', exportWidth: 40 },
+    { field: 'durationMs', label: 'system.log.duration', widget: 'number', exportWidth: 14 },
+    { field: 'summary', label: 'system.log.summary', exportWidth: 60 },
+  ],
 });
-
-/** What a login-log entry says happened: every result the server writes. */
-export const loginResults = ['success', 'failure', 'locked', 'logout', 'register', 'mfa'] as const;
-export type LoginResult = (typeof loginResults)[number];
+export const operLogResource = operLogEntity.resource;
 
 export const loginLogSchema = z.object({
   id: z.number().int(),
@@ -62,19 +76,24 @@ export const loginLogSchema = z.object({
   createTime: z.string(),
 });
 
-/** Login log: every sign-in attempt into the tenant, read-only. */
-export const loginLogResource = defineResource({
+/** Login log: every sign-in attempt into the tenant, read-only; its fields are the Excel export's columns. */
+export const loginLogEntity = systemRecords({
   name: 'loginlog',
-  domain: 'system',
-  basePath: '/system/loginlog',
   item: loginLogSchema,
-  create: none,
-  update: none,
   filters: z.object({ account: textFilter(100), ip: textFilter(64), result: textFilter(20), ...between }),
   sortable: ['createTime'],
   defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'export'],
+  fields: [
+    ...logFields,
+    { field: 'account', label: 'system.log.account' },
+    { field: 'result', label: 'system.log.result', codes: 'loginResult', exportWidth: 12 },
+    { field: 'reason', label: 'system.log.reason', exportWidth: 24 },
+    { field: 'ip', label: 'system.log.ip' },
+    { field: 'userAgent', label: 'system.log.userAgent', exportWidth: 50 },
+  ],
 });
+export const loginLogResource = loginLogEntity.resource;
 
 export const sessionSchema = z.object({
   id: z.number().int(),
@@ -90,19 +109,17 @@ export const sessionSchema = z.object({
   current: z.boolean(),
 });
 
-/** Online sessions in the tenant; force-logout ends one (its holder gets 1302). */
-export const sessionResource = defineResource({
+/** Online sessions in the tenant; force-logout ends one (its holder gets 1302). Its page is its own. */
+export const sessionEntity = systemRecords({
   name: 'session',
-  domain: 'system',
-  basePath: '/system/session',
   item: sessionSchema,
-  create: none,
-  update: none,
   filters: z.object({ accountId: textFilter(30), ip: textFilter(64) }),
   sortable: ['lastSeenAt', 'createTime'],
   defaultSort: { column: 'lastSeenAt', direction: 'desc' },
   actions: ['list'],
+  extraActions: ['forceLogout'],
 });
+export const sessionResource = sessionEntity.resource;
 
 export type OperLog = z.infer<typeof operLogSchema>;
 export type LoginLog = z.infer<typeof loginLogSchema>;

@@ -33,3 +33,10 @@ export const codeSchema = (max: number) =>
     .min(1)
     .max(max)
     .regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'letters, digits, _ and -, starting with a letter');
+
+// the logs' codes, here and not with the logs' manifests, so that the label registry reads them without the manifests
+/** What an operation-log entry says of the operation. */
+export const auditResults = ['success', 'failure'] as const;
+/** What a login-log entry says happened: every result the server writes. */
+export const loginResults = ['success', 'failure', 'locked', 'logout', 'register', 'mfa'] as const;
+export type LoginResult = (typeof loginResults)[number];

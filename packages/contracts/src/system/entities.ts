@@ -1,7 +1,8 @@
+import { loginLogEntity, operLogEntity, sessionEntity } from './audit';
 import { deptEntity } from './dept';
 import { systemManifests } from './entity';
 import { postEntity } from './post';
 import { roleEntity } from './role';
 
 /** The system entities on the manifest machinery (the server registers them, the web renders their pages). */
-export const systemEntities = systemManifests([postEntity, deptEntity, roleEntity]);
+export const systemEntities = systemManifests([postEntity, deptEntity, roleEntity, operLogEntity, loginLogEntity, sessionEntity]);

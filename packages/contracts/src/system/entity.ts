@@ -1,4 +1,5 @@
-import { defineEntity, type EntityManifest } from '../entity';
+import type { z } from 'zod';
+import { defineEntity, defineRecords, type EntityManifest, type RecordsConfig } from '../entity';
 import { catalogueRoute } from '../routes';
 import { type SystemEntityName, systemEntityPages } from './pages';
 
@@ -7,6 +8,13 @@ type EntityConfig = Parameters<typeof defineEntity>[0];
 /** A system entity (`defineEntity` in the `system` domain): its page is its route in the catalogue (`systemEntityPages`). */
 export function systemEntity<C extends Omit<EntityConfig, 'domain' | 'route'> & { name: SystemEntityName }>(config: C) {
   return defineEntity({ ...config, domain: 'system', route: catalogueRoute(systemEntityPages[config.name]) });
+}
+
+/** System records the server writes itself (`defineRecords` in the `system` domain): the audit logs, the sessions. */
+export function systemRecords<Item extends z.ZodObject, Filters extends z.ZodObject, Sort extends string>(
+  config: Omit<RecordsConfig<Item, Filters, Sort>, 'domain' | 'route'> & { name: SystemEntityName },
+) {
+  return defineRecords({ ...config, domain: 'system', route: catalogueRoute(systemEntityPages[config.name]) });
 }
 
 /** Checks that every page of `systemEntityPages` has its manifest among `manifests`, once. */

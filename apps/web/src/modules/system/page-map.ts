@@ -8,7 +8,7 @@ type PageLoader = () => Promise<ComponentType>;
 const entityRoutes: readonly string[] = Object.values(systemEntityPages);
 const system = routeCatalogue.find((r) => r.name === 'system')?.children ?? [];
 
-/** The system pages of their own (departments: the tree table; roles: the grant trees). */
+/** The system pages of their own (departments: the tree table; roles: the grant trees; the logs and sessions: their cells, pickers and force-logout). */
 const ownPages: Record<string, PageLoader> = {
   systemUser: () => import('./user/UserPage').then((m) => m.UserPage),
   systemUserDetail: () => import('./user/UserDetailPage').then((m) => m.UserDetailPage),

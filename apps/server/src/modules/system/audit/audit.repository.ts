@@ -225,7 +225,6 @@ export const sessionRepository = {
   async get() {
     return null;
   },
-  /** The session if it is live and in the caller's tenant. */
   /** A live session of the tenant, with who holds it: the account and its user in the tenant. */
   async findLive(ctx: Ctx, id: number) {
     const [row] = await ctx.tx
