@@ -13,7 +13,7 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-'));
 // The first lane takes these specs (about half of the time, measured); every other spec, a new one too,
 // runs in the second. Without E2E_LANE every spec runs.
 const lane = process.env.E2E_LANE;
-const firstLane = ['widths', 'shell', 'release', 'realtime', 'qr'].map((name) => `**/${name}.spec.ts`);
+const firstLane = ['widths', 'shell', 'release'].map((name) => `**/${name}.spec.ts`);
 const laneFiles = lane === '1' ? { testMatch: firstLane } : lane === '2' ? { testIgnore: firstLane } : {};
 
 /** Whether something already listens on the port (another run, another checkout's server). */
