@@ -61,7 +61,6 @@ export const approvalDecisionSchema = z.object({
 export const approvalResource = defineResource({
   name: 'approval',
   domain: 'profile',
-  basePath: '/profile/approval',
   item: approvalSchema,
   create: approvalInputSchema,
   update: approvalInputSchema,
@@ -133,7 +132,6 @@ export type CertificationRequest = z.infer<typeof certificationRequestSchema>;
 export const certificationReviewResource = defineResource({
   name: 'certification',
   domain: 'system',
-  basePath: '/system/certification',
   item: certificationRequestSchema,
   create: certificationInputSchema,
   update: certificationInputSchema,

@@ -163,7 +163,7 @@ export function defineEntity<
   const { route, detail, extraActions, fields, createDefaults, derived, ...contract } = config;
   const resource = defineResource({
     ...contract,
-    basePath: contract.basePath ?? `/${contract.domain}/${contract.name}`,
+    basePath: contract.basePath,
     item: z.object({ id: z.number().int(), ...rowOf(contract.create), ...derived, ...auditFields }) as ItemOf<Create, Derived>,
     update: contract.create,
     actions: contract.actions ?? simpleActions,
@@ -209,7 +209,7 @@ export function defineRecords<Item extends z.ZodObject, Filters extends z.ZodObj
   const { route, detail, extraActions, fields, ...contract } = config;
   const resource = defineResource({
     ...contract,
-    basePath: contract.basePath ?? `/${contract.domain}/${contract.name}`,
+    basePath: contract.basePath,
     create: noInput,
     update: noInput,
   });

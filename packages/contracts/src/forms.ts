@@ -72,7 +72,6 @@ export const stepRecordSchema = z.object({
 export const stepResource = defineResource({
   name: 'step',
   domain: 'form',
-  basePath: '/form/step',
   item: stepRecordSchema,
   create: stepFormInputSchema,
   update: stepFormInputSchema,
@@ -149,7 +148,6 @@ export type GroupSettings = z.infer<typeof groupSettingsSchema>;
 export const groupResource = defineResource({
   name: 'group',
   domain: 'form',
-  basePath: '/form/group',
   item: groupSettingsSchema,
   create: groupFormObjectSchema,
   update: groupFormObjectSchema,

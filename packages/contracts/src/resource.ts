@@ -76,8 +76,8 @@ export type ResourceConfig<
   /** Entity name, e.g. `post`; with `domain` it names the permission prefix and i18n keys. */
   name: string;
   domain: string;
-  /** Path under /api, e.g. `/system/post`. */
-  basePath: string;
+  /** Path under /api: `/{domain}/{name}` unless given (`/mall/print-job`). */
+  basePath?: string;
   item: Item;
   create: Create;
   update: Update;
@@ -129,7 +129,7 @@ export function defineResource<
 >(config: ResourceConfig<Item, Create, Update, Filters, Sort>) {
   const prefix = `${config.domain}:${config.name}`;
   const permission = (action: ResourceAction | (string & {})) => `${prefix}:${action}`;
-  const base = `/${config.basePath.replace(/^\//, '')}`;
+  const base = `/${(config.basePath ?? `${config.domain}/${config.name}`).replace(/^\//, '')}`;
   const paths: Record<ResourceAction, string> = {
     list: base,
     query: `${base}/:id`,

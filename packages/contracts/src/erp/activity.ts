@@ -58,7 +58,6 @@ export const activityStatusInputSchema = z.object({ status: activityStatusSchema
 export const activityResource = defineResource({
   name: 'activity',
   domain: 'erp',
-  basePath: '/erp/activity',
   item: activitySchema,
   create: createActivitySchema as unknown as z.ZodObject<(typeof createActivitySchema)['shape']>,
   update: createActivitySchema as unknown as z.ZodObject<(typeof createActivitySchema)['shape']>,

@@ -26,7 +26,6 @@ export const createCategorySchema = z.object({
 export const categoryResource = defineResource({
   name: 'category',
   domain: 'erp',
-  basePath: '/erp/category',
   item: categorySchema,
   create: createCategorySchema,
   update: createCategorySchema,

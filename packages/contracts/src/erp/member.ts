@@ -44,7 +44,6 @@ export const createMemberSchema = z.object({
 export const memberResource = defineResource({
   name: 'member',
   domain: 'erp',
-  basePath: '/erp/member',
   item: memberSchema,
   create: createMemberSchema,
   update: createMemberSchema,

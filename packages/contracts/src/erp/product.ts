@@ -85,7 +85,6 @@ export type CreateProductInput = z.infer<typeof createProductSchema>;
 export const productResource = defineResource({
   name: 'product',
   domain: 'erp',
-  basePath: '/erp/product',
   item: productSchema,
   create: createProductSchema,
   update: createProductSchema,

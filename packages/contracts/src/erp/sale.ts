@@ -68,7 +68,6 @@ export type CreateSaleInput = z.infer<typeof createSaleSchema>;
 export const saleResource = defineResource({
   name: 'sale',
   domain: 'erp',
-  basePath: '/erp/sale',
   item: saleSchema,
   create: createSaleSchema,
   update: createSaleSchema,

@@ -22,7 +22,6 @@ export const specSchema = z.object({ id: z.number().int(), ...rowOf(createSpecSc
 export const specResource = defineResource({
   name: 'spec',
   domain: 'erp',
-  basePath: '/erp/spec',
   item: specSchema,
   create: createSpecSchema,
   update: createSpecSchema,

@@ -22,7 +22,6 @@ export const warehouseResource = defineResource({
   accountIdentifiers: { create: { use: 'contact' }, update: { use: 'contact' } },
   name: 'warehouse',
   domain: 'erp',
-  basePath: '/erp/warehouse',
   item: warehouseSchema,
   create: createWarehouseSchema,
   update: createWarehouseSchema,

@@ -31,7 +31,6 @@ const createServiceSchema = z.object({
 export const serviceResource = defineResource({
   name: 'service',
   domain: 'list',
-  basePath: '/list/service',
   item: serviceSchema,
   create: createServiceSchema,
   update: createServiceSchema,

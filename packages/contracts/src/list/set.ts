@@ -32,7 +32,6 @@ export const createSetSchema = z.object({
 export const setResource = defineResource({
   name: 'set',
   domain: 'list',
-  basePath: '/list/set',
   item: setSchema,
   create: createSetSchema,
   update: createSetSchema,

@@ -78,7 +78,6 @@ export const goodsStockSchema = z.object({
 export const goodsResource = defineResource({
   name: 'goods',
   domain: 'mall',
-  basePath: '/mall/goods',
   item: goodsSchema,
   create: createGoodsSchema,
   update: updateGoodsSchema,

@@ -65,7 +65,6 @@ export type Printer = z.infer<typeof printerSchema>;
 export const printerResource = defineResource({
   name: 'printer',
   domain: 'mall',
-  basePath: '/mall/printer',
   item: printerSchema,
   create: createPrinterSchema,
   update: updatePrinterSchema,

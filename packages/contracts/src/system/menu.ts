@@ -70,7 +70,6 @@ export const createMenuSchema = z
 export const menuResource = defineResource({
   name: 'menu',
   domain: 'system',
-  basePath: '/system/menu',
   item: menuSchema,
   create: createMenuSchema,
   update: createMenuSchema,

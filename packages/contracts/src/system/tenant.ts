@@ -43,7 +43,6 @@ export const createTenantSchema = updateTenantSchema.extend({
 export const tenantResource = defineResource({
   name: 'tenant',
   domain: 'system',
-  basePath: '/system/tenant',
   item: tenantSchema,
   create: createTenantSchema,
   update: updateTenantSchema,

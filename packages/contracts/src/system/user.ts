@@ -71,7 +71,6 @@ export const updateUserSchema = z.object(profileFields);
 export const userResource = defineResource({
   name: 'user',
   domain: 'system',
-  basePath: '/system/user',
   item: userSchema,
   create: createUserSchema,
   update: updateUserSchema,
