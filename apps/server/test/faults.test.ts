@@ -42,21 +42,32 @@ describe('database faults', () => {
   );
 });
 
-describe.runIf(engines.includes('postgres'))('PostgreSQL going away under a running server', () => {
-  let ctx: Awaited<ReturnType<typeof buildTestApp>>;
-  let name: string;
+/**
+ * A test app on a PostgreSQL database of its own and an administrator's connection to break it with, for
+ * the suite that calls it; the database takes connections again and both close after the suite.
+ */
+function postgresUnderFault() {
+  let ctx: Awaited<ReturnType<typeof buildTestApp>> | undefined;
+  let name = '';
   const admin = new pg.Client({ connectionString: postgresAdminUrl });
-
   beforeAll(async () => {
     ctx = await buildTestApp('postgres', { LOGIN_RATE_LIMIT: '100000' });
     name = (await ctx.database.query<{ name: string }>('select current_database() as name'))[0]?.name as string;
     await admin.connect();
   });
   afterAll(async () => {
-    await admin.query(`alter database ${name} allow_connections true`).catch(() => {});
+    if (name) await admin.query(`alter database ${name} allow_connections true`).catch(() => {});
     await admin.end();
     await ctx?.close();
   });
+  return { app: () => ({ ctx: ctx as Awaited<ReturnType<typeof buildTestApp>>, name }), admin };
+}
+
+describe.runIf(engines.includes('postgres'))('PostgreSQL going away under a running server', () => {
+  const { app: appOf, admin } = postgresUnderFault();
+  let ctx: Awaited<ReturnType<typeof buildTestApp>>;
+  let name: string;
+  beforeAll(() => ({ ctx, name } = appOf()));
 
   const login = () =>
     ctx.app.inject({ method: 'POST', url: '/api/system/user/login', payload: { account: 'admin', password: 'Admin@123456' } });
@@ -80,19 +91,10 @@ describe.runIf(engines.includes('postgres'))('PostgreSQL going away under a runn
 });
 
 describe.runIf(engines.includes('postgres'))('PostgreSQL connections terminated under read and write load', () => {
+  const { app: appOf, admin } = postgresUnderFault();
   let ctx: Awaited<ReturnType<typeof buildTestApp>>;
   let name: string;
-  const admin = new pg.Client({ connectionString: postgresAdminUrl });
-
-  beforeAll(async () => {
-    ctx = await buildTestApp('postgres', { LOGIN_RATE_LIMIT: '100000' });
-    name = (await ctx.database.query<{ name: string }>('select current_database() as name'))[0]?.name as string;
-    await admin.connect();
-  });
-  afterAll(async () => {
-    await admin.end();
-    await ctx?.close();
-  });
+  beforeAll(() => ({ ctx, name } = appOf()));
 
   // only this test database's application connections, never anyone else's
   const terminate = async () =>
