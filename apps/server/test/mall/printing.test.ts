@@ -93,6 +93,19 @@ async function printer(api: Caller, extra: Record<string, unknown> = {}) {
   return { id: res.body.data.id as number, sn, key };
 }
 
+/** A device of printer `p` connected, listening for its jobs and reported online, as the API shows it. */
+async function connectOnline(api: Caller, url: string, p: { id: number; sn: string; key: string }) {
+  const dev = await device(url, p.sn, p.key);
+  const jobs = jobsOf(dev);
+  await dev.subscribeAsync(printerTopic(p.sn, 'job'), { qos: 1 });
+  await dev.publishAsync(printerTopic(p.sn, 'status'), JSON.stringify({ state: 'online' }), { qos: 1, retain: true });
+  await until(
+    () => api.get(`/api/mall/printer/${p.id}`),
+    (r) => r.body.data.state === 'online',
+  );
+  return { dev, jobs };
+}
+
 describe.each(engines)('printers over MQTT on %s', (engine) => {
   let ctx: Awaited<ReturnType<typeof buildTestApp>>;
   let api: Caller;
@@ -259,14 +272,7 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
 
   it('marks a job FAILED on a failed ack, and the printer offline when its connection dies', async () => {
     const p = await printer(api, { triggers: [] });
-    const dev = await device(url, p.sn, p.key);
-    const jobs = jobsOf(dev);
-    await dev.subscribeAsync(printerTopic(p.sn, 'job'), { qos: 1 });
-    await dev.publishAsync(printerTopic(p.sn, 'status'), JSON.stringify({ state: 'online' }), { qos: 1, retain: true });
-    await until(
-      () => api.get(`/api/mall/printer/${p.id}`),
-      (r) => r.body.data.state === 'online',
-    );
+    const { dev, jobs } = await connectOnline(api, url, p);
     const test = await api.post(`/api/mall/printer/${p.id}/test`, {});
     expect(test.status).toBe(200);
     await until(
@@ -459,15 +465,8 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
   /** A device of a printer (a new one unless given), signed in, subscribed and online; `jobs` collects what it is sent. */
   async function onlineDevice(given?: Awaited<ReturnType<typeof printer>>) {
     const p = given ?? (await printer(api, { triggers: [] }));
-    const dev = await device(url, p.sn, p.key);
+    const { dev, jobs } = await connectOnline(api, url, p);
     open.push(dev);
-    const jobs = jobsOf(dev);
-    await dev.subscribeAsync(printerTopic(p.sn, 'job'), { qos: 1 });
-    await dev.publishAsync(printerTopic(p.sn, 'status'), JSON.stringify({ state: 'online' }), { qos: 1, retain: true });
-    await until(
-      () => api.get(`/api/mall/printer/${p.id}`),
-      (r) => r.body.data.state === 'online',
-    );
     const ack = (jobId: number, status: 'printed' | 'failed') =>
       dev.publishAsync(printerTopic(p.sn, 'ack'), JSON.stringify({ jobId, status }), { qos: 1 });
     return { p, dev, jobs, ack };
