@@ -43,13 +43,13 @@ async function bundles(): Promise<{ zh: Record<string, string>; en: Record<strin
   holder.__atriumMessages ??= { pending: [] };
   await Promise.all([
     import('../crud/messages'),
-    import('../realtime/locale'),
+    import('../realtime/messages'),
     import('../modules/dashboard/messages'),
-    import('../modules/erp/locale'),
+    import('../modules/erp/messages'),
     import('../modules/form/messages'),
-    import('../modules/mall/locale'),
-    import('../modules/realtime/locale'),
-    import('../modules/release/locale'),
+    import('../modules/mall/messages'),
+    import('../modules/realtime/messages'),
+    import('../modules/release/messages'),
     import('../modules/staging/messages'),
     import('../modules/system/shared/locale'),
     import('../modules/system/shared/locale-admin'),

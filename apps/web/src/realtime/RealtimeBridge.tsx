@@ -9,7 +9,7 @@ import { useSession } from '../services/session';
 import { startRealtime } from './connection';
 import { emitRealtime } from './events';
 import { refreshNotificationFigures } from './keys';
-import './locale';
+import './messages';
 
 /**
  * Live updates for the signed-in layout: one broker connection per tab. A notification refreshes the

@@ -19,7 +19,7 @@ const ownPages: Record<string, PageLoader> = {
  */
 export const erpPages: Record<string, PageLoader> = {
   ...entityPages(erpCatalogueRoutes(), async () => {
-    const [, { erpEntities }] = await Promise.all([import('./locale'), import('@atrium/contracts/erp/manifest')]);
+    const [, { erpEntities }] = await Promise.all([import('./messages'), import('@atrium/contracts/erp/manifest')]);
     return erpEntities;
   }),
   ...ownPages,

@@ -20,54 +20,9 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api/http';
 import { useCan } from '../../components/permission/permission';
-import { registerMessages } from '../../crud/messages';
 import { formatDate } from '../../locale/datetime';
 import './list.css';
-
-registerMessages({
-  'zh-CN': {
-    'list.service.kind.all': '全部',
-    'list.service.kind.quality': '内容质检',
-    'list.service.kind.content': '内容服务',
-    'list.service.kind.rules': '规则预置',
-    'list.service.search': '搜索服务名称',
-    'list.service.status.opened': '已开通',
-    'list.service.status.expired': '已过期',
-    'list.service.status.cancelled': '已取消',
-    'list.service.status.renewed': '已续费',
-    'list.service.expires': '到期 {{date}}',
-    'list.service.open': '开通服务',
-    'list.service.cancel': '取消服务',
-    'list.service.renew': '续费一年',
-    'list.service.confirm.open': '确定开通“{{name}}”吗？有效期一年。',
-    'list.service.confirm.cancel': '确定取消“{{name}}”吗？',
-    'list.service.confirm.renew': '确定为“{{name}}”续费一年吗？',
-    'list.service.done.open': '已开通“{{name}}”',
-    'list.service.done.cancel': '已取消“{{name}}”',
-    'list.service.done.renew': '已为“{{name}}”续费',
-  },
-  'en-US': {
-    'list.service.kind.all': 'All',
-    'list.service.kind.quality': 'Content quality',
-    'list.service.kind.content': 'Content services',
-    'list.service.kind.rules': 'Preset rules',
-    'list.service.search': 'Search services',
-    'list.service.status.opened': 'Opened',
-    'list.service.status.expired': 'Expired',
-    'list.service.status.cancelled': 'Cancelled',
-    'list.service.status.renewed': 'Renewed',
-    'list.service.expires': 'Ends {{date}}',
-    'list.service.open': 'Open',
-    'list.service.cancel': 'Cancel service',
-    'list.service.renew': 'Renew for a year',
-    'list.service.confirm.open': 'Open "{{name}}" for a year?',
-    'list.service.confirm.cancel': 'Cancel "{{name}}"?',
-    'list.service.confirm.renew': 'Renew "{{name}}" for a year?',
-    'list.service.done.open': 'Opened "{{name}}"',
-    'list.service.done.cancel': 'Cancelled "{{name}}"',
-    'list.service.done.renew': 'Renewed "{{name}}"',
-  },
-});
+import './messages';
 
 type Paged<T> = { list: T[]; total: number };
 const PAGE_SIZE = 12;

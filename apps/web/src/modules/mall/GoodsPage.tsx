@@ -14,7 +14,7 @@ import { ResourcePage } from '../../crud/ResourcePage';
 import { resourceKeys } from '../../crud/resource-api';
 import type { ColumnDef } from '../../crud/types';
 import { SourceSelect } from '../../crud/widgets';
-import './locale';
+import './messages';
 import { formatMoney } from '../../locale/money';
 
 /** Where a goods' page lives in the mall: the link its QR code carries. */

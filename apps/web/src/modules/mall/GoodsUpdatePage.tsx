@@ -8,7 +8,7 @@ import { useNavigate, useParams } from 'react-router';
 import { http } from '../../api';
 import { resourceKeys } from '../../crud/resource-api';
 import { type FieldErrors, issuesToErrors, serverErrors } from '../../crud/validation';
-import './locale';
+import './messages';
 import { formatMoney } from '../../locale/money';
 
 type Tab = 'basic' | 'price' | 'detail';

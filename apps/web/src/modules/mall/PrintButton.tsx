@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { onRealtime } from '../../realtime/events';
-import './locale';
+import './messages';
 import { jobColour } from './PrinterPage';
 
 /**

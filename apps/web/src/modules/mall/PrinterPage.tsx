@@ -22,7 +22,7 @@ import type { ColumnDef, FieldDef } from '../../crud/types';
 import { SourceSelect } from '../../crud/widgets';
 import { formatDateTime } from '../../locale/datetime';
 import { onRealtime } from '../../realtime/events';
-import './locale';
+import './messages';
 import { VendorAccounts } from './VendorAccounts';
 import './mall.css';
 

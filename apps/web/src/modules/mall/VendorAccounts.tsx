@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useSchemaForm } from '../../crud/schema-form';
 import { formatDateTime } from '../../locale/datetime';
-import './locale';
+import './messages';
 
 const KEY = ['mall', 'vendorAccount'] as const;
 const URL = '/api/mall/printer/vendor-account';

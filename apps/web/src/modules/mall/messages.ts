@@ -1,5 +1,7 @@
-/** The mall and printer pages' strings in both languages. */
-export const mallZh: Record<string, string> = {
+import { registerMessages } from '../../crud/messages';
+
+/** The mall and printer pages' strings in both languages, registered when a page of theirs loads. */
+const mallZh: Record<string, string> = {
   'rule.link.httpOrPath': '须以 http:// 或 https:// 开头，或为本站路径（以一个 / 开头）',
   'mall.goods.entity': '商品',
   'mall.goods.title': '商品标题',
@@ -117,7 +119,7 @@ export const mallZh: Record<string, string> = {
   'mall.print.sent': '已提交打印（任务 {{id}}）',
 };
 
-export const mallEn: Record<string, string> = {
+const mallEn: Record<string, string> = {
   'rule.link.httpOrPath': 'an http(s) address or a path on this site (starting with a single /)',
   'mall.goods.entity': 'Goods',
   'mall.goods.title': 'Title',
@@ -235,3 +237,5 @@ export const mallEn: Record<string, string> = {
   'mall.print.choose': 'Choose a printer',
   'mall.print.sent': 'Sent to the printer (job {{id}})',
 };
+
+registerMessages({ 'zh-CN': mallZh, 'en-US': mallEn });

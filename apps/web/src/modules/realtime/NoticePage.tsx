@@ -37,7 +37,7 @@ import { useCan } from '../../components/permission';
 import { SearchForm } from '../../crud/SearchForm';
 import type { FieldDef } from '../../crud/types';
 import '../../crud/messages';
-import './locale';
+import './messages';
 import { pagedTable } from '../../crud/paged-table';
 import { formatDateTime } from '../../locale/datetime';
 

@@ -19,7 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { http } from '../../api';
 import '../../crud/messages';
-import './locale';
+import './messages';
 import { pagedTable } from '../../crud/paged-table';
 import { formatDateTime } from '../../locale/datetime';
 

@@ -20,7 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, http } from '../../api';
 import { NoAccess } from '../../crud/NoAccess';
 import { useIsPhone } from '../../shell/useIsPhone';
-import './locale';
+import './messages';
 import './release.css';
 
 export type Listed<T> = { list: T[]; total: number };

@@ -13,7 +13,7 @@ import { recentPages } from '../../services/recent-pages';
 import { useSession } from '../../services/session';
 import { useMenuPages } from '../../shell/menu/useMenu';
 import { PageLinks } from '../dashboard/workplace/WorkplacePage';
-import '../erp/locale';
+import '../erp/messages';
 import './messages';
 import { formatMoney } from '../../locale/money';
 

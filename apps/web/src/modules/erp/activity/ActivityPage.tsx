@@ -10,7 +10,7 @@ import { resourceKeys } from '../../../crud/resource-api';
 import { DisabledReason } from '../../../crud/StatusSwitch';
 import type { FieldDef } from '../../../crud/types';
 import { serverErrors } from '../../../crud/validation';
-import '../locale';
+import '../messages';
 import { columnsOf, formOf, searchOf } from '../../../crud/fields';
 import { SkuSelect } from '../shared/widgets';
 

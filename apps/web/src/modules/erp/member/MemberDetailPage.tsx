@@ -14,7 +14,7 @@ import { ResourceDetail } from '../../../crud/ResourceDetail';
 import { resourceKeys } from '../../../crud/resource-api';
 import { useResourceItem } from '../../../crud/useResource';
 import { formatDateTime } from '../../../locale/datetime';
-import '../locale';
+import '../messages';
 import { formatMoney } from '../../../locale/money';
 import { memberCode } from './member-code';
 

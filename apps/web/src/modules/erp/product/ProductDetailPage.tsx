@@ -12,7 +12,7 @@ import { resourceKeys } from '../../../crud/resource-api';
 import { useResourceItem } from '../../../crud/useResource';
 import { serverErrors } from '../../../crud/validation';
 import { formatDateTime } from '../../../locale/datetime';
-import '../locale';
+import '../messages';
 import { SourceSelect } from '../../../crud/widgets';
 import { formatMoney } from '../../../locale/money';
 import { NegativeStockSwitch } from './NegativeStockSwitch';

@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router';
 import { ExportButton } from '../../../crud/ExportButton';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { FieldDef } from '../../../crud/types';
-import '../locale';
+import '../messages';
 import { columnsOf, formOf, searchOf } from '../../../crud/fields';
 import { SkusEditor, SpecsEditor } from './SkuEditor';
 

@@ -12,7 +12,7 @@ import { resourceApi, resourceKeys } from '../../../crud/resource-api';
 import type { FieldDef } from '../../../crud/types';
 import { formatDateTime } from '../../../locale/datetime';
 import { PrintDialog } from '../../mall/PrintButton';
-import '../locale';
+import '../messages';
 import { columnsOf, searchOf } from '../../../crud/fields';
 import { SourceSelect } from '../../../crud/widgets';
 import { LinesEditor } from './LinesEditor';

@@ -1,0 +1,41 @@
+import { registerMessages } from '../../../locale/registry';
+
+/** The single sign-on form's strings: in its own chunk, loaded only when someone asks for it. */
+registerMessages({
+  'zh-CN': {
+    'sso.intro': '输入组织（租户）编码，将转到组织的身份提供方登录。',
+    'sso.signingIn': '正在完成单点登录…',
+    'sso.tenant': '租户编码',
+    'sso.tenant.placeholder': '例如 acme',
+    'sso.tenant.required': '租户编码不能为空',
+    'sso.continue': '继续',
+    'sso.back': '返回账号密码登录',
+    'sso.error.state': '登录已过期或不是在本浏览器中发起的，请重新登录',
+    'sso.error.denied': '身份提供方未允许登录',
+    'sso.error.verify': '身份提供方的应答未通过校验，请重试或联系管理员',
+    'sso.error.unknownUser': '该组织中没有与您对应的账号，请联系管理员',
+    'sso.error.disabled': '您的账号在该组织中已停用',
+    'sso.error.superAdmin': '超级管理员请使用账号密码登录',
+    'sso.error.jit': '无法为您创建账号（用户名缺失或已被占用），请联系管理员',
+    'sso.error.unavailable': '该组织未启用单点登录，或其身份提供方暂时无法访问',
+    'sso.error.other': '单点登录失败，请重试',
+  },
+  'en-US': {
+    'sso.intro': "Enter your organisation's (tenant's) code to sign in at its identity provider.",
+    'sso.signingIn': 'Finishing single sign-on…',
+    'sso.tenant': 'Tenant code',
+    'sso.tenant.placeholder': 'e.g. acme',
+    'sso.tenant.required': 'Tenant code cannot be empty',
+    'sso.continue': 'Continue',
+    'sso.back': 'Back to password sign-in',
+    'sso.error.state': 'The sign-in expired or was not started in this browser: start again',
+    'sso.error.denied': 'The identity provider did not let you sign in',
+    'sso.error.verify': "The identity provider's answer did not verify: try again or tell your administrator",
+    'sso.error.unknownUser': 'No account in this organisation matches you: ask your administrator',
+    'sso.error.disabled': 'Your account is disabled in this organisation',
+    'sso.error.superAdmin': 'Super admins sign in with their password',
+    'sso.error.jit': 'An account could not be made for you (no user name, or it is taken): ask your administrator',
+    'sso.error.unavailable': 'This organisation has no single sign-on, or its identity provider cannot be reached',
+    'sso.error.other': 'Single sign-on failed: try again',
+  },
+});
