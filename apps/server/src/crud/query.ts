@@ -1,7 +1,6 @@
 import type { SortOrder } from '@atrium/contracts';
 import { asc, desc, ilike, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { invalidField } from './conflict';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const isAscii = (text: string) => /^[\x20-\x7e]+$/.test(text);
@@ -75,61 +74,6 @@ export function orderOf<C extends string>(sort: SortOrder<C>, columns: Record<C,
   const dir = sort.direction === 'desc' ? desc : asc;
   return [dir(columns[sort.column]), dir(tiebreaker)];
 }
-
-/**
- * A list query that may page by keyset: the id of the row to start after, or to end before; `from`, a
- * row the page starts at (a remembered row near a deep page number, `pageMarks`).
- */
-export type KeysetQuery<C extends string> = { sort: SortOrder<C>; after?: number; before?: number; from?: number };
-
-/**
- * Keyset paging: the page after (or before) the row `after` (`before`) in the list's order, as a
- * condition `(sort column, id) > (the row's sort value, its id)` that the (…, column, id) index
- * answers by seeking, where OFFSET reads and drops every row before the page. `boundaryValue` selects
- * the row's sort value (one scalar subquery on the primary key, within the tenant), `id` is the row id
- * as the statement should hold it (a value, or a placeholder in a cached statement).
- *
- * `order` is the order to read in: reversed for `before`, whose rows the caller puts back in list
- * order (`backwards`). A row id that is gone, or not the tenant's, matches nothing; when the page
- * comes back empty the caller looks the id up and answers a 400 naming the parameter if it is unknown.
- * Lists sorted on a column that may be NULL cannot page this way (a 400 naming `after`/`before`).
- */
-export function keysetPage<C extends string>(
-  q: KeysetQuery<C>,
-  columns: Record<C, AnyPgColumn>,
-  tiebreaker: AnyPgColumn,
-  boundaryValue: (id: unknown) => SQL,
-  id: unknown = q.after ?? q.before ?? q.from,
-): { where: SQL | undefined; order: SQL[]; backwards: boolean } {
-  if (q.after !== undefined && q.before !== undefined) throw invalidField('before', 'keyset', 'page.cursorBoth');
-  const backwards = q.before !== undefined;
-  const from = q.from !== undefined && q.after === undefined && !backwards;
-  if (q.after === undefined && !backwards && !from) return { where: undefined, order: orderOf(q.sort, columns, tiebreaker), backwards };
-  const column = columns[q.sort.column];
-  // (`pageMarks` offers no `from` on such a column)
-  if (!column.notNull) throw invalidField(backwards ? 'before' : 'after', 'keyset', 'page.cursorSort');
-  const ascending = (q.sort.direction === 'asc') !== backwards;
-  const dir = ascending ? asc : desc;
-  const bound = column === tiebreaker ? sql`${id}` : sql`(${boundaryValue(id)})`;
-  const op = (ascending ? '>' : '<') + (from ? '=' : '');
-  return {
-    where: sql`(${column}, ${tiebreaker}) ${sql.raw(op)} (${bound}, ${id})`,
-    order: [dir(column), dir(tiebreaker)],
-    backwards,
-  };
-}
-
-/**
- * LIMIT and OFFSET of a page. The page size goes into the statement's text (a bounded integer the
- * contract checked), not a parameter: with an unknown LIMIT PostgreSQL cannot cost a generic plan and
- * re-plans the statement on every execution, which for a list under row-level security took longer
- * than running it. The offset stays a parameter. Typed as a number for the query builders, which put
- * an SQL fragment in as it is.
- */
-export const pageOffset = (q: { pageNum: number; pageSize: number }) => ({
-  limit: sql.raw(String(Math.trunc(q.pageSize))) as unknown as number,
-  offset: (q.pageNum - 1) * q.pageSize,
-});
 
 type Isoed<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
 

@@ -6,10 +6,11 @@ import { oneAtATime } from '../db/client';
 import { conflict, invalidField, refused, rethrowUnique } from './conflict';
 import type { Ctx } from './context';
 import { allOf } from './data-scope';
-import { containsPattern, containsPlaceholder, isoDates, keysetPage, pageOffset, startsWithParts } from './query';
+import { keysetPage, pageMarks, pageOffset, readMarked } from './paging';
+import { containsPattern, containsPlaceholder, isoDates, startsWithParts } from './query';
 import type { ResourceHandlers } from './register-resource';
 import { statementCache } from './statements';
-import { listTotal, pageMarks, readMarked } from './totals';
+import { listTotal } from './totals';
 
 type Row = Record<string, unknown>;
 /**

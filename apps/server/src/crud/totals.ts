@@ -5,8 +5,6 @@ import type { Caller, Ctx } from './context';
 /** How long a kept total is trusted when no write in its tenant has been seen. */
 export const TOTALS_TTL_MS = 10_000;
 const PER_TENANT_LIMIT = 2_000;
-/** Page offsets from which a list remembers where its pages start (below it OFFSET costs next to nothing). */
-export const MARKS_FROM = 100;
 const MARKS_PER_LIST = 64;
 
 /** Rows seen at known positions of one list in one order: position → row id, since `at`. */
@@ -133,7 +131,7 @@ export function totalsOf(app: FastifyInstance, resource: string, query: Record<s
 }
 
 /** The part of the caller a total depends on, or null when it is too personal to keep. */
-function scopeKey(caller: Caller): string | null {
+export function scopeKey(caller: Caller): string | null {
   if (caller.superAdmin || caller.dataScope === '1') return 'all';
   if (caller.dataScope === '3' || caller.dataScope === '4') return `${caller.dataScope}:${caller.deptId ?? 0}`;
   return null; // custom departments and "self": cheap to count, and keyed by too much
@@ -156,58 +154,6 @@ export function keptTotal(ctx: Ctx, filters: string, count: () => Promise<number
   const scope = scopeKey(ctx.caller);
   if (!ctx.totals || scope === null) return null;
   return ctx.totals.cache.get(ctx.caller.tenantId, `${ctx.totals.resource}|${scope}|${filters}`, count);
-}
-
-/**
- * Deep pages by number start from a row seen there before. OFFSET reads and drops every row before
- * the page (40,000 index entries for page 2,000); a list remembers the first and last row of each page
- * it served from MARKS_FROM on, and a later page reads by keyset from the nearest such row at or
- * before it, skipping only the rows in between. The marks go with the list's kept totals (per tenant,
- * data scope, filters, and here the sort): a write in the tenant drops them, and they are never older
- * than TOTALS_TTL_MS. Null where the list keeps no totals for this caller, before MARKS_FROM, or on a
- * sort column that may be NULL (no keyset there).
- */
-export function pageMarks(ctx: Ctx, sort: { column: string; direction: string }, offset: number, sortColumn: { notNull: boolean }) {
-  const scope = scopeKey(ctx.caller);
-  if (!ctx.totals || scope === null || offset < MARKS_FROM || !sortColumn.notNull) return null;
-  const { cache, resource, filters } = ctx.totals;
-  const tenantId = ctx.caller.tenantId;
-  const key = `${resource}|${scope}|${filters}|${sort.column}:${sort.direction}`;
-  const generation = cache.generation(tenantId);
-  const from = cache.nearest(tenantId, key, offset);
-  return {
-    /** The row to start from and how many rows after it to skip, or null: read by OFFSET. */
-    from: from && { id: from.id, skip: offset - from.position },
-    /** The page as read, in list order. */
-    saw(ids: number[]) {
-      if (ids.length > 0)
-        cache.remember(tenantId, key, generation, [
-          [offset, ids[0] as number],
-          [offset + ids.length - 1, ids.at(-1) as number],
-        ]);
-    },
-    forget: () => cache.forget(tenantId, key),
-  };
-}
-
-/**
- * Reads a page by number through its list's marks: `read(start)` from the remembered row (or by
- * OFFSET for null); a remembered row that is gone (nothing read from it) is forgotten and the page read
- * by OFFSET. The rows read are remembered.
- */
-export async function readMarked<R>(
-  marks: ReturnType<typeof pageMarks>,
-  read: (start: { id: number; skip: number } | null) => Promise<R>,
-  ids: (result: R) => number[],
-): Promise<R> {
-  const start = marks?.from ?? null;
-  let result = await read(start);
-  if (start && ids(result).length === 0) {
-    marks?.forget();
-    result = await read(null);
-  }
-  marks?.saw(ids(result));
-  return result;
 }
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MARKS_FROM } from '../../src/crud/paging';
 import { walkPays } from '../../src/crud/statements';
-import { MARKS_FROM } from '../../src/crud/totals';
 import { type RawResult, withTenant } from '../../src/db/client';
 import { memberships, tenants, tenantUsers } from '../../src/db/schema';
 import { buildTestApp, engines } from '../helper';

@@ -3,7 +3,8 @@ import { and, count, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle
 import type { FastifyInstance } from 'fastify';
 import { refused } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
-import { contains, isoDates, orderOf, pageOffset } from '../../crud/query';
+import { pageOffset } from '../../crud/paging';
+import { contains, isoDates, orderOf } from '../../crud/query';
 import { registerResource } from '../../crud/register-resource';
 import { typedRoute } from '../../crud/typed-route';
 import { oneAtATime } from '../../db/client';

@@ -12,7 +12,8 @@ import {
 import { and, count, eq, gt, inArray, isNull, or } from 'drizzle-orm';
 import { refused } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
-import { contains, orderOf, pageOffset } from '../../crud/query';
+import { pageOffset } from '../../crud/paging';
+import { contains, orderOf } from '../../crud/query';
 import { assertReferences } from '../../crud/references';
 import { type Db, withTenant } from '../../db/client';
 import { erpWarehouses, mallPrinters, mallPrintJobs, printerDevices, printOutbox, tenants } from '../../db/schema';

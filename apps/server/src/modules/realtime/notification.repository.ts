@@ -8,7 +8,7 @@ import {
 } from '@atrium/contracts/realtime';
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { pageOffset } from '../../crud/query';
+import { pageOffset } from '../../crud/paging';
 import type { RawResult, Tx } from '../../db/client';
 import { notificationCounts, notifications, tenantUsers } from '../../db/schema';
 

@@ -2,7 +2,7 @@ import { idParamSchema, memberPointsSchema, memberResource, pageOf } from '@atri
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { pageOffset } from '../../../crud/query';
+import { pageOffset } from '../../../crud/paging';
 import { typedRoute } from '../../../crud/typed-route';
 import { oneAtATime } from '../../../db/client';
 import { erpMemberPoints, erpMembers } from '../../../db/schema';

@@ -11,7 +11,8 @@ import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, sql } fro
 import { invalidField, refused } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
-import { orderOf, pageOffset, startsWith, startsWithParts } from '../../../crud/query';
+import { pageOffset } from '../../../crud/paging';
+import { orderOf, startsWith, startsWithParts } from '../../../crud/query';
 import { pageByIds, statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
 import { oneAtATime, type Tx } from '../../../db/client';

@@ -13,7 +13,7 @@ import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
-import { pageOffset } from '../../../crud/query';
+import { pageOffset } from '../../../crud/paging';
 import { listTotal } from '../../../crud/totals';
 import { typedRoute } from '../../../crud/typed-route';
 import { oneAtATime } from '../../../db/client';

@@ -3,9 +3,10 @@ import { and, count, eq, getTableColumns, gt, gte, isNull, lte, sql } from 'driz
 import { invalidField } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
-import { contains, containsPattern, containsPlaceholder, keysetPage, orderOf, pageOffset } from '../../../crud/query';
+import { keysetPage, pageMarks, pageOffset, readMarked } from '../../../crud/paging';
+import { contains, containsPattern, containsPlaceholder, orderOf } from '../../../crud/query';
 import { statementCache } from '../../../crud/statements';
-import { listTotal, pageMarks, readMarked } from '../../../crud/totals';
+import { listTotal } from '../../../crud/totals';
 import { oneAtATime } from '../../../db/client';
 import { accounts, loginLogs, operLogs, sessions, tenantUsers } from '../../../db/schema';
 import { IDLE_MS } from '../../auth/session.service';

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { conflict, invalidField, refused, rethrowUnique } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
-import { contains, isoDates, orderOf, pageOffset } from '../../../crud/query';
+import { pageOffset } from '../../../crud/paging';
+import { contains, isoDates, orderOf } from '../../../crud/query';
 import { oneAtATime } from '../../../db/client';
 import { menus } from '../../../db/schema';
 
