@@ -21,6 +21,12 @@ type Match = 'contains' | 'prefix' | 'eq' | { where: (value: Placeholder) => SQL
 
 /** What a generic repository needs beyond the contract and the table; every part is optional. */
 export type RepositoryOptions<Item> = {
+  /**
+   * A catalogue every tenant shares (no tenant_id column: the menus): no tenant filter, and totals
+   * counted each time, since kept totals are kept and dropped per tenant and one tenant's write would
+   * leave another's stale. Its routes are registered with `globalResource`.
+   */
+  global?: boolean;
   /** how a list filter matches; by default a text filter is `contains` on the column of its name, anything else `eq` */
   filters?: Record<string, Match>;
   /** unique fields checked before writing (409 naming the field): field → unique index name */
@@ -76,12 +82,17 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
   table: PgTable,
   options: RepositoryOptions<Item> = {},
 ): Required<ResourceHandlers<Item, z.output<R['create']>, z.output<R['update']>, z.output<R['listQuery']>>> {
+  const p = sql.placeholder;
   const columns = getTableColumns(table) as unknown as Record<string, AnyPgColumn>;
   const { tenantId, id } = columns as { tenantId: AnyPgColumn; id: AnyPgColumn };
   const sortColumns = Object.fromEntries(resource.sortable.map((c) => [c, columns[c] as AnyPgColumn]));
   const filterShape = resource.filters.shape as Record<string, unknown>;
   const writable = Object.keys(resource.create.shape).filter((k) => k in columns);
-  const mine = (ctx: Ctx) => eq(tenantId, ctx.caller.tenantId);
+  const global = options.global === true;
+  const mine = (ctx: Ctx) => (global ? undefined : eq(tenantId, ctx.caller.tenantId));
+  // the tenant's rows in a statement: its placeholder, and the value that fills it
+  const tenantWhere = global ? undefined : eq(tenantId, p('tenantId'));
+  const tenantValue = (ctx: Ctx): Row => (global ? {} : { tenantId: ctx.caller.tenantId });
   const toItem = (row: Row, ctx: Ctx): Item | Promise<Item> => {
     if (options.toItem) return options.toItem(row, ctx);
     const { tenantId: _t, ...rest } = isoDates(row);
@@ -90,7 +101,6 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
 
   // the list and one row run as statements built once per filter shape (statements.ts)
   const statements = statementCache(`${resource.domain}:${resource.name}`);
-  const p = sql.placeholder;
   const { tenantId: _tenantColumn, ...readColumns } = columns;
   const selection = { ...readColumns, ...options.computed };
   const readOne = async (ctx: Ctx, rowId: number) =>
@@ -102,11 +112,8 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
           tx
             .select(selection)
             .from(table)
-            .where(and(eq(tenantId, p('tenantId')), eq(id, p('id')))),
-        {
-          tenantId: ctx.caller.tenantId,
-          id: rowId,
-        },
+            .where(and(tenantWhere, eq(id, p('id')))),
+        { ...tenantValue(ctx), id: rowId },
       )
     )[0];
   // a written row as the API answers it: with its computed columns, read back, when it has any
@@ -141,7 +148,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
       const [taken] = await ctx.tx
         .select({ id })
         .from(table)
-        .where(and(eq(tenantId, ctx.caller.tenantId), eq(column, input[field]), exceptId ? ne(id, exceptId) : undefined))
+        .where(and(mine(ctx), eq(column, input[field]), exceptId ? ne(id, exceptId) : undefined))
         .limit(1);
       if (taken) throw conflict(field);
     }
@@ -162,11 +169,11 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
         const filter = filterOf(k, q[k]);
         return filter ? [[k, filter] as const] : [];
       });
-      const where = allOf(eq(tenantId, p('tenantId')), ...filters.map(([, f]) => f.where));
+      const where = allOf(tenantWhere, ...filters.map(([, f]) => f.where));
       const cursor = q.after !== undefined ? 'after' : q.before !== undefined ? 'before' : null;
       const page = pageOffset(q);
       // a deep page by number starts from a row seen near it (pageMarks), skipping the rows in between
-      const marks = cursor ? null : pageMarks(ctx, q.sort, page.offset, sortColumns[q.sort.column] as AnyPgColumn);
+      const marks = cursor || global ? null : pageMarks(ctx, q.sort, page.offset, sortColumns[q.sort.column] as AnyPgColumn);
       const read = async (start: { id: number; skip: number } | null) => {
         const skip = cursor ? 0 : start ? start.skip : page.offset;
         // after/before: the page next to a row, by keyset (the contract offers them when the resource says so)
@@ -174,10 +181,10 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
           start ? { sort: q.sort, from: start.id } : q,
           sortColumns,
           id,
-          (rowId) => sql`select ${sortColumns[q.sort.column]} from ${table} where ${and(eq(tenantId, p('tenantId')), eq(id, rowId))}`,
+          (rowId) => sql`select ${sortColumns[q.sort.column]} from ${table} where ${and(tenantWhere, eq(id, rowId))}`,
           p('cursor'),
         );
-        const values: Row = { tenantId: ctx.caller.tenantId, offset: skip, cursor: q.after ?? q.before ?? start?.id };
+        const values: Row = { ...tenantValue(ctx), offset: skip, cursor: q.after ?? q.before ?? start?.id };
         for (const [, f] of filters) Object.assign(values, f.values);
         const key = JSON.stringify([
           'page',
@@ -202,7 +209,10 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
                   .offset(skip > 0 ? (p('offset') as unknown as number) : 0),
               values,
             ),
-          () => listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(table).where(where).execute(values))[0]?.n ?? 0),
+          () => {
+            const counted = async () => (await ctx.tx.select({ n: count() }).from(table).where(where).execute(values))[0]?.n ?? 0;
+            return global ? counted() : listTotal(ctx, counted);
+          },
         ]);
         if (keyset.backwards) rows.reverse();
         return { rows, total };
@@ -239,7 +249,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
       const audit = 'createBy' in columns ? { createBy: by, updateBy: by } : {};
       const [row] = await ctx.tx
         .insert(table)
-        .values({ ...valuesOf(values), ...derived, ...audit, tenantId: ctx.caller.tenantId })
+        .values({ ...valuesOf(values), ...derived, ...audit, ...tenantValue(ctx) })
         .returning()
         .catch((e) => rethrowUnique(e, constraints));
       await options.afterWrite?.(ctx, row as Row, values);

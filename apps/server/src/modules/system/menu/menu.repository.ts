@@ -1,20 +1,17 @@
-import type { CreateMenuInput, ListQueryOf, MenuType, menuResource, Status } from '@atrium/contracts';
-import { and, asc, count, eq, ne } from 'drizzle-orm';
+import type { Menu, MenuType, Status } from '@atrium/contracts';
+import { asc, count, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { conflict, invalidField, refused, rethrowUnique } from '../../../crud/conflict';
+import { invalidField, refused } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
-import { allOf } from '../../../crud/data-scope';
-import { pageOffset } from '../../../crud/paging';
-import { contains, isoDates, orderOf } from '../../../crud/query';
-import { oneAtATime } from '../../../db/client';
+import { isoDates } from '../../../crud/query';
+import type { RepositoryOptions } from '../../../crud/repository';
 import { menus } from '../../../db/schema';
+import { invalidateAccess } from '../../auth/session.service';
 
-type MenuQuery = ListQueryOf<typeof menuResource>;
 type MenuRow = typeof menus.$inferSelect;
-const sortColumns = { orderNum: menus.orderNum, title: menus.title, createTime: menus.createTime };
-const uniques = { menus_route_name_key: 'routeName', menus_permission_key: 'permission' };
 
-const toMenu = (row: MenuRow) => {
+const toMenu = (row: MenuRow): Menu => {
   const { noAffix: _n, ignoreCache: _i, ...rest } = isoDates(row);
   return { ...rest, type: rest.type as MenuType, status: rest.status as Status };
 };
@@ -50,32 +47,7 @@ export async function grantableMenus(ctx: Ctx): Promise<GrantNode[]> {
   return rows.map((r) => ({ ...r, type: r.type as MenuType }));
 }
 
-const blankToNull = (v: string | null | undefined) => (v ? v : null);
-const fields = (input: CreateMenuInput) => ({
-  ...input,
-  routeName: blankToNull(input.routeName),
-  path: blankToNull(input.path),
-  icon: blankToNull(input.icon),
-  locale: blankToNull(input.locale),
-  permission: blankToNull(input.permission),
-  activeMenu: blankToNull(input.activeMenu),
-});
-
-async function assertFree(ctx: Ctx, input: CreateMenuInput, exceptId?: number) {
-  for (const [field, column] of [
-    ['routeName', menus.routeName],
-    ['permission', menus.permission],
-  ] as const) {
-    const value = blankToNull(input[field]);
-    if (!value) continue;
-    const [taken] = await ctx.tx
-      .select({ id: menus.id })
-      .from(menus)
-      .where(and(eq(column, value), exceptId ? ne(menus.id, exceptId) : undefined))
-      .limit(1);
-    if (taken) throw conflict(field);
-  }
-}
+const blankToNull = (v: unknown) => (v ? (v as string) : null);
 
 async function assertParent(ctx: Ctx, parentId: number | null, selfId?: number) {
   let current = parentId;
@@ -88,64 +60,37 @@ async function assertParent(ctx: Ctx, parentId: number | null, selfId?: number) 
   }
 }
 
-export const menuRepository = {
-  async list(ctx: Ctx, q: MenuQuery) {
-    const where = allOf(
-      contains(menus.title, q.title),
-      contains(menus.routeName, q.routeName),
-      q.type ? eq(menus.type, q.type) : undefined,
-      q.status ? eq(menus.status, q.status) : undefined,
-    );
-    const page = pageOffset(q);
-    const [rows, [total]] = await oneAtATime([
-      ctx.tx
-        .select()
-        .from(menus)
-        .where(where)
-        .orderBy(...orderOf(q.sort, sortColumns, menus.id))
-        .limit(page.limit)
-        .offset(page.offset),
-      ctx.tx.select({ n: count() }).from(menus).where(where),
-    ]);
-    return { list: rows.map(toMenu), total: total?.n ?? 0 };
-  },
+/** The whole catalogue, flat, for the menu page's tree. */
+export async function allMenus(ctx: Ctx) {
+  const rows = await ctx.tx.select().from(menus).orderBy(asc(menus.orderNum), asc(menus.id));
+  return rows.map(toMenu);
+}
 
-  async all(ctx: Ctx) {
-    const rows = await ctx.tx.select().from(menus).orderBy(asc(menus.orderNum), asc(menus.id));
-    return rows.map(toMenu);
-  },
-
-  async get(ctx: Ctx, id: number) {
-    const [row] = await ctx.tx.select().from(menus).where(eq(menus.id, id));
-    return row ? toMenu(row) : null;
-  },
-
-  async create(ctx: Ctx, input: CreateMenuInput) {
-    await assertFree(ctx, input);
-    await assertParent(ctx, input.parentId);
-    const [row] = await ctx.tx
-      .insert(menus)
-      .values(fields(input))
-      .returning()
-      .catch((e) => rethrowUnique(e, uniques));
-    return toMenu(row!);
-  },
-
-  async update(ctx: Ctx, id: number, input: CreateMenuInput) {
-    await assertFree(ctx, input, id);
-    await assertParent(ctx, input.parentId, id);
-    const [row] = await ctx.tx
-      .update(menus)
-      .set({ ...fields(input), updateTime: new Date() })
-      .where(eq(menus.id, id))
-      .returning()
-      .catch((e) => rethrowUnique(e, uniques));
-    return toMenu(row!);
-  },
-
-  async remove(ctx: Ctx, id: number) {
-    const [children] = await ctx.tx.select({ n: count() }).from(menus).where(eq(menus.parentId, id));
-    if ((children?.n ?? 0) > 0) throw refused('id', 'hasChildren', 'menu.hasChildren', { count: children?.n ?? 0 });
-    await ctx.tx.delete(menus).where(eq(menus.id, id));
-  },
-};
+/**
+ * The menu's rules as hooks of the generic repository over a global table (the catalogue has no
+ * tenant): a route name and a permission are unique, the parent exists and no menu is its own ancestor,
+ * a menu with children stays, and every change drops every tenant's cached access (menus carry the
+ * permissions), once committed.
+ */
+export function menuRules(app: FastifyInstance): RepositoryOptions<Menu> {
+  const changed = (ctx: Ctx) => ctx.afterCommit(() => invalidateAccess(app, {}));
+  return {
+    global: true,
+    unique: { routeName: 'menus_route_name_key', permission: 'menus_permission_key' },
+    async beforeWrite(ctx, input, id) {
+      await assertParent(ctx, input.parentId as number | null, id);
+      // empty optional texts are stored as none; the table keeps no updateBy, so the time is set here
+      return {
+        ...Object.fromEntries(['routeName', 'path', 'icon', 'locale', 'permission', 'activeMenu'].map((k) => [k, blankToNull(input[k])])),
+        ...(id ? { updateTime: new Date() } : {}),
+      };
+    },
+    afterWrite: async (ctx) => changed(ctx),
+    async beforeDelete(ctx, id) {
+      const [children] = await ctx.tx.select({ n: count() }).from(menus).where(eq(menus.parentId, id));
+      if ((children?.n ?? 0) > 0) throw refused('id', 'hasChildren', 'menu.hasChildren', { count: children?.n ?? 0 });
+      changed(ctx);
+    },
+    toItem: (row) => toMenu(row as MenuRow),
+  };
+}
