@@ -51,8 +51,8 @@ async function bundles(): Promise<{ zh: Record<string, string>; en: Record<strin
     import('../modules/realtime/messages'),
     import('../modules/release/messages'),
     import('../modules/staging/messages'),
-    import('../modules/system/shared/locale'),
-    import('../modules/system/shared/locale-admin'),
+    import('../modules/system/shared/messages'),
+    import('../modules/system/shared/messages-admin'),
     import('../modules/user/messages'),
     import('../modules/visualization/messages'),
   ]);

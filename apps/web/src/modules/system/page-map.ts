@@ -30,7 +30,7 @@ export const systemPages: Record<string, PageLoader> = {
   ...entityPages(
     system.filter((r) => entityRoutes.includes(r.name) && !(r.name in ownPages)),
     async () => {
-      const [, { systemEntities }] = await Promise.all([import('./shared/locale'), import('@atrium/contracts/system/entities')]);
+      const [, { systemEntities }] = await Promise.all([import('./shared/messages'), import('@atrium/contracts/system/entities')]);
       return systemEntities;
     },
   ),

@@ -5,7 +5,7 @@ import i18next from 'i18next';
 import { ExportButton } from '../../../crud/ExportButton';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
-import '../shared/locale-admin';
+import '../shared/messages-admin';
 import { formatDateTimeSeconds } from '../../../locale/datetime';
 
 // codes the server writes read in the UI language; an unknown one shows as it is

@@ -8,7 +8,7 @@ import { http } from '../../../api/http';
 import { ExportButton } from '../../../crud/ExportButton';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
-import '../shared/locale';
+import '../shared/messages';
 import { formatDateTimeSeconds } from '../../../locale/datetime';
 import { actionLabel, moduleLabel } from '../shared/operation';
 

@@ -7,7 +7,7 @@ import { useCan } from '../../../components/permission';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import { resourceKeys } from '../../../crud/resource-api';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
-import '../shared/locale-admin';
+import '../shared/messages-admin';
 import { formatDateTimeSeconds } from '../../../locale/datetime';
 
 const search: FieldDef[] = [

@@ -2,7 +2,7 @@ import { type Dept, type DeptTreeNode, deptResource } from '@atrium/contracts/sy
 import { useTranslation } from 'react-i18next';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
-import '../shared/locale';
+import '../shared/messages';
 import { formatDateTime } from '../../../locale/datetime';
 import { statusOptions, useDeptTree } from '../shared/options';
 

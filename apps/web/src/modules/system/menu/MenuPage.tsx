@@ -7,7 +7,7 @@ import { ResourcePage } from '../../../crud/ResourcePage';
 import { resourceKeys } from '../../../crud/resource-api';
 import type { ColumnDef, FieldDef, TreeOption } from '../../../crud/types';
 import { useSession } from '../../../services/session';
-import '../shared/locale-admin';
+import '../shared/messages-admin';
 import { statusOptions } from '../shared/options';
 import { actionLabel } from '../shared/permission-actions';
 

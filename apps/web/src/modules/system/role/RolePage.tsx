@@ -5,7 +5,7 @@ import { columnsOf, formOf, searchOf } from '../../../crud/fields';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import { resourceApi } from '../../../crud/resource-api';
 import type { FieldDef } from '../../../crud/types';
-import '../shared/locale';
+import '../shared/messages';
 import { DeptScopeTree } from './DeptScopeTree';
 import { MenuGrantTree } from './MenuGrantTree';
 

@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import './locale-admin';
+import './messages-admin';
 
 // One way to say what an operation-log entry did, for the operation log and the user centre's recent
 // activity alike: the module as its menu entry reads, the action in words, never a route's codes.

@@ -2,7 +2,7 @@ import { DatePicker, Select } from '@arco-design/web-react';
 import { type Tenant, tenantResource } from '@atrium/contracts/system/tenant';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
-import '../shared/locale-admin';
+import '../shared/messages-admin';
 import { formatDateTime } from '../../../locale/datetime';
 import { statusOptions } from '../shared/options';
 

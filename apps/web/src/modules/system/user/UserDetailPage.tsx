@@ -3,7 +3,7 @@ import { type User, userResource } from '@atrium/contracts/system/user';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type DetailField, ResourceDetail } from '../../../crud/ResourceDetail';
-import '../shared/locale';
+import '../shared/messages';
 import { formatDateTime } from '../../../locale/datetime';
 import { useOptions } from '../shared/options';
 

@@ -6,7 +6,7 @@ import { useCan } from '../../../components/permission';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
 import { useSession } from '../../../services/session';
-import '../shared/locale';
+import '../shared/messages';
 import { formatDateTime } from '../../../locale/datetime';
 import { statusOptions, useDeptTree, useOptions } from '../shared/options';
 import { AvatarInput } from './AvatarInput';
