@@ -50,7 +50,10 @@ export const errorResponses = {
 
 /** What the route options need of a resource: its domain and name (tag, operation log) and its permissions. */
 export type RouteResource = Pick<Resource, 'domain' | 'name' | 'permission'> &
-  Partial<Pick<Resource, 'superAdminOnly' | 'superAdminWrites' | 'accountIdentifiers'>>;
+  Partial<Pick<Resource, 'superAdminOnly' | 'superAdminWrites' | 'accountIdentifiers'>> & {
+    /** the OpenAPI group, when it is not the domain (the notices' routes under `notice`) */
+    tag?: string;
+  };
 
 export type RouteOptionsExtra = {
   write?: boolean;
@@ -73,7 +76,12 @@ export function routeOptions(
 ): RouteShorthandOptions {
   const superAdminOnly = resource.superAdminOnly || (resource.superAdminWrites && options.write);
   return {
-    schema: { tags: [resource.domain], summary: options.summary ?? `${resource.name}: ${action}`, security: [{ bearer: [] }], ...schema },
+    schema: {
+      tags: [resource.tag ?? resource.domain],
+      summary: options.summary ?? `${resource.name}: ${action}`,
+      security: [{ bearer: [] }],
+      ...schema,
+    },
     config: {
       ...(options.grant ? { grantChecked: options.grant } : { permission: resource.permission(action) }),
       ...(options.write ? { audit: { module: `${resource.domain}:${resource.name}`, action: options.logAs ?? action } } : {}),

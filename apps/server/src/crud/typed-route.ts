@@ -28,6 +28,8 @@ type RouteShape<B, P, Q, Res extends Schema> = {
   accountIdentifiers?: AccountIdentifierUse;
   /** Failures beyond the usual ones (400, 401, 403, 404, 409; 429 with a rate limit): 503… */
   errors?: readonly number[];
+  /** The envelope's message, when it says more than `ok` (in the caller's language). */
+  message?: (result: z.output<Res>, request: FastifyRequest) => string;
   /** Answers with plain text instead of the envelope when this gives a string (a log read as a file). */
   asText?: (result: z.output<Res>, query: Out<Q>) => string | undefined;
 };
@@ -50,10 +52,12 @@ export type TypedRoute<B, P, Q, Res extends Schema> = RouteShape<B, P, Q, Res> &
 /**
  * A route of the caller's own (the profile, factors, notifications, tenant switch): any signed-in caller,
  * no permission; `session` refuses personal API tokens (making tokens, changing sign-in identifiers,
- * passwords or factors). The handler opens the tenant transaction when it needs one.
+ * passwords or factors). With `inTenant` its handler runs in the tenant transaction.
  */
 export type SignedInRoute<B, P, Q, Res extends Schema> = RouteShape<B, P, Q, Res> & {
   signedIn: 'any' | 'session';
+  /** The handler runs in the caller's tenant transaction and gets its `Ctx`, as a resource route's does. */
+  inTenant?: boolean;
   /** A permission the caller must hold besides (a tenant-wide setting of the auth domain). */
   permission?: string;
   /** The route's `:id` names no row of the session's tenant: the cross-tenant matrix leaves it out. */
@@ -100,7 +104,13 @@ const failures = (codes: readonly number[] = []) => ({
  */
 export function typedRoute<B extends Schema | undefined, P extends Schema | undefined, Q extends Schema | undefined, Res extends Schema>(
   app: FastifyInstance,
-  resource: Pick<RouteResource, 'domain'> & { name?: string },
+  resource: Pick<RouteResource, 'domain' | 'tag'> & { name?: string },
+  route: SignedInRoute<B, P, Q, Res> & { inTenant: true },
+  handler: (ctx: Ctx, input: Input<B, P, Q>) => Promise<z.output<Res>>,
+): void;
+export function typedRoute<B extends Schema | undefined, P extends Schema | undefined, Q extends Schema | undefined, Res extends Schema>(
+  app: FastifyInstance,
+  resource: Pick<RouteResource, 'domain' | 'tag'> & { name?: string },
   route: PublicRoute<B, P, Q, Res> | SignedInRoute<B, P, Q, Res>,
   handler: OpenHandler<B, P, Q, Res>,
 ): void;
@@ -112,7 +122,7 @@ export function typedRoute<B extends Schema | undefined, P extends Schema | unde
 ): void;
 export function typedRoute(
   app: FastifyInstance,
-  resource: Pick<RouteResource, 'domain'> & Partial<RouteResource>,
+  resource: Pick<RouteResource, 'domain' | 'tag'> & Partial<RouteResource>,
   route:
     | TypedRoute<Schema, Schema, Schema, Schema>
     | SignedInRoute<Schema, Schema, Schema, Schema>
@@ -132,7 +142,8 @@ export function typedRoute(
     // a string with a JSON content type goes out as it is, past the route's serializer
     if (result instanceof Rendered) return reply.type('application/json; charset=utf-8').send(result.json as never);
     const text = route.asText?.(result as never, request.query as never);
-    return text === undefined ? ok(result) : reply.type('text/plain; charset=utf-8').send(text);
+    if (text !== undefined) return reply.type('text/plain; charset=utf-8').send(text);
+    return route.message ? { ...ok(result), message: route.message(result as never, request) } : ok(result);
   };
   const shared = {
     ...(rateLimit ? { rateLimit } : {}),
@@ -140,13 +151,17 @@ export function typedRoute(
   };
   const typed = app.withTypeProvider<ZodTypeProvider>();
   if (!('action' in route)) {
-    const work = handler as OpenHandler<Schema, Schema, Schema, Schema>;
     const signedIn = 'signedIn' in route;
+    const work: OpenHandler<Schema, Schema, Schema, Schema> =
+      signedIn && route.inTenant
+        ? (input, request) =>
+            inTenant(request, (ctx) => (handler as (ctx: Ctx, input: Input<Schema, Schema, Schema>) => Promise<unknown>)(ctx, input))
+        : (handler as OpenHandler<Schema, Schema, Schema, Schema>);
     typed.route({
       method: route.method,
       url: route.url,
       schema: {
-        tags: [resource.domain],
+        tags: [resource.tag ?? resource.domain],
         summary: route.summary ?? `${resource.name}: ${signedIn ? 'own' : 'public'}`,
         ...(signedIn || route.readsToken ? { security: [{ bearer: [] }] } : {}),
         ...schema,

@@ -1,4 +1,3 @@
-import { envelopeOf } from '@atrium/contracts';
 import {
   notificationListQuerySchema,
   notificationPageSchema,
@@ -9,107 +8,120 @@ import {
   realtimeConnectionSchema,
   realtimeSubscription,
 } from '@atrium/contracts/realtime';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { Caller } from '../../crud/context';
+import { typedRoute } from '../../crud/typed-route';
 import { notFound } from '../../errors';
 import { listNotifications, markAllRead, markRead, removeNotification } from './notification.repository';
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const base = '/system/notification';
-const tags = ['notification'];
+const notifications = { domain: 'notification', name: 'notification' };
 
-const ownerOf = (request: FastifyRequest) => ({ tenantId: request.auth.tenantId, accountRef: request.auth.accountRef });
+type Owner = { tenantId: number; accountRef: number };
+const ownerOf = (caller: Caller): Owner => ({ tenantId: caller.tenantId, accountRef: caller.accountRef });
 
 /**
  * The signed-in account's own notifications in the current tenant. No permission beyond signing in:
  * every query is bound to the caller's account, so another person's id answers 404.
  */
 export async function notificationRoutes(app: FastifyInstance) {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const changed = (owner: Owner, kind: 'read' | 'removed', ids: number[] | 'all') => () =>
+    void app.realtime.changed(owner.tenantId, kind, new Map([[owner.accountRef, ids]])).catch(() => {});
 
-  api.get(
-    base,
+  typedRoute(
+    app,
+    notifications,
     {
-      schema: {
-        tags,
-        summary: 'My notifications: paged, filtered by type and read, with unread counts per type',
-        querystring: notificationListQuerySchema,
-        response: { 200: envelopeOf(notificationPageSchema) },
-      },
+      method: 'GET',
+      url: base,
+      signedIn: 'any',
+      inTenant: true,
+      query: notificationListQuerySchema,
+      response: notificationPageSchema,
+      summary: 'My notifications: paged, filtered by type and read, with unread counts per type',
     },
-    async (request) => ({
-      code: 200,
-      message: 'ok',
-      data: await request.tx((tx) => listNotifications(tx, ownerOf(request), request.query)),
+    ({ tx, caller }, { query }) => listNotifications(tx, ownerOf(caller), query),
+  );
+
+  typedRoute(
+    app,
+    notifications,
+    {
+      method: 'GET',
+      url: `${base}/connection`,
+      signedIn: 'any',
+      response: realtimeConnectionSchema,
+      summary: 'Where and how this browser receives notifications live (MQTT over WebSocket)',
+    },
+    async (_input, request) => ({
+      url: app.realtime.publicUrl,
+      port: app.realtime.port,
+      path: REALTIME_PATH,
+      topic: realtimeSubscription(request.auth.clientKey),
+      qos: REALTIME_QOS,
+      connectTimeout: REALTIME_CONNECT_TIMEOUT_MS,
     }),
   );
 
-  api.get(
-    `${base}/connection`,
+  typedRoute(
+    app,
+    notifications,
     {
-      schema: {
-        tags,
-        summary: 'Where and how this browser receives notifications live (MQTT over WebSocket)',
-        response: { 200: envelopeOf(realtimeConnectionSchema) },
-      },
+      method: 'PUT',
+      url: `${base}/read-all`,
+      signedIn: 'any',
+      inTenant: true,
+      query: readAllQuerySchema,
+      response: z.object({ updated: z.number().int() }),
+      summary: 'Mark all my notifications read (optionally of one type)',
     },
-    async (request) => ({
-      code: 200,
-      message: 'ok',
-      data: {
-        url: app.realtime.publicUrl,
-        port: app.realtime.port,
-        path: REALTIME_PATH,
-        topic: realtimeSubscription(request.auth.clientKey),
-        qos: REALTIME_QOS,
-        connectTimeout: REALTIME_CONNECT_TIMEOUT_MS,
-      },
-    }),
+    async (ctx, { query }) => {
+      const owner = ownerOf(ctx.caller);
+      const updated = await markAllRead(ctx.tx, owner, query.type);
+      if (updated > 0) ctx.afterCommit(changed(owner, 'read', 'all'));
+      return { updated };
+    },
   );
 
-  api.put(
-    `${base}/read-all`,
+  typedRoute(
+    app,
+    notifications,
     {
-      schema: {
-        tags,
-        summary: 'Mark all my notifications read (optionally of one type)',
-        querystring: readAllQuerySchema,
-        response: { 200: envelopeOf(z.object({ updated: z.number().int() })) },
-      },
+      method: 'PUT',
+      url: `${base}/:id/read`,
+      signedIn: 'any',
+      inTenant: true,
+      params: idParams,
+      response: z.null(),
+      summary: 'Mark one of my notifications read',
     },
-    async (request) => {
-      const owner = ownerOf(request);
-      const updated = await request.tx((tx) => markAllRead(tx, owner, request.query.type));
-      if (updated > 0)
-        void app.realtime.changed(owner.tenantId, 'read', new Map<number, number[] | 'all'>([[owner.accountRef, 'all']])).catch(() => {});
-      return { code: 200, message: 'ok', data: { updated } };
-    },
-  );
-
-  api.put(
-    `${base}/:id/read`,
-    { schema: { tags, summary: 'Mark one of my notifications read', params: idParams, response: { 200: envelopeOf(z.null()) } } },
-    async (request) => {
-      const owner = ownerOf(request);
-      if (!(await request.tx((tx) => markRead(tx, owner, request.params.id)))) throw notFound();
-      void app.realtime
-        .changed(owner.tenantId, 'read', new Map<number, number[] | 'all'>([[owner.accountRef, [request.params.id]]]))
-        .catch(() => {});
-      return { code: 200, message: 'ok', data: null };
+    async (ctx, { params }) => {
+      const owner = ownerOf(ctx.caller);
+      if (!(await markRead(ctx.tx, owner, params.id))) throw notFound();
+      ctx.afterCommit(changed(owner, 'read', [params.id]));
+      return null;
     },
   );
 
-  api.delete(
-    `${base}/:id`,
-    { schema: { tags, summary: 'Delete one of my notifications', params: idParams, response: { 200: envelopeOf(z.null()) } } },
-    async (request) => {
-      const owner = ownerOf(request);
-      if (!(await request.tx((tx) => removeNotification(tx, owner, request.params.id)))) throw notFound();
-      void app.realtime
-        .changed(owner.tenantId, 'removed', new Map<number, number[] | 'all'>([[owner.accountRef, [request.params.id]]]))
-        .catch(() => {});
-      return { code: 200, message: 'ok', data: null };
+  typedRoute(
+    app,
+    notifications,
+    {
+      method: 'DELETE',
+      url: `${base}/:id`,
+      signedIn: 'any',
+      inTenant: true,
+      params: idParams,
+      response: z.null(),
+      summary: 'Delete one of my notifications',
+    },
+    async (ctx, { params }) => {
+      const owner = ownerOf(ctx.caller);
+      if (!(await removeNotification(ctx.tx, owner, params.id))) throw notFound();
+      ctx.afterCommit(changed(owner, 'removed', [params.id]));
+      return null;
     },
   );
 }
