@@ -1,13 +1,12 @@
 import type { Language, Resource } from '@atrium/contracts';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import JSZip from 'jszip';
 import type { z } from 'zod';
 import { recordAudit } from './audit';
-import { type Ctx, inTenant } from './context';
-import { routeOptions } from './register-resource';
-import { totalsName, totalsOf } from './totals';
+import type { Ctx } from './context';
+import { totalsName } from './totals';
+import { Download, downloadAnswer, typedRoute } from './typed-route';
 
 /** A label in both languages. */
 export type Bilingual = { en: string; zh: string };
@@ -130,39 +129,31 @@ export function registerExport<R extends Resource, Row>(
   list: (ctx: Ctx, query: z.output<R['listQuery']>) => Promise<{ list: Row[]; total: number }>,
   columns: ExcelColumn<Row>[],
 ) {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      resource.paths.export,
-      routeOptions(
-        resource,
-        'export',
-        { querystring: resource.listQuery, produces: [XLSX_TYPE] },
-        { write: true, summary: `${resource.name}: export to Excel (headers in the Accept-Language, times in \`tz\`/X-Timezone or UTC)` },
-      ),
-      async (request, reply) => {
-        const query = request.query as z.output<R['listQuery']>;
-        // the list's kept total, as the list route keeps it: not counted again for each page read
-        const totals = totalsOf(app, totalsName(resource), query as Record<string, unknown>);
-        const rows = await inTenant(
-          request,
-          async (ctx) => {
-            const all: Row[] = [];
-            for (let pageNum = 1; all.length < EXPORT_LIMIT; pageNum++) {
-              const page = await list(ctx, { ...query, pageNum, pageSize: PAGE });
-              all.push(...page.list);
-              if (page.list.length < PAGE) break;
-            }
-            return all;
-          },
-          { totals },
-        );
-        recordAudit(request, { target: `${rows.length} rows` });
-        const file = await workbookOf(resource.name, columns, rows, excelLocale(request));
-        return reply
-          .header('content-type', XLSX_TYPE)
-          .header('content-disposition', `attachment; filename="${resource.name}-${new Date().toISOString().slice(0, 10)}.xlsx"`)
-          .send(file);
-      },
-    );
+  typedRoute(
+    app,
+    resource,
+    {
+      method: 'GET',
+      url: resource.paths.export,
+      action: 'export',
+      write: true,
+      query: resource.listQuery,
+      produces: [XLSX_TYPE],
+      response: downloadAnswer,
+      // the list's kept total, as the list route keeps it: not counted again for each page read
+      keptTotals: totalsName(resource),
+      summary: `${resource.name}: export to Excel (headers in the Accept-Language, times in \`tz\`/X-Timezone or UTC)`,
+    },
+    async (ctx, { query }) => {
+      const rows: Row[] = [];
+      for (let pageNum = 1; rows.length < EXPORT_LIMIT; pageNum++) {
+        const page = await list(ctx, { ...(query as object), pageNum, pageSize: PAGE } as z.output<R['listQuery']>);
+        rows.push(...page.list);
+        if (page.list.length < PAGE) break;
+      }
+      recordAudit(ctx.request, { target: `${rows.length} rows` });
+      const file = await workbookOf(resource.name, columns, rows, excelLocale(ctx.request));
+      return new Download(XLSX_TYPE, `${resource.name}-${new Date().toISOString().slice(0, 10)}.xlsx`, file);
+    },
+  );
 }

@@ -1,7 +1,7 @@
 import { type AccountIdentifierUse, envelopeOf, errorEnvelopeSchema } from '@atrium/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { recordAudit } from './audit';
 import { type Ctx, inTenant } from './context';
 import { errorResponses, ok, type RouteOptionsExtra, type RouteResource, routeOptions } from './register-resource';
@@ -26,8 +26,17 @@ type RouteShape<B, P, Q, Res extends Schema> = {
   rateLimit?: RateLimit;
   /** How the route uses the sign-in identifiers its body carries (the authorization matrix reads it). */
   accountIdentifiers?: AccountIdentifierUse;
+  /** Answers a file of these types (a `Download`), not the envelope. */
+  produces?: string[];
+  /** Body types besides JSON (an uploaded sheet); the handler reads the raw body from the request. */
+  consumes?: string[];
   /** Failures beyond the usual ones (400, 401, 403, 404, 409; 429 with a rate limit): 503… */
   errors?: readonly number[];
+  /**
+   * A browser navigation answered with a redirect (302), which `response` describes; the handler sends it
+   * (`reply.redirect`) and returns the reply.
+   */
+  redirects?: boolean;
   /** The envelope's message, when it says more than `ok` (in the caller's language). */
   message?: (result: z.output<Res>, request: FastifyRequest) => string;
   /** Answers with plain text instead of the envelope when this gives a string (a log read as a file). */
@@ -76,6 +85,18 @@ export type PublicRoute<B, P, Q, Res extends Schema> = Omit<RouteShape<B, P, Q, 
   readsToken?: boolean;
 };
 
+/** A file to download instead of the envelope (a sheet): the route names its type in `produces`. */
+export class Download {
+  constructor(
+    readonly type: string,
+    readonly filename: string,
+    readonly body: Buffer,
+  ) {}
+}
+
+/** The `response` of a route that answers a `Download`. */
+export const downloadAnswer = z.custom<Download>((value) => value instanceof Download);
+
 /** An answer already rendered to the envelope's JSON (kept per session): sent as it is. */
 export class Rendered {
   constructor(readonly json: string) {}
@@ -86,7 +107,7 @@ type OpenHandler<B, P, Q, Res extends Schema> = (
   input: Input<B, P, Q>,
   request: FastifyRequest,
   reply: FastifyReply,
-) => Promise<z.output<Res> | Rendered>;
+) => Promise<z.output<Res> | Rendered | FastifyReply>;
 
 const failures = (codes: readonly number[] = []) => ({
   ...errorResponses,
@@ -132,13 +153,29 @@ export function typedRoute(
   const rateLimit = 'public' in route ? (route.public === true ? undefined : route.public) : route.rateLimit;
   const schema = {
     ...(route.description ? { description: route.description } : {}),
+    ...(route.consumes ? { consumes: route.consumes } : {}),
+    ...(route.produces ? { produces: route.produces } : {}),
     ...(route.body ? { body: route.body } : {}),
     ...(route.params ? { params: route.params } : {}),
     ...(route.query ? { querystring: route.query } : {}),
-    response: { 200: envelopeOf(route.response), ...failures([...(rateLimit ? [429] : []), ...(route.errors ?? [])]) },
+    // a file's answer has no response schema: the document says "Default Response", as it always did
+    ...(route.produces
+      ? {}
+      : {
+          response: {
+            [route.redirects ? 302 : 200]: route.redirects ? route.response : envelopeOf(route.response),
+            ...failures([...(rateLimit ? [429] : []), ...(route.errors ?? [])]),
+          } as Record<number, Schema>,
+        }),
   };
   const inputOf = (request: FastifyRequest) => ({ body: request.body, params: request.params, query: request.query });
   const answer = (result: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    if (route.redirects) return reply;
+    if (result instanceof Download)
+      return reply
+        .header('content-type', result.type)
+        .header('content-disposition', `attachment; filename="${result.filename}"`)
+        .send(result.body);
     // a string with a JSON content type goes out as it is, past the route's serializer
     if (result instanceof Rendered) return reply.type('application/json; charset=utf-8').send(result.json as never);
     const text = route.asText?.(result as never, request.query as never);
@@ -195,7 +232,7 @@ export function typedRoute(
       const totals = route.keptTotals ? totalsOf(app, route.keptTotals, request.query as Record<string, unknown>) : undefined;
       const result = await inTenant(request, (ctx) => work(ctx, inputOf(request) as never), { totals });
       // a handler that recorded its own after (an environment's, secrets masked) keeps it
-      if (route.write && request.auditState?.after === undefined) recordAudit(request, { after: result });
+      if (route.write && request.auditState?.after === undefined && !(result instanceof Download)) recordAudit(request, { after: result });
       return answer(result, request, reply);
     },
   });

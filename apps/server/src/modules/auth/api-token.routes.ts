@@ -1,19 +1,10 @@
-import {
-  apiTokenSchema,
-  createApiTokenInputSchema,
-  createdApiTokenSchema,
-  envelopeOf,
-  errorEnvelopeSchema,
-  idParamSchema,
-} from '@atrium/contracts';
+import { apiTokenSchema, createApiTokenInputSchema, createdApiTokenSchema, idParamSchema } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '../../crud/audit';
+import { typedRoute } from '../../crud/typed-route';
 
-const ok = <T>(data: T) => ({ code: 200, message: 'ok', data });
-const e = errorEnvelopeSchema;
-const bearer = [{ bearer: [] }];
+const tokens = { domain: 'auth', name: 'token' };
 const audit = (action: string) => ({ module: 'user:token', action });
 
 /**
@@ -21,60 +12,59 @@ const audit = (action: string) => ({ module: 'user:token', action });
  * A token cannot make another (`sessionOnly`); it may list and revoke its owner's.
  */
 export async function apiTokenRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-
-  r.post(
-    '/user/token',
+  typedRoute(
+    app,
+    tokens,
     {
-      config: { sessionOnly: true, audit: audit('create'), rateLimit: { max: 30, timeWindow: 10 * 60_000 } },
-      schema: {
-        tags: ['auth'],
-        summary: 'A personal API token for scripts: shown once in this answer (`atr_…`), then only its hash is kept',
-        description:
-          'Use it as `Authorization: Bearer atr_…`: it acts as the caller in this tenant with its permissions that the caller still holds at each request. ' +
-          'Errors: 400 naming `permissions` (one the caller does not hold), `expiresAt` (past, or more than a year ahead) or `name`; 403 when called with an API token.',
-        security: bearer,
-        body: createApiTokenInputSchema,
-        response: { 200: envelopeOf(createdApiTokenSchema), 400: e, 401: e, 403: e, 429: e },
-      },
+      method: 'POST',
+      url: '/user/token',
+      signedIn: 'session',
+      rateLimit: { max: 30, timeWindow: 10 * 60_000 },
+      audit: audit('create'),
+      body: createApiTokenInputSchema,
+      response: createdApiTokenSchema,
+      summary: 'A personal API token for scripts: shown once in this answer (`atr_…`), then only its hash is kept',
+      description:
+        'Use it as `Authorization: Bearer atr_…`: it acts as the caller in this tenant with its permissions that the caller still holds at each request. ' +
+        'Errors: 400 naming `permissions` (one the caller does not hold), `expiresAt` (past, or more than a year ahead) or `name`; 403 when called with an API token.',
     },
-    async (request) => {
-      const created = await app.apiTokens.create(request.auth, request.body);
-      recordAudit(request, { target: String(created.id), targetName: request.body.name, after: { permissions: request.body.permissions } });
-      return ok(created);
+    async ({ body }, request) => {
+      const created = await app.apiTokens.create(request.auth, body);
+      recordAudit(request, { target: String(created.id), targetName: body.name, after: { permissions: body.permissions } });
+      return created;
     },
   );
 
-  r.get(
-    '/user/token',
+  typedRoute(
+    app,
+    tokens,
     {
-      schema: {
-        tags: ['auth'],
-        summary: "The caller's personal API tokens in this tenant (name, permissions, expiry, last use); never the token",
-        security: bearer,
-        response: { 200: envelopeOf(z.array(apiTokenSchema)), 401: e },
-      },
+      method: 'GET',
+      url: '/user/token',
+      signedIn: 'any',
+      response: z.array(apiTokenSchema),
+      summary: "The caller's personal API tokens in this tenant (name, permissions, expiry, last use); never the token",
     },
-    async (request) => ok(await app.apiTokens.list(request.auth)),
+    async (_input, request) => app.apiTokens.list(request.auth),
   );
 
-  r.delete(
-    '/user/token/:id',
+  typedRoute(
+    app,
+    tokens,
     {
-      config: { audit: audit('delete') },
-      schema: {
-        tags: ['auth'],
-        summary: 'Revokes one of the caller’s API tokens: refused from the next request on, on every instance',
-        description: 'Errors: 404 for a token that is not the caller’s in this tenant, or already revoked.',
-        security: bearer,
-        params: idParamSchema,
-        response: { 200: envelopeOf(z.null()), 400: e, 401: e, 404: e },
-      },
+      method: 'DELETE',
+      url: '/user/token/:id',
+      signedIn: 'any',
+      audit: audit('delete'),
+      params: idParamSchema,
+      response: z.null(),
+      summary: 'Revokes one of the caller’s API tokens: refused from the next request on, on every instance',
+      description: 'Errors: 404 for a token that is not the caller’s in this tenant, or already revoked.',
     },
-    async (request) => {
-      const revoked = await app.apiTokens.revoke(request.auth, request.params.id, request.auth.accountRef);
+    async ({ params }, request) => {
+      const revoked = await app.apiTokens.revoke(request.auth, params.id, request.auth.accountRef);
       recordAudit(request, { target: String(revoked.id), targetName: revoked.name });
-      return ok(null);
+      return null;
     },
   );
 }

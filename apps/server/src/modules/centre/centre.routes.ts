@@ -9,7 +9,6 @@ import {
   certificationReviewResource,
   certificationReviewSchema,
   certificationSchema,
-  envelopeOf,
   hasPermission,
   ownSessionSchema,
   pageOf,
@@ -21,14 +20,12 @@ import {
 } from '@atrium/contracts';
 import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { dayIn, tenantTimeZone } from '../../crud/business-day';
 import { refused } from '../../crud/conflict';
-import { type Ctx, inTenant } from '../../crud/context';
+import type { Ctx } from '../../crud/context';
 import { pageOffset } from '../../crud/paging';
 import { isoDates, orderOf, startsWith } from '../../crud/query';
-import { errorResponses, ok } from '../../crud/register-resource';
 import { typedRoute } from '../../crud/typed-route';
 import type { RawResult } from '../../db/client';
 import {
@@ -50,7 +47,8 @@ import { uncategorisedLabel } from '../dashboard/dashboard.routes';
 import { unreadCounts } from '../realtime/notification.repository';
 
 const idParam = z.object({ id: z.coerce.number().int().positive() });
-const bearer = [{ bearer: [] }];
+/** The user centre's routes: the signed-in person's own data (OpenAPI group `user`). */
+const centre = { domain: 'user', name: 'centre' };
 
 // ---- parameter approvals (the basic profile) ----
 
@@ -325,268 +323,253 @@ function certificationReviewRoutes(app: FastifyInstance) {
 // ---- the user centre: the signed-in person's own data, no permission beyond being signed in ----
 
 function userCentreRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-
-  r.get(
-    '/user/workplace',
+  typedRoute(
+    app,
+    centre,
     {
-      schema: {
-        tags: ['user'],
-        summary: 'The workplace: sales, members and stock sums (each only for a holder of its list permission), approvals and notices',
-        security: bearer,
-        querystring: workplaceQuerySchema,
-        response: { 200: envelopeOf(workplaceSchema), ...errorResponses },
-      },
+      method: 'GET',
+      url: '/user/workplace',
+      signedIn: 'any',
+      query: workplaceQuerySchema,
+      response: workplaceSchema,
+      summary: 'The workplace: sales, members and stock sums (each only for a holder of its list permission), approvals and notices',
+      inTenant: true,
     },
-    async (request) => {
-      const data = await inTenant(request, async (ctx) => {
-        // "today" and "this month" are the tenant's business days, whatever zone the browser is in
-        const tz = await tenantTimeZone(ctx);
-        const may = (permission: string) => hasPermission(ctx.caller.permissions, permission);
-        const owner = { tenantId: ctx.caller.tenantId, accountRef: ctx.caller.accountRef };
-        const notices = await ctx.tx
-          .select({ id: notifications.id, title: notifications.title, createTime: notifications.createTime, read: notifications.read })
-          .from(notifications)
-          .where(and(eq(notifications.accountRef, owner.accountRef), eq(notifications.type, 'notice')))
-          .orderBy(desc(notifications.createTime), desc(notifications.id))
-          .limit(5);
-        return {
-          sales: may('erp:sale:list') ? await workplaceSales(ctx.tx, tz, uncategorisedLabel(request)) : null,
-          members: may('erp:member:list') ? await memberCounts(ctx.tx, tz) : null,
-          lowStock: may('erp:product:query') ? await lowStock(ctx.tx) : null,
-          pendingApprovals: await pendingReleaseApprovals(ctx.tx, ctx.caller.userId),
-          notices: notices.map(isoDates),
-        };
-      });
-      return ok(data);
+    async (ctx) => {
+      // "today" and "this month" are the tenant's business days, whatever zone the browser is in
+      const tz = await tenantTimeZone(ctx);
+      const may = (permission: string) => hasPermission(ctx.caller.permissions, permission);
+      const owner = { tenantId: ctx.caller.tenantId, accountRef: ctx.caller.accountRef };
+      const notices = await ctx.tx
+        .select({ id: notifications.id, title: notifications.title, createTime: notifications.createTime, read: notifications.read })
+        .from(notifications)
+        .where(and(eq(notifications.accountRef, owner.accountRef), eq(notifications.type, 'notice')))
+        .orderBy(desc(notifications.createTime), desc(notifications.id))
+        .limit(5);
+      return {
+        sales: may('erp:sale:list') ? await workplaceSales(ctx.tx, tz, uncategorisedLabel(ctx.request)) : null,
+        members: may('erp:member:list') ? await memberCounts(ctx.tx, tz) : null,
+        lowStock: may('erp:product:query') ? await lowStock(ctx.tx) : null,
+        pendingApprovals: await pendingReleaseApprovals(ctx.tx, ctx.caller.userId),
+        notices: notices.map(isoDates),
+      };
     },
   );
 
-  r.get(
-    '/user/workbench',
+  typedRoute(
+    app,
+    centre,
     {
-      schema: {
-        tags: ['user'],
-        summary: "The staging workbench: to-dos, the user's recent release tasks and orders, pinned shortcuts",
-        security: bearer,
-        response: { 200: envelopeOf(workbenchSchema), ...errorResponses },
-      },
+      method: 'GET',
+      url: '/user/workbench',
+      signedIn: 'any',
+      response: workbenchSchema,
+      summary: "The staging workbench: to-dos, the user's recent release tasks and orders, pinned shortcuts",
+      inTenant: true,
     },
-    async (request) => {
-      const data = await inTenant(request, async (ctx) => {
-        const { caller } = ctx;
-        const unread = await unreadCounts(ctx.tx, { tenantId: caller.tenantId, accountRef: caller.accountRef });
-        const mayDecide = hasPermission(caller.permissions, 'profile:approval:approve');
-        // what waits for the caller: not the changes they committed themselves (someone else decides those)
-        const [waiting] = mayDecide
-          ? await ctx.tx
-              .select({ n: count() })
-              .from(paramApprovals)
-              .where(and(eq(paramApprovals.stage, 'approval'), committedByOther(caller.accountId)))
-          : [];
-        const tasks = (await ctx.tx.execute(sql`
-          select t.id::int as id, p.name as project, e.name as env, t.version, t.status, t.create_time
-            from release_tasks t
-            join release_projects p on p.tenant_id = t.tenant_id and p.id = t.project_id
-            join release_envs e on e.tenant_id = t.tenant_id and e.id = t.env_id
-           where t.created_by_account = ${caller.accountRef}
-           order by t.id desc limit 5`)) as RawResult<{
-          id: number;
-          project: string;
-          env: string;
-          version: string;
-          status: string;
-          create_time: Date | string;
-        }>;
-        const orders = hasPermission(caller.permissions, 'erp:sale:list')
-          ? ((await ctx.tx.execute(sql`
-              select id::int as id, order_no, status, total_amount::float8 as total_amount, create_time
-                from erp_sales where create_by = ${caller.accountId} order by create_time desc, id desc limit 5`)) as RawResult<{
-              id: number;
-              order_no: string;
-              status: string;
-              total_amount: number;
-              create_time: Date | string;
-            }>)
-          : { rows: [] };
-        const [pins] = await ctx.tx.select({ pins: userPins.pins }).from(userPins).where(eq(userPins.accountRef, caller.accountRef));
-        return {
-          todos: {
-            unreadNotices: unread.notice,
-            unreadMessages: unread.message,
-            unreadTodos: unread.todo,
-            approvals: mayDecide ? (waiting?.n ?? 0) : null,
-            releaseApprovals: await pendingReleaseApprovals(ctx.tx, caller.userId),
-          },
-          tasks: tasks.rows.map(({ create_time, ...t }) => ({ ...t, createTime: new Date(create_time).toISOString() })),
-          orders: orders.rows.map((o) => ({
-            id: o.id,
-            orderNo: o.order_no,
-            status: o.status,
-            totalAmount: o.total_amount,
-            createTime: new Date(o.create_time).toISOString(),
-          })),
-          pins: pins?.pins ?? [],
-        };
-      });
-      return ok(data);
+    async (ctx) => {
+      const { caller } = ctx;
+      const unread = await unreadCounts(ctx.tx, { tenantId: caller.tenantId, accountRef: caller.accountRef });
+      const mayDecide = hasPermission(caller.permissions, 'profile:approval:approve');
+      // what waits for the caller: not the changes they committed themselves (someone else decides those)
+      const [waiting] = mayDecide
+        ? await ctx.tx
+            .select({ n: count() })
+            .from(paramApprovals)
+            .where(and(eq(paramApprovals.stage, 'approval'), committedByOther(caller.accountId)))
+        : [];
+      const tasks = (await ctx.tx.execute(sql`
+        select t.id::int as id, p.name as project, e.name as env, t.version, t.status, t.create_time
+          from release_tasks t
+          join release_projects p on p.tenant_id = t.tenant_id and p.id = t.project_id
+          join release_envs e on e.tenant_id = t.tenant_id and e.id = t.env_id
+         where t.created_by_account = ${caller.accountRef}
+         order by t.id desc limit 5`)) as RawResult<{
+        id: number;
+        project: string;
+        env: string;
+        version: string;
+        status: string;
+        create_time: Date | string;
+      }>;
+      const orders = hasPermission(caller.permissions, 'erp:sale:list')
+        ? ((await ctx.tx.execute(sql`
+            select id::int as id, order_no, status, total_amount::float8 as total_amount, create_time
+              from erp_sales where create_by = ${caller.accountId} order by create_time desc, id desc limit 5`)) as RawResult<{
+            id: number;
+            order_no: string;
+            status: string;
+            total_amount: number;
+            create_time: Date | string;
+          }>)
+        : { rows: [] };
+      const [pins] = await ctx.tx.select({ pins: userPins.pins }).from(userPins).where(eq(userPins.accountRef, caller.accountRef));
+      return {
+        todos: {
+          unreadNotices: unread.notice,
+          unreadMessages: unread.message,
+          unreadTodos: unread.todo,
+          approvals: mayDecide ? (waiting?.n ?? 0) : null,
+          releaseApprovals: await pendingReleaseApprovals(ctx.tx, caller.userId),
+        },
+        tasks: tasks.rows.map(({ create_time, ...t }) => ({ ...t, createTime: new Date(create_time).toISOString() })),
+        orders: orders.rows.map((o) => ({
+          id: o.id,
+          orderNo: o.order_no,
+          status: o.status,
+          totalAmount: o.total_amount,
+          createTime: new Date(o.create_time).toISOString(),
+        })),
+        pins: pins?.pins ?? [],
+      };
     },
   );
 
-  r.put(
-    '/user/pins',
+  typedRoute(
+    app,
+    centre,
     {
-      config: { rateLimit: { max: 60, timeWindow: 60_000 } },
-      schema: {
-        tags: ['user'],
-        summary: 'Saves the shortcuts the user pinned to the workbench (route names, in order)',
-        security: bearer,
-        body: pinsSchema,
-        response: { 200: envelopeOf(pinsSchema), ...errorResponses },
-      },
+      method: 'PUT',
+      url: '/user/pins',
+      signedIn: 'any',
+      rateLimit: { max: 60, timeWindow: 60_000 },
+      body: pinsSchema,
+      response: pinsSchema,
+      summary: 'Saves the shortcuts the user pinned to the workbench (route names, in order)',
+      inTenant: true,
     },
-    async (request) => {
-      const { pins } = request.body;
-      await inTenant(request, (ctx) =>
-        ctx.tx
-          .insert(userPins)
-          .values({ tenantId: ctx.caller.tenantId, accountRef: ctx.caller.accountRef, pins })
-          .onConflictDoUpdate({ target: [userPins.tenantId, userPins.accountRef], set: { pins, updateTime: new Date() } }),
-      );
-      return ok({ pins });
+    async (ctx, { body: { pins } }) => {
+      await ctx.tx
+        .insert(userPins)
+        .values({ tenantId: ctx.caller.tenantId, accountRef: ctx.caller.accountRef, pins })
+        .onConflictDoUpdate({ target: [userPins.tenantId, userPins.accountRef], set: { pins, updateTime: new Date() } });
+      return { pins };
     },
   );
 
-  r.get(
-    '/user/activity',
+  typedRoute(
+    app,
+    centre,
     {
-      schema: {
-        tags: ['user'],
-        summary: "The user's own recent operations and sign-ins in this tenant",
-        security: bearer,
-        response: { 200: envelopeOf(userActivitySchema), ...errorResponses },
-      },
+      method: 'GET',
+      url: '/user/activity',
+      signedIn: 'any',
+      response: userActivitySchema,
+      summary: "The user's own recent operations and sign-ins in this tenant",
+      inTenant: true,
     },
-    async (request) => {
-      const data = await inTenant(request, async (ctx) => {
-        const operations = await ctx.tx
-          .select({
-            id: operLogs.id,
-            title: operLogs.module,
-            action: operLogs.action,
-            target: sql<string | null>`coalesce(${operLogs.targetName}, ${operLogs.target})`,
-            result: operLogs.result,
-            time: operLogs.createTime,
-          })
-          .from(operLogs)
-          .where(eq(operLogs.accountRef, ctx.caller.accountRef))
-          .orderBy(desc(operLogs.createTime), desc(operLogs.id))
-          .limit(10);
-        const logins = await ctx.tx
-          .select({
-            id: loginLogs.id,
-            ip: loginLogs.ip,
-            browser: loginLogs.userAgent,
-            result: loginLogs.result,
-            time: loginLogs.createTime,
-          })
-          .from(loginLogs)
-          .where(and(eq(loginLogs.accountRef, ctx.caller.accountRef), inArray(loginLogs.result, ['success', 'failure', 'locked'])))
-          .orderBy(desc(loginLogs.createTime), desc(loginLogs.id))
-          .limit(10);
-        return {
-          operations: operations.map(({ result, ...o }) => ({ ...isoDates(o), ok: result === 'success' })),
-          logins: logins.map(({ result, browser, ...l }) => ({
-            ...isoDates(l),
-            browser: browser?.slice(0, 120) ?? null,
-            ok: result === 'success',
-          })),
-        };
-      });
-      return ok(data);
+    async (ctx) => {
+      const operations = await ctx.tx
+        .select({
+          id: operLogs.id,
+          title: operLogs.module,
+          action: operLogs.action,
+          target: sql<string | null>`coalesce(${operLogs.targetName}, ${operLogs.target})`,
+          result: operLogs.result,
+          time: operLogs.createTime,
+        })
+        .from(operLogs)
+        .where(eq(operLogs.accountRef, ctx.caller.accountRef))
+        .orderBy(desc(operLogs.createTime), desc(operLogs.id))
+        .limit(10);
+      const logins = await ctx.tx
+        .select({
+          id: loginLogs.id,
+          ip: loginLogs.ip,
+          browser: loginLogs.userAgent,
+          result: loginLogs.result,
+          time: loginLogs.createTime,
+        })
+        .from(loginLogs)
+        .where(and(eq(loginLogs.accountRef, ctx.caller.accountRef), inArray(loginLogs.result, ['success', 'failure', 'locked'])))
+        .orderBy(desc(loginLogs.createTime), desc(loginLogs.id))
+        .limit(10);
+      return {
+        operations: operations.map(({ result, ...o }) => ({ ...isoDates(o), ok: result === 'success' })),
+        logins: logins.map(({ result, browser, ...l }) => ({
+          ...isoDates(l),
+          browser: browser?.slice(0, 120) ?? null,
+          ok: result === 'success',
+        })),
+      };
     },
   );
 
-  r.get(
-    '/user/certification',
+  typedRoute(
+    app,
+    centre,
     {
-      schema: {
-        tags: ['user'],
-        summary: "The user's own enterprise certification requests in this tenant, newest first",
-        security: bearer,
-        response: { 200: envelopeOf(z.array(certificationSchema)), ...errorResponses },
-      },
+      method: 'GET',
+      url: '/user/certification',
+      signedIn: 'any',
+      response: z.array(certificationSchema),
+      summary: "The user's own enterprise certification requests in this tenant, newest first",
+      inTenant: true,
     },
-    async (request) => {
-      const rows = await inTenant(request, (ctx) =>
-        ctx.tx
-          .select()
-          .from(userCertifications)
-          .where(eq(userCertifications.accountRef, ctx.caller.accountRef))
-          .orderBy(desc(userCertifications.createTime), desc(userCertifications.id))
-          .limit(50),
-      );
-      return ok(rows.map(certificationOf));
+    async (ctx) => {
+      const rows = await ctx.tx
+        .select()
+        .from(userCertifications)
+        .where(eq(userCertifications.accountRef, ctx.caller.accountRef))
+        .orderBy(desc(userCertifications.createTime), desc(userCertifications.id))
+        .limit(50);
+      return rows.map(certificationOf);
     },
   );
 
-  r.post(
-    '/user/certification',
+  typedRoute(
+    app,
+    centre,
     {
-      config: { rateLimit: { max: 20, timeWindow: 10 * 60_000 } },
-      schema: {
-        tags: ['user'],
-        summary: 'Submits an enterprise certification request (auditing); 409 while another one is under review',
-        security: bearer,
-        body: certificationInputSchema,
-        response: { 200: envelopeOf(certificationSchema), ...errorResponses },
-      },
+      method: 'POST',
+      url: '/user/certification',
+      signedIn: 'any',
+      rateLimit: { max: 20, timeWindow: 10 * 60_000 },
+      body: certificationInputSchema,
+      response: certificationSchema,
+      summary: 'Submits an enterprise certification request (auditing); 409 while another one is under review',
+      inTenant: true,
     },
-    async (request) => {
-      const row = await inTenant(request, async (ctx) => {
-        const mine = eq(userCertifications.accountRef, ctx.caller.accountRef);
-        // one request under review at a time: the advisory lock keeps two tabs from both passing the check
-        await ctx.tx.execute(sql`select pg_advisory_xact_lock(hashtext('certification'), ${ctx.caller.accountRef}::int)`);
-        const [pending] = await ctx.tx
-          .select({ n: count() })
-          .from(userCertifications)
-          .where(and(mine, eq(userCertifications.status, 'auditing')));
-        if ((pending?.n ?? 0) > 0) throw refused('status', 'pending', 'certification.pending');
-        const [created] = await ctx.tx
-          .insert(userCertifications)
-          .values({ tenantId: ctx.caller.tenantId, accountRef: ctx.caller.accountRef, ...request.body })
-          .returning();
-        return created as typeof userCertifications.$inferSelect;
-      });
-      return ok(certificationOf(row));
+    async (ctx, { body }) => {
+      const mine = eq(userCertifications.accountRef, ctx.caller.accountRef);
+      // one request under review at a time: the advisory lock keeps two tabs from both passing the check
+      await ctx.tx.execute(sql`select pg_advisory_xact_lock(hashtext('certification'), ${ctx.caller.accountRef}::int)`);
+      const [pending] = await ctx.tx
+        .select({ n: count() })
+        .from(userCertifications)
+        .where(and(mine, eq(userCertifications.status, 'auditing')));
+      if ((pending?.n ?? 0) > 0) throw refused('status', 'pending', 'certification.pending');
+      const [created] = await ctx.tx
+        .insert(userCertifications)
+        .values({ tenantId: ctx.caller.tenantId, accountRef: ctx.caller.accountRef, ...body })
+        .returning();
+      return certificationOf(created as typeof userCertifications.$inferSelect);
     },
   );
 
-  r.put(
-    '/user/certification/:id/withdraw',
+  typedRoute(
+    app,
+    centre,
     {
-      schema: {
-        tags: ['user'],
-        summary: 'Withdraws one of the user’s own requests still under review; 404 for anyone else’s, 409 once decided',
-        security: bearer,
-        params: idParam,
-        response: { 200: envelopeOf(certificationSchema), ...errorResponses },
-      },
+      method: 'PUT',
+      url: '/user/certification/:id/withdraw',
+      signedIn: 'any',
+      params: idParam,
+      response: certificationSchema,
+      summary: 'Withdraws one of the user’s own requests still under review; 404 for anyone else’s, 409 once decided',
+      inTenant: true,
     },
-    async (request) => {
-      const row = await inTenant(request, async (ctx) => {
-        const mine = and(eq(userCertifications.id, request.params.id), eq(userCertifications.accountRef, ctx.caller.accountRef));
-        const [moved] = await ctx.tx
-          .update(userCertifications)
-          .set({ status: 'withdrawn', updateTime: new Date() })
-          .where(and(mine, eq(userCertifications.status, 'auditing')))
-          .returning();
-        if (moved) return moved;
-        const [exists] = await ctx.tx.select({ id: userCertifications.id }).from(userCertifications).where(mine);
-        if (!exists) throw notFound();
-        throw refused('status', 'transition', 'certification.notPending');
-      });
-      return ok(certificationOf(row));
+    async (ctx, { params }) => {
+      const mine = and(eq(userCertifications.id, params.id), eq(userCertifications.accountRef, ctx.caller.accountRef));
+      const [moved] = await ctx.tx
+        .update(userCertifications)
+        .set({ status: 'withdrawn', updateTime: new Date() })
+        .where(and(mine, eq(userCertifications.status, 'auditing')))
+        .returning();
+      if (moved) return certificationOf(moved);
+      const [exists] = await ctx.tx.select({ id: userCertifications.id }).from(userCertifications).where(mine);
+      if (!exists) throw notFound();
+      throw refused('status', 'transition', 'certification.notPending');
     },
   );
   // the account's own live sessions, in every tenant: sessions are outside row-level security, so the
@@ -594,17 +577,17 @@ function userCentreRoutes(app: FastifyInstance) {
   const liveOf = (accountRef: number) =>
     and(eq(sessions.accountId, accountRef), isNull(sessions.endedAt), gt(sessions.expiresAt, new Date()));
 
-  r.get(
-    '/user/sessions',
+  typedRoute(
+    app,
+    centre,
     {
-      schema: {
-        tags: ['user'],
-        summary: "The signed-in account's live sessions (every tenant, this one marked current)",
-        security: bearer,
-        response: { 200: envelopeOf(z.array(ownSessionSchema)), ...errorResponses },
-      },
+      method: 'GET',
+      url: '/user/sessions',
+      signedIn: 'any',
+      response: z.array(ownSessionSchema),
+      summary: "The signed-in account's live sessions (every tenant, this one marked current)",
     },
-    async (request) => {
+    async (_input, request) => {
       const auth = request.auth as NonNullable<typeof request.auth>;
       const rows = await app.database.db
         .select({
@@ -622,52 +605,50 @@ function userCentreRoutes(app: FastifyInstance) {
         .where(liveOf(auth.accountRef))
         .orderBy(desc(sessions.lastSeenAt))
         .limit(100);
-      return ok(rows.map((row) => ({ ...isoDates(row), current: row.id === auth.sessionId })));
+      return rows.map((row) => ({ ...isoDates(row), current: row.id === auth.sessionId }));
     },
   );
 
-  r.delete(
-    '/user/sessions/:id',
+  // the sign-ins of the account are managed in a session, never with an API token
+  typedRoute(
+    app,
+    centre,
     {
-      // the sign-ins of the account are managed in a session, never with an API token
-      config: { sessionOnly: true },
-      schema: {
-        tags: ['user'],
-        summary: 'Signs out one of the account’s own other sessions; 404 for anyone else’s or an ended one, 409 for this one (use logout)',
-        security: bearer,
-        params: idParam,
-        response: { 200: envelopeOf(z.null()), ...errorResponses },
-      },
+      method: 'DELETE',
+      url: '/user/sessions/:id',
+      signedIn: 'session',
+      params: idParam,
+      response: z.null(),
+      summary: 'Signs out one of the account’s own other sessions; 404 for anyone else’s or an ended one, 409 for this one (use logout)',
     },
-    async (request) => {
+    async ({ params }, request) => {
       const auth = request.auth as NonNullable<typeof request.auth>;
-      if (request.params.id === auth.sessionId) throw refused('id', 'current', 'session.current');
+      if (params.id === auth.sessionId) throw refused('id', 'current', 'session.current');
       const [mine] = await app.database.db
         .select({ id: sessions.id })
         .from(sessions)
-        .where(and(eq(sessions.id, request.params.id), liveOf(auth.accountRef)));
+        .where(and(eq(sessions.id, params.id), liveOf(auth.accountRef)));
       if (!mine) throw notFound();
       await endSessions(app, { reason: 'logout', sessionIds: [mine.id], accountRef: auth.accountRef });
-      return ok(null);
+      return null;
     },
   );
 
-  r.delete(
-    '/user/sessions',
+  // the sign-ins of the account are managed in a session, never with an API token
+  typedRoute(
+    app,
+    centre,
     {
-      // the sign-ins of the account are managed in a session, never with an API token
-      config: { sessionOnly: true },
-      schema: {
-        tags: ['user'],
-        summary: 'Signs out every other session of the account, in every tenant; answers how many ended',
-        security: bearer,
-        response: { 200: envelopeOf(z.object({ ended: z.number().int() })), ...errorResponses },
-      },
+      method: 'DELETE',
+      url: '/user/sessions',
+      signedIn: 'session',
+      response: z.object({ ended: z.number().int() }),
+      summary: 'Signs out every other session of the account, in every tenant; answers how many ended',
     },
-    async (request) => {
+    async (_input, request) => {
       const auth = request.auth as NonNullable<typeof request.auth>;
       const ended = await endSessions(app, { reason: 'logout', accountRef: auth.accountRef, exceptSessionId: auth.sessionId });
-      return ok({ ended: ended.length });
+      return { ended: ended.length };
     },
   );
 }

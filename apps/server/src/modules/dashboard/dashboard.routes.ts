@@ -9,14 +9,10 @@ import {
   monitorSnapshotSchema,
 } from '@atrium/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
 import { recordAudit } from '../../crud/audit';
 import { tenantTimeZone } from '../../crud/business-day';
-import { inTenant } from '../../crud/context';
 import { type ExcelColumn, excelLocale, workbookOf, XLSX_TYPE } from '../../crud/excel';
-import { routeOptions } from '../../crud/register-resource';
-import { typedRoute } from '../../crud/typed-route';
+import { Download, downloadAnswer, typedRoute } from '../../crud/typed-route';
 import { analysis } from './aggregates';
 import { Monitor } from './monitor';
 
@@ -89,31 +85,27 @@ export async function dashboardRoutes(app: FastifyInstance) {
     async (ctx, { query }) => analysis(ctx.tx, { ...query, tz: await tenantTimeZone(ctx) }, uncategorisedLabel(ctx.request)),
   );
 
-  const exportQuery = analysisExportQuerySchema;
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      '/dashboard/analysis/export',
-      routeOptions(
-        analysisResource,
-        'export',
-        { querystring: exportQuery, produces: [XLSX_TYPE] },
-        { write: true, summary: "One chart's data of the analysis pages as .xlsx (headers in the Accept-Language)" },
-      ),
-      async (request, reply) => {
-        const { dataset, ...query } = request.query as z.output<typeof exportQuery>;
-        const result = await inTenant(request, async (ctx) =>
-          analysis(ctx.tx, { ...query, tz: await tenantTimeZone(ctx) }, uncategorisedLabel(request)),
-        );
-        const { rows, columns } = datasets[dataset](result);
-        recordAudit(request, { target: `${dataset} ${query.from}..${query.to}` });
-        const file = await workbookOf(dataset, columns as ExcelColumn<object>[], rows, excelLocale(request));
-        return reply
-          .header('content-type', XLSX_TYPE)
-          .header('content-disposition', `attachment; filename="analysis-${dataset}-${query.from}-${query.to}.xlsx"`)
-          .send(file);
-      },
-    );
+  typedRoute(
+    app,
+    analysisResource,
+    {
+      method: 'GET',
+      url: '/dashboard/analysis/export',
+      action: 'export',
+      write: true,
+      query: analysisExportQuerySchema,
+      produces: [XLSX_TYPE],
+      response: downloadAnswer,
+      summary: "One chart's data of the analysis pages as .xlsx (headers in the Accept-Language)",
+    },
+    async (ctx, { query: { dataset, ...query } }) => {
+      const result = await analysis(ctx.tx, { ...query, tz: await tenantTimeZone(ctx) }, uncategorisedLabel(ctx.request));
+      const { rows, columns } = datasets[dataset](result);
+      recordAudit(ctx.request, { target: `${dataset} ${query.from}..${query.to}` });
+      const file = await workbookOf(dataset, columns as ExcelColumn<object>[], rows, excelLocale(ctx.request));
+      return new Download(XLSX_TYPE, `analysis-${dataset}-${query.from}-${query.to}.xlsx`, file);
+    },
+  );
 
   typedRoute(
     app,

@@ -1,10 +1,9 @@
-import { buildTree, envelopeOf, menuResource, menuTreeSchema } from '@atrium/contracts';
+import { buildTree, menuResource, menuTreeSchema } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { inTenant } from '../../../crud/context';
-import { ok, registerResource, routeOptions } from '../../../crud/register-resource';
+import { registerResource } from '../../../crud/register-resource';
 import { tableRepository } from '../../../crud/repository';
+import { typedRoute } from '../../../crud/typed-route';
 import { menus } from '../../../db/schema';
 import { allMenus, menuRules } from './menu.repository';
 
@@ -13,12 +12,11 @@ import { allMenus, menuRules } from './menu.repository';
  * handlers are the generic repository over the (tenant-less) menus table, its rules the repository's hooks.
  */
 export async function menuRoutes(app: FastifyInstance) {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      `${menuResource.basePath}/tree`,
-      routeOptions(menuResource, 'list', { response: { 200: envelopeOf(z.array(menuTreeSchema)) } }, { summary: 'menu: tree' }),
-      async (request) => ok(buildTree(await inTenant(request, (ctx) => allMenus(ctx)))),
-    );
+  typedRoute(
+    app,
+    menuResource,
+    { method: 'GET', url: `${menuResource.basePath}/tree`, action: 'list', response: z.array(menuTreeSchema), summary: 'menu: tree' },
+    async (ctx) => buildTree(await allMenus(ctx)),
+  );
   registerResource(app, menuResource, tableRepository(menuResource, menus, menuRules(app)), { globalResource: true });
 }

@@ -1,7 +1,6 @@
-import { envelopeOf } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { typedRoute } from '../../../crud/typed-route';
 
 export const systemMetaSchema = z.object({
   product: z.string(),
@@ -13,26 +12,22 @@ export const systemMetaSchema = z.object({
 
 /** Public facts the sign-in screens need before anyone signs in. */
 export async function metaRoutes(app: FastifyInstance) {
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/system/meta',
+  typedRoute(
+    app,
+    { domain: 'system', name: 'meta' },
     {
-      config: { public: true },
-      schema: {
-        tags: ['system'],
-        summary: 'Public product facts (captcha and registration switches)',
-        response: { 200: envelopeOf(systemMetaSchema) },
-      },
+      method: 'GET',
+      url: '/system/meta',
+      public: true,
+      response: systemMetaSchema,
+      summary: 'Public product facts (captcha and registration switches)',
     },
     async () => ({
-      code: 200,
-      message: 'ok',
-      data: {
-        product: 'Atrium',
-        version: '0.1.0',
-        engine: app.database.engine,
-        captcha: app.config.CAPTCHA,
-        registration: app.config.REGISTRATION,
-      },
+      product: 'Atrium',
+      version: '0.1.0',
+      engine: app.database.engine,
+      captcha: app.config.CAPTCHA,
+      registration: app.config.REGISTRATION,
     }),
   );
 }
