@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Tx } from '../db/client';
+import { type Tx, withTenant, withTenantRead } from '../db/client';
 import type { AuthContext } from '../plugins/external/access';
 import type { TotalsCache } from './totals';
 
@@ -25,11 +25,18 @@ export function callerOf(request: FastifyRequest): Caller {
   return request.auth;
 }
 
-/** Runs `work` in the caller's tenant transaction (row-level security scoped to the session's tenant). */
+/**
+ * Runs `work` in the caller's tenant transaction (row-level security scoped to the session's tenant): the
+ * one way a request enters its tenant. Work without a request (agents, printers, seeds) uses `withTenant`
+ * with the tenant it serves. A GET only reads: on PostgreSQL it runs on the read-only connections.
+ */
 export async function inTenant<T>(request: FastifyRequest, work: (ctx: Ctx) => Promise<T>, extra: Pick<Ctx, 'totals'> = {}): Promise<T> {
   const caller = callerOf(request);
   const effects: (() => unknown)[] = [];
-  const result = await request.tx((tx) => work({ tx, caller, request, afterCommit: (effect) => effects.push(effect), ...extra }));
+  const enter = request.method === 'GET' ? withTenantRead : withTenant;
+  const result = await enter(request.server.database.db, caller.tenantId, (tx) =>
+    work({ tx, caller, request, afterCommit: (effect) => effects.push(effect), ...extra }),
+  );
   for (const effect of effects) await effect();
   return result;
 }

@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Tx, withTenant, withTenantRead } from '../../db/client';
 import { AppError } from '../../errors';
 import { ApiTokenService, tokenRefused } from '../../modules/auth/api-token.service';
 import { CaptchaService } from '../../modules/auth/captcha.service';
@@ -41,8 +40,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who is asking. Set on every /api route that is not `config.public`; null on public routes. */
     auth: AuthContext;
-    /** Runs `work` in a transaction scoped to the session's tenant (row-level security sees only its rows). */
-    tx<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   }
 }
 
@@ -74,12 +71,6 @@ export const authPlugin = fp(
       mailer.close();
     });
     app.decorateRequest('auth', null as unknown as AuthContext);
-    app.decorateRequest('tx', function tx<T>(this: FastifyRequest, work: (tx: Tx) => Promise<T>): Promise<T> {
-      if (!this.auth) throw new AppError('tokenInvalid');
-      // a GET only reads: on PostgreSQL it runs on the read-only connections, without a transaction
-      if (this.method === 'GET') return withTenantRead(app.database.db, this.auth.tenantId, work);
-      return withTenant(app.database.db, this.auth.tenantId, work);
-    });
 
     app.addHook('onRequest', async (request) => {
       if (!guarded(request.routeOptions.url)) return;

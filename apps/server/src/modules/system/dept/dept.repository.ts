@@ -15,14 +15,14 @@ const toDept = (row: DeptRow) => {
   return { ...rest, status: rest.status as Status };
 };
 
-const inTenant = (ctx: Ctx) => eq(depts.tenantId, ctx.caller.tenantId);
+const ofTenant = (ctx: Ctx) => eq(depts.tenantId, ctx.caller.tenantId);
 const below = (id: number) => sql`${depts.ancestors} @> ${JSON.stringify([id])}::jsonb`;
 
 async function row(ctx: Ctx, id: number): Promise<DeptRow | undefined> {
   const [found] = await ctx.tx
     .select()
     .from(depts)
-    .where(and(inTenant(ctx), eq(depts.id, id)));
+    .where(and(ofTenant(ctx), eq(depts.id, id)));
   return found;
 }
 
@@ -45,12 +45,12 @@ async function cascadeStatus(ctx: Ctx, dept: DeptRow, status: Status) {
     await ctx.tx
       .update(depts)
       .set(set)
-      .where(and(inTenant(ctx), below(dept.id)));
+      .where(and(ofTenant(ctx), below(dept.id)));
   } else if (dept.ancestors.length > 0) {
     await ctx.tx
       .update(depts)
       .set(set)
-      .where(and(inTenant(ctx), inArray(depts.id, dept.ancestors)));
+      .where(and(ofTenant(ctx), inArray(depts.id, dept.ancestors)));
   }
 }
 
@@ -80,13 +80,13 @@ export const deptRules: RepositoryOptions<{ parentId: number | null; status: str
       const descendants = await ctx.tx
         .select({ id: depts.id, ancestors: depts.ancestors })
         .from(depts)
-        .where(and(inTenant(ctx), below(updated.id)));
+        .where(and(ofTenant(ctx), below(updated.id)));
       for (const d of descendants) {
         const rest = d.ancestors.slice(d.ancestors.indexOf(updated.id));
         await ctx.tx
           .update(depts)
           .set({ ancestors: [...updated.ancestors, ...rest] })
-          .where(and(inTenant(ctx), eq(depts.id, d.id)));
+          .where(and(ofTenant(ctx), eq(depts.id, d.id)));
       }
     }
     if (before.status !== updated.status) await cascadeStatus(ctx, updated, updated.status as Status);
@@ -105,7 +105,7 @@ export async function allDepts(ctx: Ctx, filter: { status?: Status; name?: strin
   const rows = await ctx.tx
     .select()
     .from(depts)
-    .where(allOf(inTenant(ctx), filter.status ? eq(depts.status, filter.status) : undefined, contains(depts.name, filter.name)))
+    .where(allOf(ofTenant(ctx), filter.status ? eq(depts.status, filter.status) : undefined, contains(depts.name, filter.name)))
     .orderBy(asc(depts.orderNum), asc(depts.id));
   return rows.map(toDept);
 }
