@@ -75,17 +75,22 @@ describe.each(engines)('entity kit on %s', (engine) => {
   let ctx: Awaited<ReturnType<typeof buildTestApp>>;
   let owner: Caller;
   let intruder: Caller;
+  let superAdmin: Caller;
   let powerless: Caller;
 
   beforeAll(async () => {
     ctx = await buildTestApp(engine, { LOGIN_RATE_LIMIT: '100000' });
     owner = await signIn(ctx, 'acme', 'Acme@123456');
     intruder = await signIn(ctx, 'admin', 'Admin@123456');
+    // the demo's admin is the platform's super admin too
+    superAdmin = intruder;
     // a user of the admin's tenant holding no permission at all
     powerless = (await (await arena(ctx)).limited([])).caller;
     // every entity has a row in the owner's tenant: updates get their bad input, other tenants their ids
+    // (a global catalogue's rows belong to no tenant: the demo seeds them)
     for (const m of manifests)
-      if ((await owner.get(`/api${m.resource.basePath}?pageSize=1`)).body.data.total === 0) await samples[nameOf(m)]?.(owner);
+      if (!m.resource.global && (await owner.get(`/api${m.resource.basePath}?pageSize=1`)).body.data.total === 0)
+        await samples[nameOf(m)]?.(owner);
   });
   afterAll(async () => {
     await ctx?.close();
@@ -98,7 +103,9 @@ describe.each(engines)('entity kit on %s', (engine) => {
   it.each(manifests.map((m) => [`${m.resource.domain}:${m.resource.name}`, m] as const))(
     '%s: bad input on every field is a 400 naming it, and nothing is written',
     async (_name, m) => {
-      const [first] = (await owner.get(`/api${m.resource.basePath}?pageSize=1`)).body.data.list as { id: number }[];
+      // a global catalogue is written by the super admin (the demo's admin), anything else by the tenant's owner
+      const writer = m.resource.global ? superAdmin : owner;
+      const [first] = (await writer.get(`/api${m.resource.basePath}?pageSize=1`)).body.data.list as { id: number }[];
       const before = await databaseFingerprint(ctx.database);
       const failures: string[] = [];
       const writes = [
@@ -111,8 +118,8 @@ describe.each(engines)('entity kit on %s', (engine) => {
             const body = { [field.field]: bad.value };
             const answer =
               method === 'POST'
-                ? await owner.post(`/api${m.resource.basePath}`, body)
-                : await owner.put(`/api${m.resource.basePath}/${first?.id}`, body);
+                ? await writer.post(`/api${m.resource.basePath}`, body)
+                : await writer.put(`/api${m.resource.basePath}/${first?.id}`, body);
             const named = fieldsOf(answer.body);
             if (answer.status !== 400 || !named.some((f) => f === bad.field || f.startsWith(`${bad.field}.`)))
               failures.push(`${method} ${m.resource.basePath} ${field.field} (${bad.what}) → ${answer.status} naming [${named}]`);
@@ -170,7 +177,30 @@ describe.each(engines)('entity kit on %s', (engine) => {
     },
   );
 
-  it.each(manifests.map((m) => [`${m.resource.domain}:${m.resource.name}`, m] as const))(
+  const global = manifests.filter((m) => m.resource.global);
+  it.each(global.map((m) => [nameOf(m), m] as const))(
+    '%s: a global catalogue is the super admin’s to write: a tenant’s owner is refused (403) and it stays as it was',
+    async (_name, m) => {
+      const base = `/api${m.resource.basePath}`;
+      const [row] = (await superAdmin.get(`${base}?pageSize=1`)).body.data.list as { id: number }[];
+      expect(row, `the demo has a ${m.resource.name}`).toBeDefined();
+      const id = (row as { id: number }).id;
+      const before = (await superAdmin.get(`${base}/${id}`)).body.data;
+      const writes = [
+        ...(m.resource.actions.includes('create') ? [['post', () => owner.post(base, before)] as const] : []),
+        ...(m.resource.actions.includes('update') ? [['put', () => owner.put(`${base}/${id}`, before)] as const] : []),
+        ...(m.resource.actions.includes('delete') ? [['delete', () => owner.del(`${base}/${id}`)] as const] : []),
+      ];
+      const fingerprint = await databaseFingerprint(ctx.database);
+      const answers: string[] = [];
+      for (const [what, call] of writes) answers.push(`${what} ${(await call()).status}`);
+      expect(answers).toEqual(writes.map(([what]) => `${what} 403`));
+      expect(await databaseFingerprint(ctx.database)).toBe(fingerprint);
+      expect((await superAdmin.get(`${base}/${id}`)).body.data).toEqual(before);
+    },
+  );
+
+  it.each(manifests.filter((m) => !m.resource.global).map((m) => [`${m.resource.domain}:${m.resource.name}`, m] as const))(
     "%s: another tenant's row is a 404 to read, update and delete, and stays as it was",
     async (_name, m) => {
       const base = `/api${m.resource.basePath}`;

@@ -173,7 +173,7 @@ export function defineEntity<
 }
 
 /** A manifest from its resource and its page: the parts left out stay out. */
-function manifestOf<R extends Resource>(resource: R, page: Omit<EntityManifest, 'resource'>) {
+export function manifestOf<R extends Resource>(resource: R, page: Omit<EntityManifest, 'resource'>) {
   const { route, detail, extraActions, fields, createDefaults } = page;
   return {
     resource,

@@ -92,6 +92,11 @@ export type ResourceConfig<
   superAdminWrites?: boolean;
   /** Only the platform's super admin may call any route (tenants). */
   superAdminOnly?: boolean;
+  /**
+   * Its rows belong to no tenant (the tenants, the menu catalogue): no tenant filter, and the checks that
+   * another tenant's ids answer 404 leave it out (the entity kit checks that a tenant's owner cannot write it).
+   */
+  global?: boolean;
   /** i18n key prefix, defaults to `${domain}.${name}`. */
   i18n?: string;
   /**

@@ -112,16 +112,11 @@ const idOf = (request: FastifyRequest) => (request.params as { id: number }).id;
  * OpenAPI, its permission, the tenant transaction and, for writes, an operation-log entry with a
  * before/after summary. Only the actions the contract lists and the handlers implement are registered.
  */
-export function registerResource<R extends Resource>(
-  app: FastifyInstance,
-  resource: R,
-  handlers: HandlersOf<R>,
-  options: { globalResource?: boolean } = {},
-) {
+export function registerResource<R extends Resource>(app: FastifyInstance, resource: R, handlers: HandlersOf<R>) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // a global catalogue's ids are not tenant rows: the cross-tenant matrix leaves them out
   const byId = (o: RouteShorthandOptions): RouteShorthandOptions =>
-    options.globalResource ? { ...o, config: { ...o.config, globalResource: true } } : o;
+    resource.global ? { ...o, config: { ...o.config, globalResource: true } } : o;
   const item = resource.item;
   const paths = resource.paths;
 

@@ -21,12 +21,6 @@ type Match = 'contains' | 'prefix' | 'eq' | { where: (value: Placeholder) => SQL
 
 /** What a generic repository needs beyond the contract and the table; every part is optional. */
 export type RepositoryOptions<Item> = {
-  /**
-   * A catalogue every tenant shares (no tenant_id column: the menus): no tenant filter, and totals
-   * counted each time, since kept totals are kept and dropped per tenant and one tenant's write would
-   * leave another's stale. Its routes are registered with `globalResource`.
-   */
-  global?: boolean;
   /** how a list filter matches; by default a text filter is `contains` on the column of its name, anything else `eq` */
   filters?: Record<string, Match>;
   /** unique fields checked before writing (409 naming the field): field → unique index name */
@@ -88,7 +82,10 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
   const sortColumns = Object.fromEntries(resource.sortable.map((c) => [c, columns[c] as AnyPgColumn]));
   const filterShape = resource.filters.shape as Record<string, unknown>;
   const writable = Object.keys(resource.create.shape).filter((k) => k in columns);
-  const global = options.global === true;
+  // a catalogue every tenant shares (the contract's `global`: no tenant_id column, the menus): no tenant
+  // filter, and totals counted each time, since kept totals are kept and dropped per tenant and one
+  // tenant's write would leave another's stale
+  const global = resource.global === true;
   const mine = (ctx: Ctx) => (global ? undefined : eq(tenantId, ctx.caller.tenantId));
   // the tenant's rows in a statement: its placeholder, and the value that fills it
   const tenantWhere = global ? undefined : eq(tenantId, p('tenantId'));

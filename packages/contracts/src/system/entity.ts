@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { defineEntity, defineRecords, type EntityManifest, type RecordsConfig } from '../entity';
+import { defineEntity, defineRecords, type EntityManifest, manifestOf, type RecordsConfig } from '../entity';
+import type { Resource } from '../resource';
 import { catalogueRoute } from '../routes';
 import { type SystemEntityName, systemEntityPages } from './pages';
 
@@ -15,6 +16,14 @@ export function systemRecords<Item extends z.ZodObject, Filters extends z.ZodObj
   config: Omit<RecordsConfig<Item, Filters, Sort>, 'domain' | 'route'> & { name: SystemEntityName },
 ) {
   return defineRecords({ ...config, domain: 'system', route: catalogueRoute(systemEntityPages[config.name]) });
+}
+
+/**
+ * A system resource whose contract is written out (`defineResource`: a tenant's create takes its first
+ * administrator, the menus are a tree) as a manifest: its page is its route in the catalogue, its page its own.
+ */
+export function systemManifest<R extends Resource>(resource: R) {
+  return manifestOf(resource, { route: catalogueRoute(systemEntityPages[resource.name as SystemEntityName]) });
 }
 
 /** Checks that every page of `systemEntityPages` has its manifest among `manifests`, once. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { statusSchema } from '../auth';
 import { defineResource, textFilter } from '../resource';
 import { optionalText, orderNumSchema } from './common';
+import { systemManifest } from './entity';
 
 export const menuTypes = ['dir', 'menu', 'button', 'link'] as const;
 export const menuTypeSchema = z.enum(menuTypes);
@@ -78,7 +79,11 @@ export const menuResource = defineResource({
   defaultSort: { column: 'orderNum', direction: 'desc' },
   actions: ['list', 'query', 'create', 'update', 'delete'],
   superAdminWrites: true,
+  global: true,
 });
+
+/** The menu catalogue on the manifest machinery; its page is its own (the tree table). */
+export const menuEntity = systemManifest(menuResource);
 
 export type Menu = z.infer<typeof menuSchema>;
 export type MenuTreeNode = Menu & { children: MenuTreeNode[] };

@@ -10,6 +10,8 @@ export const systemEntityPages = {
   operlog: 'systemOperlog',
   loginlog: 'systemLoginlog',
   session: 'systemSession',
+  menu: 'systemMenu',
+  tenant: 'systemTenant',
 } as const;
 
 export type SystemEntityName = keyof typeof systemEntityPages;

@@ -3,6 +3,7 @@ import { passwordSchema, statusSchema } from '../auth';
 import { ianaTimeZone, isoDateTime, isoDay } from '../dates';
 import { defineResource, textFilter } from '../resource';
 import { codeSchema, optionalText } from './common';
+import { systemManifest } from './entity';
 
 export const tenantSchema = z.object({
   id: z.number().int(),
@@ -51,7 +52,11 @@ export const tenantResource = defineResource({
   defaultSort: { column: 'createTime', direction: 'asc' },
   actions: ['list', 'query', 'create', 'update', 'status', 'delete'],
   superAdminOnly: true,
+  global: true,
 });
+
+/** Tenants on the manifest machinery; their page is their own (the first administrator, the zone picker). */
+export const tenantEntity = systemManifest(tenantResource);
 
 export type Tenant = z.infer<typeof tenantSchema>;
 export type CreateTenantInput = z.infer<typeof createTenantSchema>;

@@ -75,7 +75,6 @@ export async function allMenus(ctx: Ctx) {
 export function menuRules(app: FastifyInstance): RepositoryOptions<Menu> {
   const changed = (ctx: Ctx) => ctx.afterCommit(() => invalidateAccess(app, {}));
   return {
-    global: true,
     unique: { routeName: 'menus_route_name_key', permission: 'menus_permission_key' },
     async beforeWrite(ctx, input, id) {
       await assertParent(ctx, input.parentId as number | null, id);

@@ -1,8 +1,7 @@
-import { buildTree, menuResource, menuTreeSchema } from '@atrium/contracts';
+import { buildTree, menuEntity, menuResource, menuTreeSchema } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { registerResource } from '../../../crud/register-resource';
-import { tableRepository } from '../../../crud/repository';
+import { registerTable } from '../../../crud/entity';
 import { typedRoute } from '../../../crud/typed-route';
 import { menus } from '../../../db/schema';
 import { allMenus, menuRules } from './menu.repository';
@@ -18,5 +17,5 @@ export async function menuRoutes(app: FastifyInstance) {
     { method: 'GET', url: `${menuResource.basePath}/tree`, action: 'list', response: z.array(menuTreeSchema), summary: 'menu: tree' },
     async (ctx) => buildTree(await allMenus(ctx)),
   );
-  registerResource(app, menuResource, tableRepository(menuResource, menus, menuRules(app)), { globalResource: true });
+  registerTable(app, menuEntity, menus, menuRules(app) as never);
 }

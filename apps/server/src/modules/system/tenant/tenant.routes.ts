@@ -1,7 +1,7 @@
-import { tenantResource } from '@atrium/contracts';
+import { tenantEntity, type UpdateTenantInput } from '@atrium/contracts';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { registerResource } from '../../../crud/register-resource';
+import { registerEntity } from '../../../crud/entity';
 import { withTenant } from '../../../db/client';
 import { printerDevices, releaseClients } from '../../../db/schema';
 import { endSessions, invalidateAccess } from '../../auth/session.service';
@@ -9,25 +9,20 @@ import { tenantRepository } from './tenant.repository';
 
 /** Tenants, for the platform's super admin only; disabling one ends its sessions (1302) and signs out its printers and agents. */
 export async function tenantRoutes(app: FastifyInstance) {
-  registerResource(
-    app,
-    tenantResource,
-    {
-      ...tenantRepository,
-      async update(ctx, id, input, before) {
-        const after = await tenantRepository.update(ctx, id, input);
-        // a renamed tenant shows its new name in user info at once
-        ctx.afterCommit(() => (before.status !== after.status ? statusChanged(id, after.status) : invalidateAccess(app, { tenantId: id })));
-        return after;
-      },
-      async setStatus(ctx, id, status) {
-        const after = await tenantRepository.setStatus(ctx, id, status);
-        ctx.afterCommit(() => statusChanged(id, status));
-        return after;
-      },
+  registerEntity(app, tenantEntity, {
+    ...tenantRepository,
+    async update(ctx, id, input: UpdateTenantInput, before) {
+      const after = await tenantRepository.update(ctx, id, input);
+      // a renamed tenant shows its new name in user info at once
+      ctx.afterCommit(() => (before.status !== after.status ? statusChanged(id, after.status) : invalidateAccess(app, { tenantId: id })));
+      return after;
     },
-    { globalResource: true },
-  );
+    async setStatus(ctx, id, status) {
+      const after = await tenantRepository.setStatus(ctx, id, status);
+      ctx.afterCommit(() => statusChanged(id, status));
+      return after;
+    },
+  });
   const statusChanged = async (tenantId: number, status: string) => {
     if (status !== '1') return invalidateAccess(app, { tenantId });
     await endSessions(app, { reason: 'tenant_disabled', tenantId });
