@@ -40,6 +40,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { invalidField } from '../../crud/conflict';
+import { ok } from '../../crud/register-resource';
 import { Rendered, typedRoute } from '../../crud/typed-route';
 import {
   beginForcedTotp,
@@ -67,7 +68,6 @@ import { register, requestResetCode, resetPassword } from './register.service';
 import { verifyStepUp } from './step-up';
 import { listTenants, switchTenant } from './tenant.service';
 
-const ok = <T>(data: T) => ({ code: 200, message: 'ok', data });
 const MAX_PASSKEYS_TEXT = String(MAX_PASSKEYS);
 const auth = { domain: 'auth', name: 'session' };
 const MINUTE = 60_000;
