@@ -70,7 +70,6 @@ export const printerResource = defineResource({
   update: updatePrinterSchema,
   filters: z.object({ name: textFilter(50), vendor: printerVendorSchema.optional(), state: printerStateSchema.optional() }),
   sortable: ['name', 'createTime'],
-  defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'query', 'create', 'update', 'delete'],
 });
 
@@ -146,10 +145,8 @@ export const printJobResource = defineResource({
   basePath: '/mall/print-job',
   item: printJobSchema,
   create: z.object({}),
-  update: z.object({}),
   filters: z.object({ printerId: idFilter, status: printJobStatusSchema.optional(), bizNo: textFilter(40) }),
   sortable: ['createTime'],
-  defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'query'],
 });
 
