@@ -20,6 +20,14 @@ type Row = Record<string, unknown>;
 type Match = 'contains' | 'prefix' | 'eq' | { where: (value: Placeholder) => SQL; value?: (value: never) => unknown };
 
 /** What a generic repository needs beyond the contract and the table; every part is optional. */
+/** A field as a row stores it: one the input leaves out is NULL. */
+type Stored<V> = Exclude<V, undefined> | (undefined extends V ? null : never);
+
+/** These fields of an input as a row stores them (`Stored`), each in the column of its name. */
+export function storedValues<T extends object, K extends keyof T>(input: T, keys: readonly K[]): { [P in K]: Stored<T[P]> } {
+  return Object.fromEntries(keys.map((k) => [k, input[k] === undefined ? null : input[k]])) as { [P in K]: Stored<T[P]> };
+}
+
 export type RepositoryOptions<Item> = {
   /**
    * A catalogue every tenant shares (no tenant_id column: the menus): no tenant filter, and totals
@@ -139,7 +147,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
     return { where: eq(column, p(key)), values: { [key]: value }, form: 'eq' };
   };
 
-  const valuesOf = (input: Row) => Object.fromEntries(writable.map((k) => [k, input[k] === undefined ? null : input[k]]));
+  const valuesOf = (input: Row) => storedValues(input, writable);
 
   async function assertUnique(ctx: Ctx, input: Row, exceptId?: number) {
     for (const field of Object.keys(options.unique ?? {})) {
