@@ -6,7 +6,7 @@ import { oneAtATime } from '../db/client';
 import { conflict, invalidField, refused, rethrowUnique } from './conflict';
 import type { Ctx } from './context';
 import { allOf } from './data-scope';
-import { keysetPage, pageMarks, pageOffset, readMarked } from './paging';
+import { keysetPage, pageMarks, pageOffset, pageStatement, readMarked } from './paging';
 import { containsPattern, containsPlaceholder, isoDates, startsWithParts } from './query';
 import type { ResourceHandlers } from './register-resource';
 import { statementCache } from './statements';
@@ -203,20 +203,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
           cursor ?? (start && 'from'),
         ]);
         const [rows, total] = await oneAtATime([
-          () =>
-            statements<Row>(
-              ctx.tx,
-              key,
-              (tx) =>
-                tx
-                  .select(selection)
-                  .from(table)
-                  .where(allOf(where, keyset.where))
-                  .orderBy(...keyset.order)
-                  .limit(page.limit)
-                  .offset(skip > 0 ? (p('offset') as unknown as number) : 0),
-              values,
-            ),
+          () => statements<Row>(ctx.tx, key, pageStatement(selection, table, where, keyset, page.limit, skip), values),
           () => {
             const counted = async () => (await ctx.tx.select({ n: count() }).from(table).where(where).execute(values))[0]?.n ?? 0;
             return global ? counted() : listTotal(ctx, counted);
