@@ -3,7 +3,8 @@ import { statuses } from '../auth';
 import type { EntityManifest } from '../entity';
 import { auditFields, idFilter, nameSchema, optionalText, refId } from '../erp/common';
 import { PRINTER_SN_PATTERN, printerStates } from '../printer-protocol';
-import { defineResource, textFilter } from '../resource';
+import { textFilter } from '../resource';
+import { mallResource } from './common';
 
 /** Where printing is built in (`mqtt`, `simulator`) and the cloud vendors with an adapter. */
 export const printerVendors = ['mqtt', 'simulator', 'feie', 'xpyun', 'yilianyun', 'sunmi'] as const;
@@ -62,9 +63,8 @@ export const printerSchema = z.object({
 });
 export type Printer = z.infer<typeof printerSchema>;
 
-export const printerResource = defineResource({
+export const printerResource = mallResource({
   name: 'printer',
-  domain: 'mall',
   item: printerSchema,
   create: createPrinterSchema,
   update: updatePrinterSchema,
@@ -139,9 +139,8 @@ export const printJobSchema = z.object({
 });
 export type PrintJob = z.infer<typeof printJobSchema>;
 
-export const printJobResource = defineResource({
+export const printJobResource = mallResource({
   name: 'printJob',
-  domain: 'mall',
   basePath: '/mall/print-job',
   item: printJobSchema,
   create: z.object({}),
