@@ -26,6 +26,13 @@ function run(env: Record<string, string>): Run {
   return { child, output: () => output, exit };
 }
 
+/** The lines the server itself wrote about why it stopped (`atrium: …`). */
+const atriumLines = (run: Run) =>
+  run
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('atrium:'));
+
 async function waitFor(url: string, run: Run, ms = 60_000) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
@@ -117,12 +124,7 @@ describe('the server process', () => {
     try {
       const started = await runOn({ PORT: taken });
       expect(await started.exit).toBe(1);
-      expect(
-        started
-          .output()
-          .split('\n')
-          .filter((l) => l.startsWith('atrium:')),
-      ).toEqual([`atrium: PORT ${taken} is already in use on 127.0.0.1: another process is listening there`]);
+      expect(atriumLines(started)).toEqual([`atrium: PORT ${taken} is already in use on 127.0.0.1: another process is listening there`]);
     } finally {
       holder.close();
     }
@@ -133,12 +135,7 @@ describe('the server process', () => {
     const started = await runOn({ PORT: port(), HOST: '192.0.2.1' });
     expect(await started.exit).toBe(1);
     // (the embedded broker logs its own failure to listen there first)
-    expect(
-      started
-        .output()
-        .split('\n')
-        .filter((l) => l.startsWith('atrium:')),
-    ).toEqual(['atrium: HOST 192.0.2.1 is not an address of this machine']);
+    expect(atriumLines(started)).toEqual(['atrium: HOST 192.0.2.1 is not an address of this machine']);
   }, 240_000);
 
   it('drains on SIGTERM: /readyz answers 503 while requests are still served, then every request in flight is answered and it exits 0', async () => {

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { withTenant } from '../src/db/client';
 import { accounts, tenants, tenantUsers, userRoles } from '../src/db/schema';
+import { BrokerHook, type BrokerHookOptions } from '../src/modules/realtime/hook';
 import { buildTestApp } from './helper';
 
 export type SignedIn = {
@@ -151,4 +152,20 @@ export async function activeUsers(app: FastifyInstance, tenantId: number, roleId
           .where(and(active, eq(userRoles.roleId, roleId)));
   });
   return row?.n ?? 0;
+}
+
+/**
+ * The external broker's hook over an app's store and log, with no session checks, no server login and no
+ * EMQX API: only the clients `extra` lets in (release agents, printer devices) sign in.
+ */
+export function brokerHookOf(app: FastifyInstance, extra: Pick<BrokerHookOptions, 'agents' | 'checkDevice'>) {
+  return new BrokerHook({
+    store: app.store,
+    checkToken: async () => null,
+    sessionEnd: async () => null,
+    server: null,
+    emqx: null,
+    log: app.log,
+    ...extra,
+  });
 }

@@ -10,9 +10,9 @@ import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../src/db/client';
 import { accounts, releaseClients, releaseLogChunks, releaseStepRuns, tenantUsers } from '../src/db/schema';
-import { BrokerHook } from '../src/modules/realtime/hook';
 import type { ReleaseEngine } from '../src/modules/release/engine';
 import { buildTestApp, engines } from './helper';
+import { brokerHookOf } from './realtime-helpers';
 import { type Caller, fieldsOf, signIn } from './system/api';
 import { unique, until } from './wait';
 
@@ -478,15 +478,7 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     await client.endAsync(true);
     await b.agent.stop();
     // the external broker's hook applies the same rules
-    const hook = new BrokerHook({
-      store: ctx.app.store,
-      checkToken: async () => null,
-      sessionEnd: async () => null,
-      server: null,
-      emqx: null,
-      log: ctx.app.log,
-      agents: () => ctx.app.realtime.agentBridge,
-    });
+    const hook = brokerHookOf(ctx.app, { agents: () => ctx.app.realtime.agentBridge });
     const clientid = `agent-${a.credentials.tenantId}-${a.credentials.id}`;
     const username = a.credentials.username;
     expect(await hook.authenticate({ clientid, username, password: a.credentials.secret })).toMatchObject({ result: 'allow' });

@@ -63,10 +63,8 @@ export const approvalResource = defineResource({
   domain: 'profile',
   item: approvalSchema,
   create: approvalInputSchema,
-  update: approvalInputSchema,
   filters: z.object({ title: textFilter(50), stage: z.enum(approvalStages).optional() }),
   sortable: ['createTime', 'number'],
-  defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'query', 'create'],
 });
 
@@ -134,10 +132,8 @@ export const certificationReviewResource = defineResource({
   domain: 'system',
   item: certificationRequestSchema,
   create: certificationInputSchema,
-  update: certificationInputSchema,
   filters: z.object({ status: z.enum(certificationStatuses).optional() }),
   sortable: ['createTime'],
-  defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list'],
   superAdminOnly: true,
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RouteMeta } from './auth';
 import type { CodeKind } from './labels';
-import { defineResource, type Resource, type ResourceAction, type ResourceConfig, type SortOrder } from './resource';
+import { defineResource, type Resource, type ResourceAction, type ResourceConfig } from './resource';
 import { auditFields } from './system/common';
 
 /** How a field is edited and shown; `money` is integer fen in the API, yuan on screen. */
@@ -147,15 +147,11 @@ export function defineEntity<
   // biome-ignore lint/complexity/noBannedTypes: no derived fields unless given
   Derived extends z.ZodRawShape = {},
 >(
-  config: Omit<
-    ResourceConfig<ItemOf<Create, Derived>, Create, Create, Filters, Sort>,
-    'item' | 'update' | 'basePath' | 'actions' | 'defaultSort'
-  > & {
+  config: Omit<ResourceConfig<ItemOf<Create, Derived>, Create, Create, Filters, Sort>, 'item' | 'update' | 'basePath' | 'actions'> & {
     // named here as well, so that the create schema's own type is inferred (not through the Omit above)
     create: Create;
     basePath?: string;
     actions?: readonly ResourceAction[];
-    defaultSort?: SortOrder<NoInfer<Sort>>;
     /** row fields the server derives and writes itself, answered after the input's (a department's ancestors) */
     derived?: Derived;
   } & Omit<EntityManifest, 'resource'>,
@@ -165,9 +161,7 @@ export function defineEntity<
     ...contract,
     basePath: contract.basePath,
     item: z.object({ id: z.number().int(), ...rowOf(contract.create), ...derived, ...auditFields }) as ItemOf<Create, Derived>,
-    update: contract.create,
     actions: contract.actions ?? simpleActions,
-    defaultSort: contract.defaultSort ?? ({ column: 'createTime', direction: 'desc' } as SortOrder<Sort>),
   });
   return manifestOf(resource, { route, detail, extraActions, fields, createDefaults: createDefaults ?? schemaDefaults(contract.create) });
 }

@@ -74,10 +74,8 @@ export const stepResource = defineResource({
   domain: 'form',
   item: stepRecordSchema,
   create: stepFormInputSchema,
-  update: stepFormInputSchema,
   filters: z.object({ activityName: textFilter(20), channelType: z.enum(channelTypes).optional() }),
   sortable: ['createTime', 'promotionTime', 'activityName'],
-  defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'query', 'create'],
 });
 
@@ -150,7 +148,6 @@ export const groupResource = defineResource({
   domain: 'form',
   item: groupSettingsSchema,
   create: groupFormObjectSchema,
-  update: groupFormObjectSchema,
   filters: z.object({}),
   sortable: ['updateTime'],
   defaultSort: { column: 'updateTime', direction: 'desc' },

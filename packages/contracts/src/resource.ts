@@ -80,10 +80,12 @@ export type ResourceConfig<
   basePath?: string;
   item: Item;
   create: Create;
-  update: Update;
+  /** The update body: the create body unless given. */
+  update?: Update;
   filters: Filters;
   sortable: readonly [Sort, ...Sort[]];
-  defaultSort: SortOrder<NoInfer<Sort>>;
+  /** The list's order unless asked: newest first (`createTime`) unless given. */
+  defaultSort?: SortOrder<NoInfer<Sort>>;
   /** Which conventional actions exist; each maps to the permission `${domain}:${name}:${action}`. */
   actions: readonly ResourceAction[];
   /** Exact paths where a spec fixes them (users); otherwise the convention of ARCHITECTURE section 4. */
@@ -121,6 +123,24 @@ export type AccountIdentifierUse = { use: 'target'; read: string } | { use: 'own
 const cursorSchema = z.coerce.number().int().min(1).max(2_147_483_647).optional();
 const noCursor = z.never().optional() as unknown as typeof cursorSchema;
 
+/** The order of a list that names none: newest first (by `createTime`). */
+const newestFirst = { column: 'createTime', direction: 'desc' } as const;
+
+/**
+ * A `defineResource` for the resources of one domain, which it then does not name.
+ */
+export function resourcesIn(domain: string) {
+  return <
+    Item extends z.ZodObject,
+    Create extends z.ZodObject,
+    Update extends z.ZodObject = Create,
+    Filters extends z.ZodObject = z.ZodObject,
+    Sort extends string = string,
+  >(
+    config: Omit<ResourceConfig<Item, Create, Update, Filters, Sort>, 'domain'>,
+  ) => defineResource<Item, Create, Update, Filters, Sort>({ ...config, domain });
+}
+
 /**
  * One entity's contract: schemas, list query (paging + filters + allow-listed sort), permissions,
  * paths and i18n prefix. The server derives its routes from it and the web app its page.
@@ -128,10 +148,12 @@ const noCursor = z.never().optional() as unknown as typeof cursorSchema;
 export function defineResource<
   Item extends z.ZodObject,
   Create extends z.ZodObject,
-  Update extends z.ZodObject,
-  Filters extends z.ZodObject,
-  Sort extends string,
+  Update extends z.ZodObject = Create,
+  Filters extends z.ZodObject = z.ZodObject,
+  Sort extends string = string,
 >(config: ResourceConfig<Item, Create, Update, Filters, Sort>) {
+  const update = (config.update ?? config.create) as Update;
+  const defaultSort = config.defaultSort ?? (newestFirst as SortOrder<Sort>);
   const prefix = `${config.domain}:${config.name}`;
   const permission = (action: ResourceAction | (string & {})) => `${prefix}:${action}`;
   const base = `/${(config.basePath ?? `${config.domain}/${config.name}`).replace(/^\//, '')}`;
@@ -147,7 +169,7 @@ export function defineResource<
     ...config.paths,
   };
   const listQuery = pageQuerySchema.extend(config.filters.shape).extend({
-    sort: sortSchema(config.sortable, config.defaultSort),
+    sort: sortSchema(config.sortable, defaultSort),
     after: config.keyset ? cursorSchema : noCursor,
     before: config.keyset ? cursorSchema : noCursor,
   }) as unknown as z.ZodObject<
@@ -156,6 +178,8 @@ export function defineResource<
   >;
   return {
     ...config,
+    update,
+    defaultSort,
     basePath: base,
     i18n: config.i18n ?? `${config.domain}.${config.name}`,
     paths,

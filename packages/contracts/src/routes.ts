@@ -18,260 +18,102 @@ export type CatalogueRoute = {
 const admin = ['admin'];
 const any = ['*'];
 
+type Extra = Omit<CatalogueRoute['meta'], 'locale' | 'requiresAuth' | 'roles'>;
+
+/**
+ * A page labelled `locale` in the menu, for `roles` (every page asks for a session); `permission` puts it in a
+ * role's grant, `meta` adds to what every page has (an icon, an order, hidden from the menu…).
+ */
+const page = (locale: string, name: string, path: string, roles: string[], more: { permission?: string; meta?: Extra } = {}) => ({
+  name,
+  path,
+  ...(more.permission ? { permission: more.permission } : {}),
+  meta: { locale, requiresAuth: true, roles, ...more.meta },
+});
+
+/** A top menu entry `/{name}` labelled `menu.{name}`, with its icon, its order and its pages. */
+const section = (name: string, roles: string[], meta: Extra, children: CatalogueRoute[]): CatalogueRoute => ({
+  ...page(`menu.${name}`, name, `/${name}`, roles, { meta }),
+  children,
+});
+
+/**
+ * The pages of a domain's entities that follow the convention: `{domain}{Entity}` at `/{domain}/{entity}`,
+ * labelled `menu.{domain}.{entity}`, for every role, each in a grant by its list permission when `listed`.
+ */
+const entityPages = (domain: string, entities: string[], listed: boolean) =>
+  entities.map((entity) =>
+    page(`menu.${domain}.${entity}`, `${domain}${entity[0]?.toUpperCase()}${entity.slice(1)}`, `/${domain}/${entity}`, any, {
+      permission: listed ? `${domain}:${entity}:list` : undefined,
+    }),
+  );
+
 export const routeCatalogue: CatalogueRoute[] = [
-  {
-    name: 'staging',
-    path: '/staging',
-    meta: { locale: 'menu.staging', requiresAuth: true, roles: any, icon: 'IconHome', order: 10, hideChildrenInMenu: true },
-    children: [{ name: 'Staging', path: '/staging', meta: { locale: 'menu.staging', requiresAuth: true, roles: any, noAffix: true } }],
-  },
-  {
-    name: 'dashboard',
-    path: '/dashboard',
-    meta: { locale: 'menu.dashboard', requiresAuth: true, roles: any, icon: 'IconDashboard', order: 0 },
-    children: [
-      { name: 'Workplace', path: '/dashboard/workplace', meta: { locale: 'menu.dashboard.workplace', requiresAuth: true, roles: any } },
-      {
-        name: 'Monitor',
-        path: '/dashboard/monitor',
-        permission: 'dashboard:monitor:query',
-        meta: { locale: 'menu.dashboard.monitor', requiresAuth: true, roles: admin },
-      },
-    ],
-  },
-  {
-    name: 'visualization',
-    path: '/visualization',
-    meta: { locale: 'menu.visualization', requiresAuth: true, roles: admin, icon: 'IconApps', order: 1 },
-    children: [
-      {
-        name: 'DataAnalysis',
-        path: '/visualization/data-analysis',
-        permission: 'dashboard:analysis:query',
-        meta: { locale: 'menu.visualization.dataAnalysis', requiresAuth: true, roles: admin },
-      },
-      {
-        name: 'MultiDAnalysis',
-        path: '/visualization/multi-dimension-data-analysis',
-        meta: { locale: 'menu.visualization.multiDimensionDataAnalysis', requiresAuth: true, roles: admin },
-      },
-    ],
-  },
-  {
-    name: 'list',
-    path: '/list',
-    meta: { locale: 'menu.list', requiresAuth: true, roles: any, icon: 'IconList', order: 2 },
-    children: [
-      {
-        name: 'SearchTable',
-        path: '/list/search-table',
-        permission: 'list:set:list',
-        meta: { locale: 'menu.list.searchTable', requiresAuth: true, roles: any },
-      },
-      {
-        name: 'Card',
-        path: '/list/card',
-        permission: 'list:service:list',
-        meta: { locale: 'menu.list.cardList', requiresAuth: true, roles: any },
-      },
-    ],
-  },
-  {
-    name: 'form',
-    path: '/form',
-    meta: { locale: 'menu.form', requiresAuth: true, roles: admin, icon: 'IconSettings', order: 3 },
-    children: [
-      {
-        name: 'Step',
-        path: '/form/step',
-        permission: 'form:step:list',
-        meta: { locale: 'menu.form.step', requiresAuth: true, roles: admin },
-      },
-      {
-        name: 'Group',
-        path: '/form/group',
-        permission: 'form:group:query',
-        meta: { locale: 'menu.form.group', requiresAuth: true, roles: admin },
-      },
-    ],
-  },
-  {
-    name: 'profile',
-    path: '/profile',
-    meta: { locale: 'menu.profile', requiresAuth: true, roles: admin, icon: 'IconFile', order: 4 },
-    children: [
-      {
-        name: 'Basic',
-        path: '/profile/basic',
-        permission: 'profile:approval:list',
-        meta: { locale: 'menu.profile.basic', requiresAuth: true, roles: admin },
-      },
-    ],
-  },
-  {
-    name: 'result',
-    path: '/result',
-    meta: { locale: 'menu.result', requiresAuth: true, roles: admin, icon: 'IconCheckCircle', order: 5 },
-    children: [
-      { name: 'Success', path: '/result/success', meta: { locale: 'menu.result.success', requiresAuth: true, roles: admin } },
-      { name: 'Error', path: '/result/error', meta: { locale: 'menu.result.error', requiresAuth: true, roles: admin } },
-    ],
-  },
-  {
-    name: 'exception',
-    path: '/exception',
-    meta: { locale: 'menu.exception', requiresAuth: true, roles: any, icon: 'IconExclamationCircle', order: 6 },
-    children: [
-      { name: '403', path: '/exception/403', meta: { locale: 'menu.exception.403', requiresAuth: true, roles: admin } },
-      { name: '404', path: '/exception/404', meta: { locale: 'menu.exception.404', requiresAuth: true, roles: any } },
-      { name: '500', path: '/exception/500', meta: { locale: 'menu.exception.500', requiresAuth: true, roles: any } },
-    ],
-  },
-  {
-    name: 'system',
-    path: '/system',
-    meta: { locale: 'menu.system', requiresAuth: true, roles: any, icon: 'IconUserGroup', order: 7 },
-    children: [
-      {
-        name: 'systemMenu',
-        path: '/system/menu',
-        permission: 'system:menu:list',
-        meta: { locale: 'menu.system.menu', requiresAuth: true, roles: any },
-      },
-      {
-        name: 'systemRole',
-        path: '/system/role',
-        permission: 'system:role:list',
-        meta: { locale: 'menu.system.role', requiresAuth: true, roles: any },
-      },
-      {
-        name: 'systemUser',
-        path: '/system/user',
-        permission: 'system:user:list',
-        meta: { locale: 'menu.system.user', requiresAuth: true, roles: any },
-      },
-      {
-        name: 'systemUserDetail',
-        path: '/system/user/detail/:id',
-        permission: 'system:user:query',
-        meta: { locale: 'menu.system.userDetail', requiresAuth: true, roles: any, hideInMenu: true, activeMenu: 'systemUser' },
-      },
-      {
-        name: 'systemPost',
-        path: '/system/post',
-        permission: 'system:post:list',
-        meta: { locale: 'menu.system.post', requiresAuth: true, roles: any },
-      },
-      {
-        name: 'systemDept',
-        path: '/system/dept',
-        permission: 'system:dept:list',
-        meta: { locale: 'menu.system.dept', requiresAuth: true, roles: any },
-      },
-      {
-        name: 'systemTenant',
-        path: '/system/tenant',
-        permission: 'system:tenant:list',
-        meta: { locale: 'menu.system.tenant', requiresAuth: true, roles: any },
-      },
-      {
-        name: 'systemCertification',
-        path: '/system/certification',
-        permission: 'system:certification:list',
-        meta: { locale: 'menu.system.certification', requiresAuth: true, roles: any },
-      },
-      {
-        name: 'systemNotice',
-        path: '/system/notice',
-        permission: 'system:notice:list',
-        meta: { locale: 'menu.system.notice', requiresAuth: true, roles: any },
-      },
-      {
-        name: 'systemOperlog',
-        path: '/system/operlog',
-        permission: 'system:operlog:list',
-        meta: { locale: 'menu.system.operlog', requiresAuth: true, roles: any },
-      },
-      {
-        name: 'systemLoginlog',
-        path: '/system/loginlog',
-        permission: 'system:loginlog:list',
-        meta: { locale: 'menu.system.loginlog', requiresAuth: true, roles: any },
-      },
-      {
-        name: 'systemSession',
-        path: '/system/session',
-        permission: 'system:session:list',
-        meta: { locale: 'menu.system.session', requiresAuth: true, roles: any },
-      },
-    ],
-  },
-  {
-    name: 'release',
-    path: '/release',
-    meta: { locale: 'menu.release', requiresAuth: true, roles: any, icon: 'IconCloud', order: 7 },
-    children: [
-      { name: 'releaseProject', path: '/release/project', meta: { locale: 'menu.release.project', requiresAuth: true, roles: any } },
-      { name: 'releaseEnv', path: '/release/env', meta: { locale: 'menu.release.env', requiresAuth: true, roles: any } },
-      { name: 'releaseClient', path: '/release/client', meta: { locale: 'menu.release.client', requiresAuth: true, roles: any } },
-      { name: 'releaseAbility', path: '/release/ability', meta: { locale: 'menu.release.ability', requiresAuth: true, roles: any } },
-      { name: 'releaseProcess', path: '/release/process', meta: { locale: 'menu.release.process', requiresAuth: true, roles: any } },
-      { name: 'releaseTask', path: '/release/task', meta: { locale: 'menu.release.task', requiresAuth: true, roles: any } },
-      {
-        name: 'releaseUserProject',
-        path: '/release/user-project',
-        meta: { locale: 'menu.release.userProject', requiresAuth: true, roles: any },
-      },
-    ],
-  },
-  {
-    name: 'erp',
-    path: '/erp',
-    meta: { locale: 'menu.erp', requiresAuth: true, roles: any, icon: 'IconStorage', order: 7 },
-    // derived from the ERP entity manifests (packages/contracts/src/erp/manifest.ts)
-    children: erpCatalogueRoutes(),
-  },
-  {
-    name: 'mall',
-    path: '/mall',
-    meta: { locale: 'menu.mall', requiresAuth: true, roles: any, icon: 'IconGift', order: 7 },
-    children: [
-      { name: 'mallGoods', path: '/mall/goods', meta: { locale: 'menu.mall.goods', requiresAuth: true, roles: any } },
-      {
-        name: 'mallGoodsUpdate',
-        path: '/mall/goods/update/:id',
-        meta: { locale: 'menu.mall.goodsUpdate', requiresAuth: true, roles: any, hideInMenu: true, activeMenu: 'mallGoods' },
-      },
-    ],
-  },
-  {
-    name: 'user',
-    path: '/user',
-    meta: { locale: 'menu.user', requiresAuth: true, roles: any, icon: 'IconUser', order: 7 },
-    children: [
-      { name: 'Info', path: '/user/info', meta: { locale: 'menu.user.info', requiresAuth: true, roles: any } },
-      { name: 'Setting', path: '/user/setting', meta: { locale: 'menu.user.setting', requiresAuth: true, roles: any } },
-      // every notification of the signed-in person (the message box's "view all")
-      { name: 'Notification', path: '/user/notification', meta: { locale: 'menu.user.notification', requiresAuth: true, roles: any } },
-    ],
-  },
-  {
-    name: 'arcoWebsite',
-    path: 'https://arco.design',
-    meta: { locale: 'menu.arcoWebsite', requiresAuth: true, roles: any, icon: 'IconLink', order: 8, link: 'https://arco.design' },
-  },
-  {
-    name: 'faq',
-    path: 'https://arco.design/docs/pro/faq',
-    meta: {
-      locale: 'menu.faq',
-      requiresAuth: true,
-      roles: any,
-      icon: 'IconQuestionCircle',
-      order: 9,
-      link: 'https://arco.design/docs/pro/faq',
-    },
-  },
+  section('staging', any, { icon: 'IconHome', order: 10, hideChildrenInMenu: true }, [
+    page('menu.staging', 'Staging', '/staging', any, { meta: { noAffix: true } }),
+  ]),
+  section('dashboard', any, { icon: 'IconDashboard', order: 0 }, [
+    page('menu.dashboard.workplace', 'Workplace', '/dashboard/workplace', any),
+    page('menu.dashboard.monitor', 'Monitor', '/dashboard/monitor', admin, { permission: 'dashboard:monitor:query' }),
+  ]),
+  section('visualization', admin, { icon: 'IconApps', order: 1 }, [
+    page('menu.visualization.dataAnalysis', 'DataAnalysis', '/visualization/data-analysis', admin, {
+      permission: 'dashboard:analysis:query',
+    }),
+    page('menu.visualization.multiDimensionDataAnalysis', 'MultiDAnalysis', '/visualization/multi-dimension-data-analysis', admin),
+  ]),
+  section('list', any, { icon: 'IconList', order: 2 }, [
+    page('menu.list.searchTable', 'SearchTable', '/list/search-table', any, { permission: 'list:set:list' }),
+    page('menu.list.cardList', 'Card', '/list/card', any, { permission: 'list:service:list' }),
+  ]),
+  section('form', admin, { icon: 'IconSettings', order: 3 }, [
+    page('menu.form.step', 'Step', '/form/step', admin, { permission: 'form:step:list' }),
+    page('menu.form.group', 'Group', '/form/group', admin, { permission: 'form:group:query' }),
+  ]),
+  section('profile', admin, { icon: 'IconFile', order: 4 }, [
+    page('menu.profile.basic', 'Basic', '/profile/basic', admin, { permission: 'profile:approval:list' }),
+  ]),
+  section('result', admin, { icon: 'IconCheckCircle', order: 5 }, [
+    page('menu.result.success', 'Success', '/result/success', admin),
+    page('menu.result.error', 'Error', '/result/error', admin),
+  ]),
+  section('exception', any, { icon: 'IconExclamationCircle', order: 6 }, [
+    page('menu.exception.403', '403', '/exception/403', admin),
+    page('menu.exception.404', '404', '/exception/404', any),
+    page('menu.exception.500', '500', '/exception/500', any),
+  ]),
+  section('system', any, { icon: 'IconUserGroup', order: 7 }, [
+    ...entityPages('system', ['menu', 'role', 'user'], true),
+    page('menu.system.userDetail', 'systemUserDetail', '/system/user/detail/:id', any, {
+      permission: 'system:user:query',
+      meta: { hideInMenu: true, activeMenu: 'systemUser' },
+    }),
+    ...entityPages('system', ['post', 'dept', 'tenant', 'certification', 'notice', 'operlog', 'loginlog', 'session'], true),
+  ]),
+  section('release', any, { icon: 'IconCloud', order: 7 }, [
+    ...entityPages('release', ['project', 'env', 'client', 'ability', 'process', 'task'], false),
+    page('menu.release.userProject', 'releaseUserProject', '/release/user-project', any),
+  ]),
+  // the ERP pages are derived from the ERP entity manifests (packages/contracts/src/erp/manifest.ts)
+  section('erp', any, { icon: 'IconStorage', order: 7 }, erpCatalogueRoutes()),
+  section('mall', any, { icon: 'IconGift', order: 7 }, [
+    page('menu.mall.goods', 'mallGoods', '/mall/goods', any),
+    page('menu.mall.goodsUpdate', 'mallGoodsUpdate', '/mall/goods/update/:id', any, {
+      meta: { hideInMenu: true, activeMenu: 'mallGoods' },
+    }),
+  ]),
+  section('user', any, { icon: 'IconUser', order: 7 }, [
+    page('menu.user.info', 'Info', '/user/info', any),
+    page('menu.user.setting', 'Setting', '/user/setting', any),
+    // every notification of the signed-in person (the message box's "view all")
+    page('menu.user.notification', 'Notification', '/user/notification', any),
+  ]),
+  page('menu.arcoWebsite', 'arcoWebsite', 'https://arco.design', any, {
+    meta: { icon: 'IconLink', order: 8, link: 'https://arco.design' },
+  }),
+  page('menu.faq', 'faq', 'https://arco.design/docs/pro/faq', any, {
+    meta: { icon: 'IconQuestionCircle', order: 9, link: 'https://arco.design/docs/pro/faq' },
+  }),
 ];
 
 /** A catalogue page by its name, as an entity manifest's route: name, path and menu label key. */

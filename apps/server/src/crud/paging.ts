@@ -1,8 +1,10 @@
 import type { SortOrder } from '@atrium/contracts';
 import { asc, desc, type SQL, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
+import type { Tx } from '../db/client';
 import { invalidField } from './conflict';
 import type { Ctx } from './context';
+import { allOf } from './data-scope';
 import { orderOf } from './query';
 import { scopeKey } from './totals';
 
@@ -54,6 +56,29 @@ export function keysetPage<C extends string>(
     backwards,
   };
 }
+
+/**
+ * A page of a list as a statement to build once per shape (statementCache): the rows of `table` that
+ * match `where` and lie past the keyset's bound, in its order, `limit` of them, after as many as the
+ * `offset` placeholder says when the page skips any (`skip`).
+ */
+export const pageStatement =
+  (
+    selection: SelectedFields,
+    table: PgTable,
+    where: SQL | undefined,
+    keyset: { where: SQL | undefined; order: SQL[] },
+    limit: number,
+    skip: number,
+  ) =>
+  (tx: Tx) =>
+    tx
+      .select(selection)
+      .from(table)
+      .where(allOf(where, keyset.where))
+      .orderBy(...keyset.order)
+      .limit(limit)
+      .offset(skip > 0 ? (sql.placeholder('offset') as unknown as number) : 0);
 
 /**
  * LIMIT and OFFSET of a page. The page size goes into the statement's text (a bounded integer the

@@ -6,7 +6,7 @@ import { oneAtATime } from '../db/client';
 import { conflict, invalidField, refused, rethrowUnique } from './conflict';
 import type { Ctx } from './context';
 import { allOf } from './data-scope';
-import { keysetPage, pageMarks, pageOffset, readMarked } from './paging';
+import { keysetPage, pageMarks, pageOffset, pageStatement, readMarked } from './paging';
 import { containsPattern, containsPlaceholder, isoDates, startsWithParts } from './query';
 import type { ResourceHandlers } from './register-resource';
 import { statementCache } from './statements';
@@ -20,6 +20,14 @@ type Row = Record<string, unknown>;
 type Match = 'contains' | 'prefix' | 'eq' | { where: (value: Placeholder) => SQL; value?: (value: never) => unknown };
 
 /** What a generic repository needs beyond the contract and the table; every part is optional. */
+/** A field as a row stores it: one the input leaves out is NULL. */
+type Stored<V> = Exclude<V, undefined> | (undefined extends V ? null : never);
+
+/** These fields of an input as a row stores them (`Stored`), each in the column of its name. */
+export function storedValues<T extends object, K extends keyof T>(input: T, keys: readonly K[]): { [P in K]: Stored<T[P]> } {
+  return Object.fromEntries(keys.map((k) => [k, input[k] === undefined ? null : input[k]])) as { [P in K]: Stored<T[P]> };
+}
+
 export type RepositoryOptions<Item> = {
   /** how a list filter matches; by default a text filter is `contains` on the column of its name, anything else `eq` */
   filters?: Record<string, Match>;
@@ -136,7 +144,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
     return { where: eq(column, p(key)), values: { [key]: value }, form: 'eq' };
   };
 
-  const valuesOf = (input: Row) => Object.fromEntries(writable.map((k) => [k, input[k] === undefined ? null : input[k]]));
+  const valuesOf = (input: Row) => storedValues(input, writable);
 
   async function assertUnique(ctx: Ctx, input: Row, exceptId?: number) {
     for (const field of Object.keys(options.unique ?? {})) {
@@ -192,20 +200,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
           cursor ?? (start && 'from'),
         ]);
         const [rows, total] = await oneAtATime([
-          () =>
-            statements<Row>(
-              ctx.tx,
-              key,
-              (tx) =>
-                tx
-                  .select(selection)
-                  .from(table)
-                  .where(allOf(where, keyset.where))
-                  .orderBy(...keyset.order)
-                  .limit(page.limit)
-                  .offset(skip > 0 ? (p('offset') as unknown as number) : 0),
-              values,
-            ),
+          () => statements<Row>(ctx.tx, key, pageStatement(selection, table, where, keyset, page.limit, skip), values),
           () => {
             const counted = async () => (await ctx.tx.select({ n: count() }).from(table).where(where).execute(values))[0]?.n ?? 0;
             return global ? counted() : listTotal(ctx, counted);

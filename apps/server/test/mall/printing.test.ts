@@ -6,14 +6,12 @@ import { buildApp } from '../../src/app';
 import { openDatabase, withTenant } from '../../src/db/client';
 import { mallPrintJobs, operLogs, printOutbox, tenants } from '../../src/db/schema';
 import { checkDevice } from '../../src/modules/mall/printer.service';
-import { BrokerHook } from '../../src/modules/realtime/hook';
 import { seed } from '../../src/seed';
 import { buildTestApp, createTestDatabase, engines, testClock, testConfig } from '../helper';
-import { brokerUrl, collect, connect, signIn as signInRealtime } from '../realtime-helpers';
+import { brokerHookOf, brokerUrl, collect, connect, signIn as signInRealtime } from '../realtime-helpers';
 import { type Caller, fieldsOf, signIn } from '../system/api';
-
-let seq = 0;
-const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${seq++}`;
+import { unique } from '../wait';
+import { addPrinter, printerBody } from './printers';
 
 /** A device of the built-in protocol, as a real printer connects: its will says offline. */
 function device(url: string, sn: string, key: string): Promise<MqttClient> {
@@ -77,22 +75,6 @@ async function order(api: Caller) {
   return sale.body.data as { id: number; orderNo: string };
 }
 
-async function printer(api: Caller, extra: Record<string, unknown> = {}) {
-  const sn = unique('SN');
-  const key = `key-${sn}`;
-  const res = await api.post('/api/mall/printer', {
-    name: 'Front desk',
-    vendor: 'mqtt',
-    sn,
-    deviceKey: key,
-    paperWidth: 58,
-    triggers: ['sale.confirmed'],
-    ...extra,
-  });
-  expect(res.status).toBe(200);
-  return { id: res.body.data.id as number, sn, key };
-}
-
 /** A device of printer `p` connected, listening for its jobs and reported online, as the API shows it. */
 async function connectOnline(api: Caller, url: string, p: { id: number; sn: string; key: string }) {
   const dev = await device(url, p.sn, p.key);
@@ -133,17 +115,10 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
   });
 
   it('registers a printer: an unknown vendor is a 400, the key is never answered, it starts offline', async () => {
-    const bad = await api.post('/api/mall/printer', {
-      name: 'x',
-      vendor: 'acme',
-      sn: unique('SN'),
-      deviceKey: 'secret-123',
-      paperWidth: 58,
-      triggers: [],
-    });
+    const bad = await api.post('/api/mall/printer', printerBody({ name: 'x', vendor: 'acme', deviceKey: 'secret-123', triggers: [] }));
     expect(bad.status).toBe(400);
     expect(fieldsOf(bad.body)).toEqual(['vendor']);
-    const p = await printer(api);
+    const p = await addPrinter(api);
     const got = await api.get(`/api/mall/printer/${p.id}`);
     expect(got.body.data).toMatchObject({ sn: p.sn, vendor: 'mqtt', state: 'offline', paperWidth: 58 });
     expect(JSON.stringify(got.body)).not.toContain(p.key);
@@ -161,7 +136,7 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
   });
 
   it('refuses a wrong device key with CONNACK "not authorized", and a browser on printer topics', async () => {
-    const p = await printer(api);
+    const p = await addPrinter(api);
     await expect(device(url, p.sn, 'wrong-key-1')).rejects.toMatchObject({ code: 5 });
     await expect(device(url, unique('NOPE'), 'whatever-1')).rejects.toMatchObject({ code: 5 });
     const browser = await signInRealtime(ctx.app, 'acme', 'Acme@123456');
@@ -173,8 +148,8 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
   });
 
   it('prints exactly one job for a confirmed order, PRINTED on the ack, live to the browsers; a foreign topic is refused', async () => {
-    const p = await printer(api);
-    const other = await printer(api, { triggers: [] });
+    const p = await addPrinter(api);
+    const other = await addPrinter(api, { triggers: [] });
     const browser = await signInRealtime(ctx.app, 'acme', 'Acme@123456');
     const tab = await connect(url, browser, browser.token);
     open.push(tab);
@@ -245,7 +220,7 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
 
   it('serves a device over plain MQTT on TCP the same: a wrong key is refused, a job prints and is acked', async () => {
     const tcp = `mqtt://127.0.0.1:${ctx.app.realtime.tcpPort}`;
-    const p = await printer(api, { triggers: [] });
+    const p = await addPrinter(api, { triggers: [] });
     await expect(device(tcp, p.sn, 'not-the-key')).rejects.toMatchObject({ code: 5 });
     const dev = await device(tcp, p.sn, p.key);
     open.push(dev);
@@ -271,7 +246,7 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
   });
 
   it('marks a job FAILED on a failed ack, and the printer offline when its connection dies', async () => {
-    const p = await printer(api, { triggers: [] });
+    const p = await addPrinter(api, { triggers: [] });
     const { dev, jobs } = await connectOnline(api, url, p);
     const test = await api.post(`/api/mall/printer/${p.id}/test`, {});
     expect(test.status).toBe(200);
@@ -300,16 +275,8 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
   });
 
   it('lets the external broker hook apply the same printer rules', async () => {
-    const p = await printer(api, { triggers: [] });
-    const hook = new BrokerHook({
-      store: ctx.app.store,
-      checkToken: async () => null,
-      sessionEnd: async () => null,
-      server: null,
-      emqx: null,
-      log: ctx.app.log,
-      checkDevice: (sn, key) => checkDevice(ctx.app.database.db, sn, key),
-    });
+    const p = await addPrinter(api, { triggers: [] });
+    const hook = brokerHookOf(ctx.app, { checkDevice: (sn, key) => checkDevice(ctx.app.database.db, sn, key) });
     const login = { clientid: `printer-${p.sn}`, username: printerUsername(p.sn) };
     expect((await hook.authenticate({ ...login, password: p.key })).result).toBe('allow');
     expect((await hook.authenticate({ ...login, password: 'wrong-key-1' })).result).toBe('deny');
@@ -332,7 +299,7 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
       ['disabled', (p) => api.put(`/api/mall/printer/${p.id}`, { ...body(p), status: '1' })],
     ];
     for (const [what, change] of changes) {
-      const p = await printer(api, { triggers: [] });
+      const p = await addPrinter(api, { triggers: [] });
       const dev = await device(url, p.sn, p.key);
       open.push(dev);
       const gone = closedByServer(dev);
@@ -342,7 +309,7 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
       await expect(device(url, p.sn, p.key), what).rejects.toMatchObject({ code: 5 });
     }
     // a renamed printer keeps its connection
-    const kept = await printer(api, { triggers: [] });
+    const kept = await addPrinter(api, { triggers: [] });
     const dev = await device(url, kept.sn, kept.key);
     open.push(dev);
     expect((await api.put(`/api/mall/printer/${kept.id}`, { ...body(kept), name: 'Back office' })).status).toBe(200);
@@ -351,12 +318,12 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
   });
 
   it('refuses a disabled printer at sign-in', async () => {
-    const p = await printer(api, { triggers: [], status: '1' });
+    const p = await addPrinter(api, { triggers: [], status: '1' });
     await expect(device(url, p.sn, p.key)).rejects.toMatchObject({ code: 5 });
   });
 
   it('gives a device nothing of the tenant that registers its serial number after it: no job, no status or ack applied there', async () => {
-    const p = await printer(api, { triggers: [] });
+    const p = await addPrinter(api, { triggers: [] });
     const dev = await device(url, p.sn, p.key);
     open.push(dev);
     const jobs = jobsOf(dev);
@@ -399,7 +366,7 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
   });
 
   it('disconnects a device that publishes too fast', async () => {
-    const p = await printer(api, { triggers: [] });
+    const p = await addPrinter(api, { triggers: [] });
     const dev = await device(url, p.sn, p.key);
     open.push(dev);
     const gone = closedByServer(dev);
@@ -411,7 +378,7 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
   it('retries a transport error with backoff, then FAILED', async () => {
     // Feie's cloud cannot be reached: every send fails in transport
     expect((await api.put('/api/mall/printer/vendor-account/feie', { accountUser: 'u', accountKey: 'k' })).status).toBe(200);
-    const p = await printer(api, { vendor: 'feie', triggers: [] });
+    const p = await addPrinter(api, { vendor: 'feie', triggers: [] });
     const test = await api.post(`/api/mall/printer/${p.id}/test`, {});
     const failed = await until(
       () => api.get(`/api/mall/print-job/${test.body.data.id}`),
@@ -421,7 +388,7 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
   });
 
   it('makes a job whose sender died mid-send UNKNOWN, and does not send it again', async () => {
-    const p = await printer(api, { triggers: [] });
+    const p = await addPrinter(api, { triggers: [] });
     const test = await api.post(`/api/mall/printer/${p.id}/test`, {});
     const jobId = test.body.data.id as number;
     // what a crash leaves: the outbox row leased by a sender that never finished
@@ -463,8 +430,8 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
   }
 
   /** A device of a printer (a new one unless given), signed in, subscribed and online; `jobs` collects what it is sent. */
-  async function onlineDevice(given?: Awaited<ReturnType<typeof printer>>) {
-    const p = given ?? (await printer(api, { triggers: [] }));
+  async function onlineDevice(given?: Awaited<ReturnType<typeof addPrinter>>) {
+    const p = given ?? (await addPrinter(api, { triggers: [] }));
     const { dev, jobs } = await connectOnline(api, url, p);
     open.push(dev);
     const ack = (jobId: number, status: 'printed' | 'failed') =>
@@ -573,7 +540,7 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
     await ack(copy.body.data.id, 'printed');
 
     // a job waiting for an offline printer is refused as well
-    const offline = await printer(api, { triggers: [] });
+    const offline = await addPrinter(api, { triggers: [] });
     const waiting = (await api.post(`/api/mall/printer/${offline.id}/test`, {})).body.data;
     const pending = await api.post(`/api/mall/print-job/${waiting.id}/reprint`, {});
     expect([pending.status, fieldsOf(pending.body), pending.body.data.status]).toEqual([409, ['status'], 'PENDING']);
@@ -607,7 +574,7 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
   });
 
   it('prints a receipt for a sold order only: a draft or a cancelled one is refused and queues nothing', async () => {
-    const p = await printer(api, { triggers: [] });
+    const p = await addPrinter(api, { triggers: [] });
     const sale = await order(api);
     const draft = await api.post(`/api/erp/sale/${sale.id}/print`, { printerId: p.id });
     expect([draft.status, draft.body.data.fields[0].rule]).toEqual([409, 'status']);
@@ -622,7 +589,7 @@ describe.each(engines)('printers over MQTT on %s', (engine) => {
   });
 
   it('cancels a pending job, not a printed one; another tenant cannot see or print to the printer', async () => {
-    const p = await printer(api, { triggers: [] });
+    const p = await addPrinter(api, { triggers: [] });
     // offline: the job waits
     const test = await api.post(`/api/mall/printer/${p.id}/test`, {});
     expect((await api.get(`/api/mall/print-job/${test.body.data.id}`)).body.data.status).toBe('PENDING');
@@ -649,7 +616,7 @@ describe.each(engines)('the print outbox across a restart on %s', (engine) => {
     let first = await start(false);
     try {
       const api = await signIn(first, 'acme', 'Acme@123456');
-      const p = await printer(api);
+      const p = await addPrinter(api);
       const sale = await order(api);
       expect((await api.put(`/api/erp/sale/${sale.id}/confirm`, {})).status).toBe(200);
       // no device connected: the job waits in the outbox

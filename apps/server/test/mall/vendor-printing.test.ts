@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatTime } from '../../src/crud/excel';
 import { buildTestApp, engines } from '../helper';
 import { type Caller, fieldsOf, signIn } from '../system/api';
+import { unique } from '../wait';
+import { addPrinter } from './printers';
 
-let seq = 0;
-const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${seq++}`;
 const sha1 = (t: string) => createHash('sha1').update(t).digest('hex');
 
 /** Feie's cloud as a local server: it accepts a print signed with the one account it knows. */
@@ -91,16 +92,14 @@ describe.each(engines)('cloud vendor printers and job expiry on %s', (engine) =>
     );
 
   it("prints to a Feie printer signed with the tenant's own account, whose key is never answered", async () => {
-    const created = await acme.post('/api/mall/printer', {
+    const created = await addPrinter(acme, {
       name: 'Feie counter',
       vendor: 'feie',
       sn: unique('9185'),
       deviceKey: 'device-key-1',
-      paperWidth: 58,
       triggers: [],
     });
-    expect(created.status).toBe(200);
-    const printerId = created.body.data.id as number;
+    const printerId = created.id;
 
     // no account yet: the job fails at once and says what is missing
     const early = await acme.post(`/api/mall/printer/${printerId}/test`, {});
@@ -138,7 +137,7 @@ describe.each(engines)('cloud vendor printers and job expiry on %s', (engine) =>
       );
     expect(await stateOf('online')).toMatchObject({ state: 'online', lastSeen: expect.any(String) });
     expect(cloud.requests.find((r) => r.apiname === 'Open_queryPrinterStatus')).toMatchObject({
-      sn: created.body.data.sn,
+      sn: created.sn,
       user: FEIE_USER,
     });
     cloud.printer.status = '离线。';
@@ -148,7 +147,7 @@ describe.each(engines)('cloud vendor printers and job expiry on %s', (engine) =>
     cloud.printer.status = '在线，工作状态正常。';
     await stateOf('online');
     // the other tenant's printers are not asked about with this account
-    expect(cloud.requests.filter((r) => r.apiname === 'Open_queryPrinterStatus').every((r) => r.sn === created.body.data.sn)).toBe(true);
+    expect(cloud.requests.filter((r) => r.apiname === 'Open_queryPrinterStatus').every((r) => r.sn === created.sn)).toBe(true);
 
     const printed = await acme.post(`/api/mall/printer/${printerId}/test`, {});
     // sent to Feie, then PRINTED once Feie, asked about the order, says so
@@ -157,7 +156,7 @@ describe.each(engines)('cloud vendor printers and job expiry on %s', (engine) =>
       (job) => job.status === 'PRINTED',
     );
     expect(done).toMatchObject({ status: 'PRINTED', vendorJobId: 'feie-1', lastError: null });
-    expect(cloud.requests.find((r) => r.apiname === 'Open_printMsg')).toMatchObject({ user: FEIE_USER, sn: created.body.data.sn });
+    expect(cloud.requests.find((r) => r.apiname === 'Open_printMsg')).toMatchObject({ user: FEIE_USER, sn: created.sn });
     expect(cloud.requests.find((r) => r.apiname === 'Open_queryOrderState')).toMatchObject({ orderid: 'feie-1' });
 
     // a new user without a key keeps the stored key; a wrong key is the vendor's refusal, not retried
@@ -173,27 +172,12 @@ describe.each(engines)('cloud vendor printers and job expiry on %s', (engine) =>
   });
 
   it('expires a job that waited for an offline printer longer than PRINT_EXPIRE_MS', async () => {
-    const created = await acme.post('/api/mall/printer', {
-      name: 'Back office',
-      vendor: 'mqtt',
-      sn: unique('SN'),
-      deviceKey: 'device-key-2',
-      paperWidth: 80,
-      triggers: [],
-    });
-    const zoned = (d: Date, timeZone: string) =>
-      new Intl.DateTimeFormat('sv-SE', {
-        timeZone,
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        hourCycle: 'h23',
-      }).format(d);
+    const created = await addPrinter(acme, { name: 'Back office', deviceKey: 'device-key-2', paperWidth: 80, triggers: [] });
+    // yyyy-mm-dd hh:mm in a time zone
+    const zoned = (d: Date, timeZone: string) => formatTime(d.toISOString(), timeZone).slice(0, 16);
     const shanghai = (d: Date) => zoned(d, 'Asia/Shanghai');
     const before = shanghai(new Date());
-    const job = (await acme.post(`/api/mall/printer/${created.body.data.id}/test`, {})).body.data;
+    const job = (await acme.post(`/api/mall/printer/${created.id}/test`, {})).body.data;
     const after = shanghai(new Date());
     expect(job.status).toBe('PENDING');
     // no browser zone sent: the receipt's time is the server's PRINT_TIME_ZONE (Asia/Shanghai), not UTC
@@ -205,7 +189,7 @@ describe.each(engines)('cloud vendor printers and job expiry on %s', (engine) =>
     const from = zoned(new Date(), 'America/New_York');
     const asked = await ctx.app.inject({
       method: 'POST',
-      url: `/api/mall/printer/${created.body.data.id}/test`,
+      url: `/api/mall/printer/${created.id}/test`,
       headers: { authorization: `Bearer ${acme.token}`, 'x-timezone': 'America/New_York' },
       payload: {},
     });

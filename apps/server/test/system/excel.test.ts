@@ -26,6 +26,19 @@ function declaring(file: Buffer, size: number): Buffer {
 
 type Part = { name: string; data: Buffer; crc: number; size: number; claimed?: number };
 
+/**
+ * The fields a local and a central header have alike, from "version needed" to the name's length: at 4
+ * in a local header, at 6 in a central one (after "version made by").
+ */
+function sharedFields(header: Buffer, at: number, part: Part, size: number, nameLength: number) {
+  header.writeUInt16LE(20, at);
+  header.writeUInt16LE(8, at + 4);
+  header.writeUInt32LE(part.crc, at + 10);
+  header.writeUInt32LE(part.data.length, at + 14);
+  header.writeUInt32LE(size, at + 18);
+  header.writeUInt16LE(nameLength, at + 22);
+}
+
 /** A zip of these parts, deflated; a part with `claimed` says that size in its local and central headers. */
 function zipOf(parts: Part[]): Buffer {
   const locals: Buffer[] = [];
@@ -36,21 +49,11 @@ function zipOf(parts: Part[]): Buffer {
     const size = part.claimed ?? part.size;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(part.crc, 14);
-    local.writeUInt32LE(part.data.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
+    sharedFields(local, 4, part, size, name.length);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(part.crc, 16);
-    central.writeUInt32LE(part.data.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
+    sharedFields(central, 6, part, size, name.length);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, part.data);
     centrals.push(central, name);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { isoDateTime } from '../dates';
 import type { EntityManifest } from '../entity';
-import { defineResource, textFilter } from '../resource';
-import { auditFields, moneySchema, nameSchema, optionalText, refId } from './common';
+import { textFilter } from '../resource';
+import { auditFields, erpResource, moneySchema, nameSchema, optionalText, refId } from './common';
 import { erpRoute } from './pages';
 
 export const activityTypes = ['discount', 'reduction'] as const;
@@ -55,15 +55,12 @@ export const createActivitySchema = z
   });
 export const activityStatusInputSchema = z.object({ status: activityStatusSchema });
 
-export const activityResource = defineResource({
+export const activityResource = erpResource({
   name: 'activity',
-  domain: 'erp',
   item: activitySchema,
   create: createActivitySchema as unknown as z.ZodObject<(typeof createActivitySchema)['shape']>,
-  update: createActivitySchema as unknown as z.ZodObject<(typeof createActivitySchema)['shape']>,
   filters: z.object({ name: textFilter(50), type: activityTypeSchema.optional(), status: activityStatusSchema.optional() }),
   sortable: ['name', 'startTime', 'createTime'],
-  defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'query', 'create', 'update', 'delete', 'export'],
 });
 export type CreateActivityInput = z.infer<typeof createActivitySchema>;

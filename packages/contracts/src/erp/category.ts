@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { EntityManifest } from '../entity';
-import { defineResource, textFilter } from '../resource';
-import { auditFields, codeSchema, createTimeField, erpStatus, idFilter, nameSchema, refId, sortSchemaField, statusField } from './common';
+import { createTimeField, type EntityManifest, statusField } from '../entity';
+import { textFilter } from '../resource';
+import { auditFields, codeSchema, erpResource, erpStatus, idFilter, nameSchema, refId, sortSchemaField } from './common';
 import { erpRoute } from './pages';
 
 /** Product categories: a tree per tenant; one with products or children cannot be deleted. */
@@ -23,12 +23,10 @@ export const createCategorySchema = z.object({
   status: erpStatus.status.default('0'),
 });
 
-export const categoryResource = defineResource({
+export const categoryResource = erpResource({
   name: 'category',
-  domain: 'erp',
   item: categorySchema,
   create: createCategorySchema,
-  update: createCategorySchema,
   filters: z.object({ name: textFilter(50), code: textFilter(32), parentId: idFilter, status: erpStatus.status.optional() }),
   sortable: ['sort', 'code', 'name', 'createTime'],
   defaultSort: { column: 'sort', direction: 'asc' },

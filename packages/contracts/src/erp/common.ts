@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { statusSchema } from '../auth';
 import { defineEntity } from '../entity';
+import { resourcesIn } from '../resource';
 import { type ErpPageName, erpDetail, erpRoute } from './pages';
 
 export { closingFields, createTimeField, statusField } from '../entity';
@@ -28,3 +29,6 @@ export function erpEntity<C extends Omit<EntityConfig, 'domain' | 'route' | 'det
   const detail = erpDetail(config.name);
   return defineEntity({ ...config, domain: 'erp', route: erpRoute(config.name), ...(detail ? { detail } : {}) });
 }
+
+/** `defineResource` in the `erp` domain. */
+export const erpResource = resourcesIn('erp');

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { sexes } from '../auth';
 import { isoDay } from '../dates';
 import type { EntityManifest } from '../entity';
-import { defineResource, textFilter } from '../resource';
-import { auditFields, closingFields, erpStatus, moneySchema, nameSchema, optionalText } from './common';
+import { textFilter } from '../resource';
+import { auditFields, closingFields, erpResource, erpStatus, moneySchema, nameSchema, optionalText } from './common';
 import { erpDetail, erpRoute } from './pages';
 
 const mobileSchema = z
@@ -41,12 +41,10 @@ export const createMemberSchema = z.object({
   remark: optionalText(500),
 });
 
-export const memberResource = defineResource({
+export const memberResource = erpResource({
   name: 'member',
-  domain: 'erp',
   item: memberSchema,
   create: createMemberSchema,
-  update: createMemberSchema,
   filters: z.object({
     name: textFilter(30),
     mobile: textFilter(20),
@@ -55,7 +53,6 @@ export const memberResource = defineResource({
   }),
   sortable: ['name', 'points', 'balance', 'level', 'createTime'],
   keyset: true,
-  defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'query', 'create', 'update', 'status', 'delete', 'export'],
 });
 export type Member = z.infer<typeof memberSchema>;

@@ -2,7 +2,8 @@ import type { CatalogueRoute } from '../routes';
 
 type Label = { zh: string; en: string };
 type Page = { name: string; path: string; locale: string };
-type Entry = { menu: Label; route?: Page; detail?: Page & { menu: Label } };
+/** A detail page is its list page's path and locale with `/detail/:id` and `Detail` added, under its own name. */
+type Entry = { menu: Label; route?: Page; detail?: { name: string; menu: Label } };
 
 /**
  * The ERP menu in order, as plain data: each entity's menu label in both languages, and its page where
@@ -25,22 +26,12 @@ export const erpPages = {
   product: {
     menu: { zh: '商品管理', en: 'Products' },
     route: { name: 'erpProducts', path: '/erp/products', locale: 'menu.erp.products' },
-    detail: {
-      name: 'erpProductsDetail',
-      path: '/erp/products/detail/:id',
-      locale: 'menu.erp.productsDetail',
-      menu: { zh: '商品详情', en: 'Product Details' },
-    },
+    detail: { name: 'erpProductsDetail', menu: { zh: '商品详情', en: 'Product Details' } },
   },
   member: {
     menu: { zh: '会员管理', en: 'Members' },
     route: { name: 'systemUserMember', path: '/erp/member', locale: 'menu.erp.member' },
-    detail: {
-      name: 'userDetailMember',
-      path: '/erp/member/detail/:id',
-      locale: 'menu.erp.memberDetail',
-      menu: { zh: '会员详情', en: 'Member Details' },
-    },
+    detail: { name: 'userDetailMember', menu: { zh: '会员详情', en: 'Member Details' } },
   },
   sale: { menu: { zh: '销售订单', en: 'Sales Orders' } },
   activity: { menu: { zh: '活动管理', en: 'Activities' } },
@@ -64,7 +55,8 @@ export function erpRoute(entity: ErpPageName): Page {
 /** An entity's hidden detail page, if it has one. */
 export function erpDetail(entity: ErpPageName): Page | undefined {
   const detail = (erpPages[entity] as Entry).detail;
-  return detail && { name: detail.name, path: detail.path, locale: detail.locale };
+  const list = erpRoute(entity);
+  return detail && { name: detail.name, path: `${list.path}/detail/:id`, locale: `${list.locale}Detail` };
 }
 
 const entries = () => Object.entries(erpPages) as [ErpPageName, Entry][];
@@ -74,7 +66,7 @@ export const erpMenuLabels: Record<'zh' | 'en', Record<string, string>> = { zh: 
 for (const [entity, entry] of entries()) {
   for (const [key, label] of [
     [erpRoute(entity).locale, entry.menu] as const,
-    ...(entry.detail ? [[entry.detail.locale, entry.detail.menu] as const] : []),
+    ...(entry.detail ? [[(erpDetail(entity) as Page).locale, entry.detail.menu] as const] : []),
   ]) {
     erpMenuLabels.zh[key] = label.zh;
     erpMenuLabels.en[key] = label.en;

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { EntityManifest } from '../entity';
-import { defineResource, textFilter } from '../resource';
+import { textFilter } from '../resource';
 import { webAddress } from '../system/common';
 import {
   auditFields,
   codeSchema,
   createTimeField,
+  erpResource,
   erpStatus,
   idFilter,
   moneySchema,
@@ -82,15 +83,12 @@ export const createProductSchema = z.object({
 });
 export type CreateProductInput = z.infer<typeof createProductSchema>;
 
-export const productResource = defineResource({
+export const productResource = erpResource({
   name: 'product',
-  domain: 'erp',
   item: productSchema,
   create: createProductSchema,
-  update: createProductSchema,
   filters: z.object({ name: textFilter(100), code: textFilter(64), categoryId: idFilter, status: erpStatus.status.optional() }),
   sortable: ['code', 'name', 'createTime'],
-  defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'query', 'create', 'update', 'status', 'delete', 'export'],
 });
 

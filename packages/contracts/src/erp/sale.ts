@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EntityManifest } from '../entity';
-import { dateFilter, defineResource, textFilter } from '../resource';
-import { auditFields, idFilter, optionalText, refId } from './common';
+import { dateFilter, textFilter } from '../resource';
+import { auditFields, erpResource, idFilter, optionalText, refId } from './common';
 import { erpRoute } from './pages';
 
 export const saleStatuses = ['draft', 'confirmed', 'shipped', 'completed', 'cancelled'] as const;
@@ -65,12 +65,10 @@ export const createSaleSchema = z.object({
 });
 export type CreateSaleInput = z.infer<typeof createSaleSchema>;
 
-export const saleResource = defineResource({
+export const saleResource = erpResource({
   name: 'sale',
-  domain: 'erp',
   item: saleSchema,
   create: createSaleSchema,
-  update: createSaleSchema,
   filters: z.object({
     orderNo: textFilter(32),
     status: saleStatusSchema.optional(),
@@ -80,7 +78,6 @@ export const saleResource = defineResource({
     to: dateFilter(),
   }),
   sortable: ['orderNo', 'totalAmount', 'createTime'],
-  defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'query', 'create', 'update', 'delete', 'export'],
 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type EntityManifest, rowOf } from '../entity';
-import { defineResource, textFilter } from '../resource';
-import { auditFields, closingFields, erpStatus, nameSchema, optionalText, sortSchemaField } from './common';
+import { textFilter } from '../resource';
+import { auditFields, closingFields, erpResource, erpStatus, nameSchema, optionalText, sortSchemaField } from './common';
 import { erpRoute } from './pages';
 
 /** A spec (颜色) and its ordered values (红, 蓝); products combine spec values into SKUs. */
@@ -19,12 +19,10 @@ export const createSpecSchema = z.object({
 });
 export const specSchema = z.object({ id: z.number().int(), ...rowOf(createSpecSchema), ...auditFields });
 
-export const specResource = defineResource({
+export const specResource = erpResource({
   name: 'spec',
-  domain: 'erp',
   item: specSchema,
   create: createSpecSchema,
-  update: createSpecSchema,
   filters: z.object({ name: textFilter(30), status: erpStatus.status.optional() }),
   sortable: ['sort', 'name', 'createTime'],
   defaultSort: { column: 'sort', direction: 'asc' },

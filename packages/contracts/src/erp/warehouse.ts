@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { type EntityManifest, rowOf } from '../entity';
-import { defineResource, textFilter } from '../resource';
-import { auditFields, closingFields, codeSchema, erpStatus, nameSchema, optionalPhone, optionalText, sortSchemaField } from './common';
+import { closingFields, type EntityManifest, rowOf } from '../entity';
+import { textFilter } from '../resource';
+import { auditFields, codeSchema, erpResource, erpStatus, nameSchema, optionalPhone, optionalText, sortSchemaField } from './common';
 import { erpRoute } from './pages';
 
 export const createWarehouseSchema = z.object({
@@ -17,14 +17,12 @@ export const createWarehouseSchema = z.object({
 });
 export const warehouseSchema = z.object({ id: z.number().int(), ...rowOf(createWarehouseSchema), ...auditFields });
 
-export const warehouseResource = defineResource({
+export const warehouseResource = erpResource({
   // phone and e-mail here are how to reach the record's people, not what anyone signs in with
   accountIdentifiers: { create: { use: 'contact' }, update: { use: 'contact' } },
   name: 'warehouse',
-  domain: 'erp',
   item: warehouseSchema,
   create: createWarehouseSchema,
-  update: createWarehouseSchema,
   filters: z.object({ name: textFilter(50), code: textFilter(32), status: erpStatus.status.optional() }),
   sortable: ['sort', 'code', 'name', 'createTime'],
   defaultSort: { column: 'sort', direction: 'asc' },

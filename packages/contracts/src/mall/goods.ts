@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { EntityManifest } from '../entity';
 import { idFilter, moneySchema, optionalText, refId, sortSchemaField } from '../erp/common';
-import { defineResource, textFilter } from '../resource';
+import { textFilter } from '../resource';
 import { webAddress } from '../system/common';
+import { mallResource } from './common';
 
 export const shelves = ['on', 'off'] as const;
 export const shelfSchema = z.enum(shelves);
@@ -75,9 +76,8 @@ export const goodsStockSchema = z.object({
   remark: optionalText(200),
 });
 
-export const goodsResource = defineResource({
+export const goodsResource = mallResource({
   name: 'goods',
-  domain: 'mall',
   item: goodsSchema,
   create: createGoodsSchema,
   update: updateGoodsSchema,

@@ -3,7 +3,8 @@ import { statuses } from '../auth';
 import type { EntityManifest } from '../entity';
 import { auditFields, idFilter, nameSchema, optionalText, refId } from '../erp/common';
 import { PRINTER_SN_PATTERN, printerStates } from '../printer-protocol';
-import { defineResource, textFilter } from '../resource';
+import { textFilter } from '../resource';
+import { mallResource } from './common';
 
 /** Where printing is built in (`mqtt`, `simulator`) and the cloud vendors with an adapter. */
 export const printerVendors = ['mqtt', 'simulator', 'feie', 'xpyun', 'yilianyun', 'sunmi'] as const;
@@ -62,15 +63,13 @@ export const printerSchema = z.object({
 });
 export type Printer = z.infer<typeof printerSchema>;
 
-export const printerResource = defineResource({
+export const printerResource = mallResource({
   name: 'printer',
-  domain: 'mall',
   item: printerSchema,
   create: createPrinterSchema,
   update: updatePrinterSchema,
   filters: z.object({ name: textFilter(50), vendor: printerVendorSchema.optional(), state: printerStateSchema.optional() }),
   sortable: ['name', 'createTime'],
-  defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'query', 'create', 'update', 'delete'],
 });
 
@@ -140,16 +139,13 @@ export const printJobSchema = z.object({
 });
 export type PrintJob = z.infer<typeof printJobSchema>;
 
-export const printJobResource = defineResource({
+export const printJobResource = mallResource({
   name: 'printJob',
-  domain: 'mall',
   basePath: '/mall/print-job',
   item: printJobSchema,
   create: z.object({}),
-  update: z.object({}),
   filters: z.object({ printerId: idFilter, status: printJobStatusSchema.optional(), bizNo: textFilter(40) }),
   sortable: ['createTime'],
-  defaultSort: { column: 'createTime', direction: 'desc' },
   actions: ['list', 'query'],
 });
 

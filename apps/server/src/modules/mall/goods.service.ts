@@ -6,6 +6,7 @@ import type { Ctx } from '../../crud/context';
 import { allOf } from '../../crud/data-scope';
 import { pageOffset } from '../../crud/paging';
 import { containsPattern, containsPlaceholder, orderOf } from '../../crud/query';
+import { storedValues } from '../../crud/repository';
 import { statementCache } from '../../crud/statements';
 import { listTotal } from '../../crud/totals';
 import { oneAtATime, type Tx } from '../../db/client';
@@ -218,10 +219,7 @@ export const goodsService = {
     await ctx.tx
       .update(mallGoods)
       .set({
-        title: input.title,
-        subtitle: input.subtitle ?? null,
-        images: input.images,
-        sort: input.sort,
+        ...storedValues(input, ['title', 'subtitle', 'images', 'sort']),
         detail: sanitiseDetail(input.detail),
         prices,
         updateBy: ctx.caller.accountId,

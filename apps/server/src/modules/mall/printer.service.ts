@@ -15,6 +15,7 @@ import type { Ctx } from '../../crud/context';
 import { pageOffset } from '../../crud/paging';
 import { contains, orderOf } from '../../crud/query';
 import { assertReferences } from '../../crud/references';
+import { storedValues } from '../../crud/repository';
 import { type Db, withTenant } from '../../db/client';
 import { erpWarehouses, mallPrinters, mallPrintJobs, printerDevices, printOutbox, tenants } from '../../db/schema';
 import type { PrinterIdentity } from '../realtime/rules';
@@ -128,21 +129,21 @@ async function assertSnFree(ctx: Ctx, vendor: PrinterVendor, sn: string, printer
     throw refused('sn', 'unique', 'printer.snTaken');
 }
 
-function columnsOf(input: CreatePrinterInput | UpdatePrinterInput) {
-  return {
-    name: input.name,
-    vendor: input.vendor,
-    kind: input.kind,
-    paperWidth: input.paperWidth,
-    sn: input.sn,
-    copies: input.copies,
-    triggers: input.triggers,
-    warehouseId: input.warehouseId ?? null,
-    template: input.template ?? null,
-    status: input.status,
-    remark: input.remark ?? null,
-  };
-}
+/** The input's fields a printer's row stores as they are (the device key goes to its own table). */
+const printerFields = [
+  'name',
+  'vendor',
+  'kind',
+  'paperWidth',
+  'sn',
+  'copies',
+  'triggers',
+  'warehouseId',
+  'template',
+  'status',
+  'remark',
+] as const;
+const columnsOf = (input: CreatePrinterInput | UpdatePrinterInput) => storedValues(input, printerFields);
 
 export const printerService = {
   async list(ctx: Ctx, query: PrinterQuery) {

@@ -10,7 +10,6 @@ import {
   Popconfirm,
   Radio,
   Select,
-  Space,
   Table,
   type TableColumnProps,
   Tag,
@@ -37,6 +36,7 @@ import { useCan } from '../../components/permission';
 import { SearchForm } from '../../crud/SearchForm';
 import type { FieldDef } from '../../crud/types';
 import '../../crud/messages';
+import { sentColumns } from './columns';
 import './messages';
 import { pagedTable } from '../../crud/paged-table';
 import { formatDateTime } from '../../locale/datetime';
@@ -94,34 +94,22 @@ export function NoticePage() {
     { title: t('notification.type'), dataIndex: 'type', width: 100, render: (_, n) => <Tag>{t(`notification.type.${n.type}`)}</Tag> },
     { title: t('notice.scope'), dataIndex: 'scope', width: 160, render: (_, n) => scopeLabel(n) },
     { title: t('notice.recipients'), dataIndex: 'recipients', width: 110 },
-    { title: t('notification.sender'), dataIndex: 'sender', width: 140, render: (_, n) => n.sender ?? '—' },
-    {
-      title: t('notification.time'),
-      dataIndex: 'createTime',
-      width: 180,
-      render: (_, n) => formatDateTime(n.createTime),
-    },
-    {
-      title: t('crud.actions'),
-      dataIndex: 'id',
-      width: 160,
-      render: (_, n) => (
-        <Space size={0}>
-          {can('system:notice:query') ? (
-            <Button type="text" size="small" onClick={() => setShown(n.id)}>
-              {t('crud.detail')}
+    ...sentColumns<Notice>(t, 160, (n) => (
+      <>
+        {can('system:notice:query') ? (
+          <Button type="text" size="small" onClick={() => setShown(n.id)}>
+            {t('crud.detail')}
+          </Button>
+        ) : null}
+        {can('system:notice:delete') ? (
+          <Popconfirm title={t('notice.withdrawConfirm')} onOk={() => withdraw.mutateAsync(n.id)}>
+            <Button type="text" size="small" status="danger">
+              {t('notice.withdraw')}
             </Button>
-          ) : null}
-          {can('system:notice:delete') ? (
-            <Popconfirm title={t('notice.withdrawConfirm')} onOk={() => withdraw.mutateAsync(n.id)}>
-              <Button type="text" size="small" status="danger">
-                {t('notice.withdraw')}
-              </Button>
-            </Popconfirm>
-          ) : null}
-        </Space>
-      ),
-    },
+          </Popconfirm>
+        ) : null}
+      </>
+    )),
   ];
 
   return (

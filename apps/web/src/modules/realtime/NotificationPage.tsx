@@ -19,9 +19,9 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { http } from '../../api';
 import '../../crud/messages';
+import { sentColumns } from './columns';
 import './messages';
 import { pagedTable } from '../../crud/paged-table';
-import { formatDateTime } from '../../locale/datetime';
 
 type ReadFilter = 'all' | 'unread' | 'read';
 const typeColor: Record<NotificationType, string> = { message: 'arcoblue', notice: 'orange', todo: 'green' };
@@ -98,37 +98,25 @@ export function NotificationPage() {
       width: 100,
       render: (_, item) => <Tag color={typeColor[item.type]}>{t(`notification.type.${item.type}`)}</Tag>,
     },
-    { title: t('notification.sender'), dataIndex: 'sender', width: 140, render: (_, item) => item.sender ?? '—' },
-    {
-      title: t('notification.time'),
-      dataIndex: 'createTime',
-      width: 180,
-      render: (_, item) => formatDateTime(item.createTime),
-    },
-    {
-      title: t('crud.actions'),
-      dataIndex: 'id',
-      width: 220,
-      render: (_, item) => (
-        <Space size={0}>
-          {item.link ? (
-            <Button type="text" size="small" onClick={() => open(item)}>
-              {t('notification.open')}
-            </Button>
-          ) : null}
-          {item.read ? null : (
-            <Button type="text" size="small" onClick={() => markRead.mutate(item.id)}>
-              {t('notification.markRead')}
-            </Button>
-          )}
-          <Popconfirm title={t('notification.deleteConfirm')} onOk={() => remove.mutateAsync(item.id)}>
-            <Button type="text" size="small" status="danger">
-              {t('crud.delete')}
-            </Button>
-          </Popconfirm>
-        </Space>
-      ),
-    },
+    ...sentColumns<Notification>(t, 220, (item) => (
+      <>
+        {item.link ? (
+          <Button type="text" size="small" onClick={() => open(item)}>
+            {t('notification.open')}
+          </Button>
+        ) : null}
+        {item.read ? null : (
+          <Button type="text" size="small" onClick={() => markRead.mutate(item.id)}>
+            {t('notification.markRead')}
+          </Button>
+        )}
+        <Popconfirm title={t('notification.deleteConfirm')} onOk={() => remove.mutateAsync(item.id)}>
+          <Button type="text" size="small" status="danger">
+            {t('crud.delete')}
+          </Button>
+        </Popconfirm>
+      </>
+    )),
   ];
 
   const unread = list.data?.unread;

@@ -3,12 +3,14 @@ import type { Analysis } from '@atrium/contracts/dashboard';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, yuanOf } from '../../locale/money';
-import { ChartCard, FilterBar, Kpi } from './parts';
+import { type ChartColumn, ChartColumns, FilterBar, Kpi } from './parts';
 import { useAnalysis } from './useAnalysis';
 
 const { Row, Col } = Grid;
 const tooltip = { trigger: 'axis' } as const;
 const grid = { left: 56, right: 56, top: 40, bottom: 32, containLabel: false };
+/** The four totals above the charts, in order; the amount is money. */
+const kpis = ['amount', 'orders', 'quantity', 'members'] as const;
 
 /** Spec §1 data analysis: the tenant's sales, categories, warehouses, members and activities over a range. */
 export function DataAnalysisPage() {
@@ -17,77 +19,51 @@ export function DataAnalysisPage() {
   const data = query.data;
   const loading = query.isFetching;
   const options = useMemo(() => (data ? optionsOf(data, t) : null), [data, t]);
+  const whole = { span: 24 };
+  const half = { xs: 24, lg: 12 };
+  const charts: ChartColumn[] = [
+    { col: whole, title: t('analysis.sales'), dataset: 'sales', option: options?.sales, height: 320 },
+    { col: half, title: t('analysis.byCategory'), dataset: 'category', option: options?.category, empty: data?.byCategory.length === 0 },
+    {
+      col: half,
+      title: t('analysis.byWarehouse'),
+      dataset: 'warehouse',
+      option: options?.warehouse,
+      empty: data?.byWarehouse.length === 0,
+    },
+    { col: half, title: t('analysis.members'), dataset: 'members', option: options?.members },
+    {
+      col: half,
+      title: t('analysis.topMembers'),
+      dataset: 'topMembers',
+      option: options?.topMembers,
+      empty: data?.topMembers.length === 0,
+    },
+    {
+      col: whole,
+      title: t('analysis.activities'),
+      dataset: 'activities',
+      option: options?.activities,
+      empty: data?.activities.length === 0,
+    },
+  ];
 
   return (
     <div className="page-stack">
       <FilterBar filters={filters} onChange={setFilters} />
       {query.isError ? <Alert type="error" content={(query.error as Error).message} /> : null}
       <Row gutter={16} className="analysis-grid">
-        <Col xs={12} md={6}>
-          <Kpi title={t('analysis.kpi.amount')} value={data?.totals.amount ?? 0} money testId="kpi-amount" />
-        </Col>
-        <Col xs={12} md={6}>
-          <Kpi title={t('analysis.kpi.orders')} value={data?.totals.orders ?? 0} testId="kpi-orders" />
-        </Col>
-        <Col xs={12} md={6}>
-          <Kpi title={t('analysis.kpi.quantity')} value={data?.totals.quantity ?? 0} testId="kpi-quantity" />
-        </Col>
-        <Col xs={12} md={6}>
-          <Kpi title={t('analysis.kpi.members')} value={data?.totals.members ?? 0} testId="kpi-members" />
-        </Col>
-        <Col span={24}>
-          <ChartCard
-            title={t('analysis.sales')}
-            dataset="sales"
-            filters={filters}
-            option={options?.sales ?? {}}
-            loading={loading}
-            height={320}
-          />
-        </Col>
-        <Col xs={24} lg={12}>
-          <ChartCard
-            title={t('analysis.byCategory')}
-            dataset="category"
-            filters={filters}
-            option={options?.category ?? {}}
-            loading={loading}
-            empty={data?.byCategory.length === 0}
-          />
-        </Col>
-        <Col xs={24} lg={12}>
-          <ChartCard
-            title={t('analysis.byWarehouse')}
-            dataset="warehouse"
-            filters={filters}
-            option={options?.warehouse ?? {}}
-            loading={loading}
-            empty={data?.byWarehouse.length === 0}
-          />
-        </Col>
-        <Col xs={24} lg={12}>
-          <ChartCard title={t('analysis.members')} dataset="members" filters={filters} option={options?.members ?? {}} loading={loading} />
-        </Col>
-        <Col xs={24} lg={12}>
-          <ChartCard
-            title={t('analysis.topMembers')}
-            dataset="topMembers"
-            filters={filters}
-            option={options?.topMembers ?? {}}
-            loading={loading}
-            empty={data?.topMembers.length === 0}
-          />
-        </Col>
-        <Col span={24}>
-          <ChartCard
-            title={t('analysis.activities')}
-            dataset="activities"
-            filters={filters}
-            option={options?.activities ?? {}}
-            loading={loading}
-            empty={data?.activities.length === 0}
-          />
-        </Col>
+        {kpis.map((kpi) => (
+          <Col key={kpi} xs={12} md={6}>
+            <Kpi
+              title={t(`analysis.kpi.${kpi}`)}
+              value={data?.totals[kpi] ?? 0}
+              money={kpi === 'amount' || undefined}
+              testId={`kpi-${kpi}`}
+            />
+          </Col>
+        ))}
+        <ChartColumns charts={charts} filters={filters} loading={loading} />
       </Row>
     </div>
   );

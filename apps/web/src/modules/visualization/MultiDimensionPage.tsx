@@ -3,7 +3,7 @@ import type { Analysis } from '@atrium/contracts/dashboard';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, yuanOf } from '../../locale/money';
-import { ChartCard, FilterBar } from './parts';
+import { type ChartColumn, ChartColumns, FilterBar } from './parts';
 import { useAnalysis } from './useAnalysis';
 
 const { Row, Col } = Grid;
@@ -60,33 +60,19 @@ export function MultiDimensionPage() {
     { title: t('analysis.total'), dataIndex: '__total', align: 'right' as const, render: (v: number) => formatYuan(v) },
   ];
 
+  const half = { xs: 24, xl: 12 };
+  const empty = data?.matrix.length === 0;
+  const charts: ChartColumn[] = [
+    { col: half, title: t('analysis.heatmap'), dataset: 'matrix', option: heatmap, height: 360, empty },
+    { col: half, title: t('analysis.stacked'), dataset: 'category', option: stacked, height: 360, empty },
+  ];
+
   return (
     <div className="page-stack">
       <FilterBar filters={filters} onChange={setFilters} />
       {query.isError ? <Alert type="error" content={(query.error as Error).message} /> : null}
       <Row gutter={16} className="analysis-grid">
-        <Col xs={24} xl={12}>
-          <ChartCard
-            title={t('analysis.heatmap')}
-            dataset="matrix"
-            filters={filters}
-            option={heatmap}
-            loading={loading}
-            height={360}
-            empty={data?.matrix.length === 0}
-          />
-        </Col>
-        <Col xs={24} xl={12}>
-          <ChartCard
-            title={t('analysis.stacked')}
-            dataset="category"
-            filters={filters}
-            option={stacked}
-            loading={loading}
-            height={360}
-            empty={data?.matrix.length === 0}
-          />
-        </Col>
+        <ChartColumns charts={charts} filters={filters} loading={loading} />
         <Col span={24}>
           <Card bordered={false} title={t('analysis.pivot')}>
             <Table

@@ -1,9 +1,9 @@
-import { Button, Card, DatePicker, Message, Radio, Space, Statistic, Tooltip } from '@arco-design/web-react';
+import { Button, Card, DatePicker, Grid, Message, Radio, Space, Statistic, Tooltip } from '@arco-design/web-react';
 import { IconDownload, IconImage } from '@arco-design/web-react/icon';
 import type { AnalysisDataset } from '@atrium/contracts/dashboard';
 import dayjs from 'dayjs';
 import type { EChartsCoreOption } from 'echarts/core';
-import { type ReactNode, useRef, useState } from 'react';
+import { type ComponentProps, type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Chart, type ChartHandle } from '../../components/charts/Chart';
 import { useCan } from '../../components/permission';
@@ -54,6 +54,25 @@ export function FilterBar({ filters, onChange }: { filters: AnalysisFilters; onC
       </Space>
     </Card>
   );
+}
+
+/** One chart of an analysis page: where its column stands in the page's grid and what its card shows. */
+export type ChartColumn = {
+  col: ComponentProps<typeof Grid.Col>;
+  title: string;
+  dataset: AnalysisDataset;
+  option: EChartsCoreOption | undefined;
+  height?: number;
+  empty?: boolean;
+};
+
+/** The charts of an analysis page, each a ChartCard in its grid column, all under the page's filters. */
+export function ChartColumns({ charts, filters, loading }: { charts: ChartColumn[]; filters: AnalysisFilters; loading: boolean }) {
+  return charts.map(({ col, dataset, option, ...card }) => (
+    <Grid.Col key={dataset} {...col}>
+      <ChartCard dataset={dataset} filters={filters} option={option ?? {}} loading={loading} {...card} />
+    </Grid.Col>
+  ));
 }
 
 /** A chart in a card with its two exports: the picture as PNG and its data as Excel. */

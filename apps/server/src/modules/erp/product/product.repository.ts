@@ -5,6 +5,7 @@ import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { pageOffset } from '../../../crud/paging';
 import { containsPattern, containsPlaceholder, orderOf } from '../../../crud/query';
+import { storedValues } from '../../../crud/repository';
 import { statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
 import { oneAtATime } from '../../../db/client';
@@ -135,16 +136,8 @@ async function readProduct(ctx: Ctx, id: number): Promise<Product | null> {
   return row ? toProduct(row) : null;
 }
 
-const productValues = (input: CreateProductInput) => ({
-  name: input.name,
-  code: input.code,
-  categoryId: input.categoryId ?? null,
-  unit: input.unit ?? null,
-  images: input.images,
-  description: input.description ?? null,
-  specs: input.specs,
-  status: input.status,
-});
+const productValues = (input: CreateProductInput) =>
+  storedValues(input, ['name', 'code', 'categoryId', 'unit', 'images', 'description', 'specs', 'status']);
 const skuValues = (sku: CreateProductInput['skus'][number]) => ({
   specValues: sku.specValues,
   specKey: specKeyOf(sku.specValues),

@@ -3,8 +3,8 @@ import { and, count, eq, getTableColumns, gt, gte, isNull, lte, sql } from 'driz
 import { invalidField } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
-import { keysetPage, pageMarks, pageOffset, readMarked } from '../../../crud/paging';
-import { contains, containsPattern, containsPlaceholder, orderOf } from '../../../crud/query';
+import { keysetPage, pageMarks, pageOffset, pageStatement, readMarked } from '../../../crud/paging';
+import { contains, containsPattern, containsPlaceholder, isoDates, orderOf } from '../../../crud/query';
 import { statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
 import { oneAtATime } from '../../../db/client';
@@ -59,14 +59,7 @@ export const operLogRepository = {
       const rows = await operLogStatements<OperLogRead>(
         ctx.tx,
         JSON.stringify(['page', has, q.sort, q.pageSize, skip > 0, cursor ?? (start && 'from')]),
-        (tx) =>
-          tx
-            .select(operLogColumns)
-            .from(operLogs)
-            .where(allOf(where, keyset.where))
-            .orderBy(...keyset.order)
-            .limit(page.limit)
-            .offset(skip > 0 ? (p('offset') as unknown as number) : 0),
+        pageStatement(operLogColumns, operLogs, where, keyset, page.limit, skip),
         { ...values, offset: skip, cursor: q.after ?? q.before ?? start?.id },
       );
       if (keyset.backwards) rows.reverse();
@@ -149,15 +142,7 @@ export const loginLogRepository = {
     // kept (each entry written into the tenant drops them): a busy tenant's log is counted once, not per page
     const total = await listTotal(ctx, async () => (await ctx.tx.select({ n: count() }).from(loginLogs).where(where))[0]?.n ?? 0);
     return {
-      list: rows.map((r) => ({
-        id: r.id,
-        account: r.account,
-        result: r.result,
-        reason: r.reason,
-        ip: r.ip,
-        userAgent: r.userAgent,
-        createTime: iso(r.createTime),
-      })),
+      list: rows.map(isoDates),
       total,
     };
   },
@@ -208,18 +193,7 @@ export const sessionRepository = {
       (q.accountId ? counted.innerJoin(accounts, eq(accounts.id, sessions.accountId)) : counted).where(where),
     ]);
     return {
-      list: rows.map((r) => ({
-        id: r.id,
-        accountId: r.accountId,
-        name: r.name,
-        ip: r.ip,
-        deviceType: r.deviceType,
-        userAgent: r.userAgent,
-        createTime: iso(r.createTime),
-        lastSeenAt: iso(r.lastSeenAt),
-        expiresAt: iso(r.expiresAt),
-        current: r.id === ctx.caller.sessionId,
-      })),
+      list: rows.map((r) => ({ ...isoDates(r), current: r.id === ctx.caller.sessionId })),
       total: total?.n ?? 0,
     };
   },

@@ -24,6 +24,14 @@ const formLayout = { layout: 'horizontal', labelCol: { span: 5 }, wrapperCol: { 
 
 const settingFields = ['email', 'nickname', 'countryRegion', 'area', 'address', 'profile'] as const;
 
+/** The plain text settings between the e-mail and the profile, in order, with their lengths (as the contract's). */
+const textFields: { field: (typeof settingFields)[number]; maxLength: number; required?: boolean; showWordLimit?: boolean }[] = [
+  { field: 'nickname', maxLength: 30, required: true, showWordLimit: true },
+  { field: 'countryRegion', maxLength: 50, required: true },
+  { field: 'area', maxLength: 100, required: true },
+  { field: 'address', maxLength: 500 },
+];
+
 const TABS = ['basic', 'security', 'certification'] as const;
 
 /** Spec user settings: basic information, security (own password, phone and e-mail, sessions, API tokens) and certification; `?tab=` picks one. */
@@ -117,18 +125,11 @@ function BasicSettings() {
       <Form.Item label={label('email')} field="email" required extra={t('userSetting.emailHint')}>
         <Input maxLength={100} disabled />
       </Form.Item>
-      <Form.Item label={label('nickname')} field="nickname" required>
-        <Input maxLength={30} showWordLimit />
-      </Form.Item>
-      <Form.Item label={label('countryRegion')} field="countryRegion" required>
-        <Input maxLength={50} />
-      </Form.Item>
-      <Form.Item label={label('area')} field="area" required>
-        <Input maxLength={100} />
-      </Form.Item>
-      <Form.Item label={label('address')} field="address">
-        <Input maxLength={500} />
-      </Form.Item>
+      {textFields.map(({ field, maxLength, required, showWordLimit }) => (
+        <Form.Item key={field} label={label(field)} field={field} required={required}>
+          <Input maxLength={maxLength} showWordLimit={showWordLimit} />
+        </Form.Item>
+      ))}
       <Form.Item label={label('profile')} field="profile" extra={`${countWords(profile)} / 200`}>
         <Input.TextArea placeholder={t('userSetting.profile.placeholder')} autoSize={{ minRows: 3, maxRows: 8 }} />
       </Form.Item>
