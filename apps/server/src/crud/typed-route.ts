@@ -11,6 +11,9 @@ type Schema = z.ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;
 type Input<B, P, Q> = { body: Out<B>; params: Out<P>; query: Out<Q> };
 type RateLimit = { max: number; timeWindow: number };
+/** What a handler returns: its response's value; a route answering `null` may return nothing. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler of a route that answers null may return nothing
+type Answer<Res extends Schema> = null extends z.output<Res> ? z.output<Res> | void : z.output<Res>;
 
 /** What every route declares: method, path, the zod schemas of its input and answer, its documentation. */
 type RouteShape<B, P, Q, Res extends Schema> = {
@@ -67,6 +70,8 @@ export type SignedInRoute<B, P, Q, Res extends Schema> = RouteShape<B, P, Q, Res
   signedIn: 'any' | 'session';
   /** The handler runs in the caller's tenant transaction and gets its `Ctx`, as a resource route's does. */
   inTenant?: boolean;
+  /** A check after the input is read and before the handler (a second factor proved in the last minutes). */
+  before?: (request: FastifyRequest) => Promise<void>;
   /** A permission the caller must hold besides (a tenant-wide setting of the auth domain). */
   permission?: string;
   /** The route's `:id` names no row of the session's tenant: the cross-tenant matrix leaves it out. */
@@ -107,7 +112,7 @@ type OpenHandler<B, P, Q, Res extends Schema> = (
   input: Input<B, P, Q>,
   request: FastifyRequest,
   reply: FastifyReply,
-) => Promise<z.output<Res> | Rendered | FastifyReply>;
+) => Promise<Answer<Res> | Rendered | FastifyReply>;
 
 const failures = (codes: readonly number[] = []) => ({
   ...errorResponses,
@@ -127,7 +132,7 @@ export function typedRoute<B extends Schema | undefined, P extends Schema | unde
   app: FastifyInstance,
   resource: Pick<RouteResource, 'domain' | 'tag'> & { name?: string },
   route: SignedInRoute<B, P, Q, Res> & { inTenant: true },
-  handler: (ctx: Ctx, input: Input<B, P, Q>) => Promise<z.output<Res>>,
+  handler: (ctx: Ctx, input: Input<B, P, Q>) => Promise<Answer<Res>>,
 ): void;
 export function typedRoute<B extends Schema | undefined, P extends Schema | undefined, Q extends Schema | undefined, Res extends Schema>(
   app: FastifyInstance,
@@ -139,7 +144,7 @@ export function typedRoute<B extends Schema | undefined, P extends Schema | unde
   app: FastifyInstance,
   resource: RouteResource,
   route: TypedRoute<B, P, Q, Res>,
-  handler: (ctx: Ctx, input: Input<B, P, Q>) => Promise<z.output<Res>>,
+  handler: (ctx: Ctx, input: Input<B, P, Q>) => Promise<Answer<Res>>,
 ): void;
 export function typedRoute(
   app: FastifyInstance,
@@ -180,7 +185,8 @@ export function typedRoute(
     if (result instanceof Rendered) return reply.type('application/json; charset=utf-8').send(result.json as never);
     const text = route.asText?.(result as never, request.query as never);
     if (text !== undefined) return reply.type('text/plain; charset=utf-8').send(text);
-    return route.message ? { ...ok(result), message: route.message(result as never, request) } : ok(result);
+    const data = result ?? null;
+    return route.message ? { ...ok(data), message: route.message(data as never, request) } : ok(data);
   };
   const shared = {
     ...(rateLimit ? { rateLimit } : {}),
@@ -203,6 +209,7 @@ export function typedRoute(
         ...(signedIn || route.readsToken ? { security: [{ bearer: [] }] } : {}),
         ...schema,
       },
+      ...(signedIn && route.before ? { preHandler: route.before } : {}),
       config: signedIn
         ? {
             ...shared,

@@ -37,7 +37,7 @@ import {
   userSettingsInputSchema,
   webauthnOptionsSchema,
 } from '@atrium/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { invalidField } from '../../crud/conflict';
 import { ok } from '../../crud/register-resource';
@@ -88,6 +88,11 @@ export async function authRoutes(app: FastifyInstance) {
     resetCode: { max: 10, timeWindow: 15 * MINUTE },
     reset: { max: 30, timeWindow: 15 * MINUTE },
   };
+  const mfaLimit = { max: 10, timeWindow: 15 * MINUTE };
+  // the caller's own factors: a signed-in session only, and rate-limited (each call checks a code or a key)
+  const ownFactors = { signedIn: 'session', rateLimit: mfaLimit } as const;
+  // a change of sign-in identifiers or factors: with a factor, it must have been proved in the last 5 minutes (1022)
+  const recentFactor = (request: FastifyRequest) => assertRecentSecondFactor(app, request.auth);
 
   typedRoute(
     app,
@@ -208,7 +213,6 @@ export async function authRoutes(app: FastifyInstance) {
     },
     async (_input, request) => {
       await signOut(app, request);
-      return null;
     },
   );
 
@@ -272,11 +276,9 @@ export async function authRoutes(app: FastifyInstance) {
       response: z.object({ endedSessions: z.number().int() }),
       summary: "Changes the signed-in user's password; the user's other sessions end",
       description: 'Errors: 400 naming oldPassword (wrong) or newPassword (policy, unchanged), 429.',
+      before: recentFactor,
     },
-    async ({ body }, request) => {
-      await assertRecentSecondFactor(app, request.auth);
-      return await changeOwnPassword(app, request.auth, body);
-    },
+    async ({ body }, request) => changeOwnPassword(app, request.auth, body),
   );
 
   // each attempt verifies a password, and a 409 tells that a phone or e-mail exists somewhere
@@ -294,15 +296,12 @@ export async function authRoutes(app: FastifyInstance) {
       summary: "Changes the signed-in user's phone and e-mail (the sign-in identifiers); the current password proves the owner",
       description:
         'Errors: 400 naming password (wrong), phone or email (format); 409 naming phone or email (used by another account); 429.',
+      before: recentFactor,
     },
-    async ({ body }, request) => {
-      await assertRecentSecondFactor(app, request.auth);
-      return await changeOwnContact(app, request, body);
-    },
+    async ({ body }, request) => changeOwnContact(app, request, body),
   );
 
   // ---- second factors of the signed-in user (docs/adr/048-second-factor.md) ----
-  const mfaLimit = { max: 10, timeWindow: 15 * MINUTE };
 
   typedRoute(
     app,
@@ -323,18 +322,15 @@ export async function authRoutes(app: FastifyInstance) {
     {
       method: 'POST',
       url: '/user/mfa/totp',
-      signedIn: 'session',
-      rateLimit: mfaLimit,
+      ...ownFactors,
       response: totpEnrolmentSchema,
       errors: [503],
       summary: 'Begins enrolling an authenticator app: its secret and otpauth:// address (not active until confirmed)',
       description: 'Errors: 400 naming totp (one is enrolled already: remove it first), 503 no secrets key.',
-    },
-    async (_input, request) => {
       // a factor more is a change of factors: with one already, it is asked again first
-      await assertRecentSecondFactor(app, request.auth);
-      return await beginTotp(app, request.auth);
+      before: recentFactor,
     },
+    async (_input, request) => beginTotp(app, request.auth),
   );
 
   typedRoute(
@@ -343,16 +339,13 @@ export async function authRoutes(app: FastifyInstance) {
     {
       method: 'POST',
       url: '/user/mfa/webauthn/register/options',
-      signedIn: 'session',
-      rateLimit: mfaLimit,
+      ...ownFactors,
       response: webauthnOptionsSchema,
       summary: 'Adding a passkey, first call: WebAuthn options for navigator.credentials.create (challenge: 5 minutes, single use)',
       description: `Errors: 1022 (the account has a second factor not proved in the last 5 minutes), 400 naming name (${MAX_PASSKEYS_TEXT} passkeys already).`,
+      before: recentFactor,
     },
-    async (_input, request) => {
-      await assertRecentSecondFactor(app, request.auth);
-      return await registrationOptions(app, request, request.auth);
-    },
+    async (_input, request) => registrationOptions(app, request, request.auth),
   );
 
   typedRoute(
@@ -361,15 +354,14 @@ export async function authRoutes(app: FastifyInstance) {
     {
       method: 'POST',
       url: '/user/mfa/webauthn/register',
-      signedIn: 'session',
-      rateLimit: mfaLimit,
+      ...ownFactors,
       body: passkeyRegisterInputSchema,
       response: passkeyRegisteredSchema,
       summary: 'Adding a passkey: its name and the attestation to the challenge; the first second factor brings ten recovery codes',
       description: 'Errors: 400 naming name, or response (refused: wrong or used challenge, origin, a passkey added already), 1022.',
+      before: recentFactor,
     },
     async ({ body }, request) => {
-      await assertRecentSecondFactor(app, request.auth);
       const added = await registerPasskey(app, request.auth, body);
       await markSecondFactor(app, request.auth.sessionId);
       return added;
@@ -382,18 +374,14 @@ export async function authRoutes(app: FastifyInstance) {
     {
       method: 'DELETE',
       url: '/user/mfa/webauthn/:id',
-      signedIn: 'session',
-      rateLimit: mfaLimit,
+      ...ownFactors,
       params: idParamSchema,
       response: z.null(),
       summary: "Removes one of the caller's passkeys; with the last factor the recovery codes go too",
       description: 'Errors: 1022 (second factor not proved in the last 5 minutes), 404 not one of the caller’s passkeys.',
+      before: recentFactor,
     },
-    async ({ params }, request) => {
-      await assertRecentSecondFactor(app, request.auth);
-      await removePasskey(app, request.auth, params.id);
-      return null;
-    },
+    async ({ params }, request) => removePasskey(app, request.auth, params.id),
   );
 
   typedRoute(
@@ -402,8 +390,7 @@ export async function authRoutes(app: FastifyInstance) {
     {
       method: 'POST',
       url: '/user/mfa/webauthn/options',
-      signedIn: 'session',
-      rateLimit: mfaLimit,
+      ...ownFactors,
       response: webauthnOptionsSchema,
       summary:
         'Step-up by passkey, first call: WebAuthn options for navigator.credentials.get; the assertion goes to POST /api/user/mfa/verify',
@@ -422,8 +409,7 @@ export async function authRoutes(app: FastifyInstance) {
     {
       method: 'POST',
       url: '/user/mfa/totp/confirm',
-      signedIn: 'session',
-      rateLimit: mfaLimit,
+      ...ownFactors,
       body: totpCodeInputSchema,
       response: recoveryCodesSchema,
       summary: 'Confirms the authenticator app with a code from it: active from now on; answers ten recovery codes, shown once',
@@ -442,17 +428,13 @@ export async function authRoutes(app: FastifyInstance) {
     {
       method: 'DELETE',
       url: '/user/mfa/totp',
-      signedIn: 'session',
-      rateLimit: mfaLimit,
+      ...ownFactors,
       body: totpCodeInputSchema,
       response: z.null(),
       summary: 'Removes the authenticator app and the recovery codes, with a code from the app',
       description: 'Errors: 400 naming code (wrong, used, or no app enrolled).',
     },
-    async ({ body }, request) => {
-      await removeTotp(app, request.auth, body.code);
-      return null;
-    },
+    async ({ body }, request) => removeTotp(app, request.auth, body.code),
   );
 
   typedRoute(
@@ -461,18 +443,14 @@ export async function authRoutes(app: FastifyInstance) {
     {
       method: 'POST',
       url: '/user/mfa/verify',
-      signedIn: 'session',
-      rateLimit: mfaLimit,
+      ...ownFactors,
       body: mfaVerifyInputSchema,
       response: z.null(),
       summary: 'Step-up: proves the second factor again, for the changes that ask for it within 5 minutes (1022)',
       description:
         'A code (`totp`, `recovery`), or with `method: "webauthn"` a passkey’s assertion (`response`) to the challenge of POST /api/user/mfa/webauthn/options. Errors: 400 naming code (wrong or used) or response (refused).',
     },
-    async ({ body }, request) => {
-      await verifyStepUp(app, request.auth, body);
-      return null;
-    },
+    async ({ body }, request) => verifyStepUp(app, request.auth, body),
   );
 
   typedRoute(
@@ -605,10 +583,7 @@ export async function authRoutes(app: FastifyInstance) {
       response: z.null(),
       summary: 'Mails a password reset code; the answer is the same whether or not the address is registered',
     },
-    async ({ body }, request) => {
-      await requestResetCode(app, request, body);
-      return null;
-    },
+    async ({ body }, request) => requestResetCode(app, request, body),
   );
 
   typedRoute(
@@ -624,10 +599,7 @@ export async function authRoutes(app: FastifyInstance) {
       summary: 'Sets a new password with the mailed code; ends every session of the account',
       description: 'Errors: 1006 wrong or expired code (also for an unknown address), 40001 weak password.',
     },
-    async ({ body }) => {
-      await resetPassword(app, body);
-      return null;
-    },
+    async ({ body }) => resetPassword(app, body),
   );
 }
 
