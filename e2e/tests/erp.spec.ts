@@ -138,10 +138,18 @@ test('create a product with two specs, adjust its stock, sell it, cancel the sal
   ] as const) {
     await form.getByRole('button', { name: '添加规格' }).click();
     await form.getByPlaceholder('规格名').last().fill(spec);
-    const valuesInput = form.getByTestId('spec-values').last().locator('input');
+    const valuesBox = form.getByTestId('spec-values').last();
+    const valuesInput = valuesBox.locator('input');
     for (const v of values) {
-      await valuesInput.fill(v);
-      await valuesInput.press('Enter');
+      // each value is a tag before the next is typed: a busy browser may still be mounting the new row's
+      // input when the first value is typed, so a value that did not become a tag is typed again
+      await expect(async () => {
+        if (!(await valuesBox.textContent())?.includes(v)) {
+          await valuesInput.fill(v);
+          await valuesInput.press('Enter');
+        }
+        await expect(valuesBox).toContainText(v, { timeout: 1_000 });
+      }).toPass();
     }
     await page.keyboard.press('Escape');
   }
