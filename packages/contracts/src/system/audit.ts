@@ -7,9 +7,10 @@ import { systemRecords } from './entity';
 export { auditResults, type LoginResult, loginResults } from './common';
 
 const between = { createTimeFrom: dateFilter(), createTimeTo: dateFilter() };
-// the columns both logs' exports begin with (the export's headers are shorter than the pages' titles)
+// the columns both logs begin with; a hidden column is in the export and the page's column settings
+const hidden = { hidden: true } as const;
 const logFields = [
-  { field: 'id', label: 'system.log.id', exportWidth: 10 },
+  { field: 'id', label: 'system.log.id', exportWidth: 10, column: hidden },
   { ...createTimeField, label: 'system.log.time', exportWidth: 24 },
 ] as const satisfies readonly FieldMeta[];
 
@@ -33,7 +34,7 @@ export const operLogSchema = z.object({
   apiTokenId: z.number().int().nullable().optional(),
 });
 
-/** Operation log: every write of the tenant, read-only; its fields are the Excel export's columns. */
+/** Operation log: every write of the tenant, read-only; its fields are the page's and the Excel export's columns. */
 export const operLogEntity = systemRecords({
   name: 'operlog',
   item: operLogSchema,
@@ -54,14 +55,14 @@ export const operLogEntity = systemRecords({
     { field: 'module', label: 'system.log.module' },
     { field: 'action', label: 'system.log.action' },
     { field: 'target', label: 'system.log.target', exportWidth: 30 },
-    { field: 'targetName', label: 'system.log.targetName', exportWidth: 30 },
-    { field: 'method', label: 'system.log.method', exportWidth: 10 },
-    { field: 'url', label: 'system.log.url', exportWidth: 40 },
+    { field: 'targetName', label: 'system.log.targetName', exportWidth: 30, column: hidden },
+    { field: 'method', label: 'system.log.method', exportWidth: 10, column: hidden },
+    { field: 'url', label: 'system.log.url', exportWidth: 40, column: hidden },
     { field: 'ip', label: 'system.log.ip' },
     { field: 'result', label: 'system.log.result', codes: 'auditResult', exportWidth: 10 },
-    { field: 'errorMessage', label: 'system.log.error', exportWidth: 40 },
-    { field: 'durationMs', label: 'system.log.duration', widget: 'number', exportWidth: 14 },
-    { field: 'summary', label: 'system.log.summary', exportWidth: 60 },
+    { field: 'errorMessage', label: 'system.log.error', exportWidth: 40, column: hidden },
+    { field: 'durationMs', label: 'system.log.duration', widget: 'number', exportWidth: 14, column: { width: 110 } },
+    { field: 'summary', label: 'system.log.summary', exportWidth: 60, column: hidden },
   ],
 });
 export const operLogResource = operLogEntity.resource;
@@ -76,7 +77,7 @@ export const loginLogSchema = z.object({
   createTime: z.string(),
 });
 
-/** Login log: every sign-in attempt into the tenant, read-only; its fields are the Excel export's columns. */
+/** Login log: every sign-in attempt into the tenant, read-only; its fields are the page's and the Excel export's columns. */
 export const loginLogEntity = systemRecords({
   name: 'loginlog',
   item: loginLogSchema,
@@ -90,7 +91,7 @@ export const loginLogEntity = systemRecords({
     { field: 'result', label: 'system.log.result', codes: 'loginResult', exportWidth: 12 },
     { field: 'reason', label: 'system.log.reason', exportWidth: 24 },
     { field: 'ip', label: 'system.log.ip' },
-    { field: 'userAgent', label: 'system.log.userAgent', exportWidth: 50 },
+    { field: 'userAgent', label: 'system.log.userAgent', exportWidth: 50, column: hidden },
   ],
 });
 export const loginLogResource = loginLogEntity.resource;

@@ -1,17 +1,19 @@
 import { Tag, Tooltip } from '@arco-design/web-react';
 import { codeLabel } from '@atrium/contracts/labels';
-import { auditResults, type OperLog, operLogResource } from '@atrium/contracts/system/audit';
+import { auditResults, type OperLog, operLogEntity } from '@atrium/contracts/system/audit';
 import { useQuery } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../api/http';
 import { ExportButton } from '../../../crud/ExportButton';
+import { columnsOf } from '../../../crud/fields';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import type { ColumnDef, FieldDef } from '../../../crud/types';
 import '../shared/messages';
 import { formatDateTimeSeconds } from '../../../locale/datetime';
 import { actionLabel, moduleLabel } from '../shared/operation';
 
+const { resource: operLogResource, fields = [] } = operLogEntity;
 const MODULES_URL = `/api${operLogResource.basePath}/modules`;
 /**
  * The entry's object as a person reads it: the entity, then what the row was called when it was
@@ -27,11 +29,11 @@ const objectOf = (r: OperLog) => {
 };
 const results = auditResults.map((v) => ({ label: `system.operlog.result.${v}`, value: v }));
 const searchFields = (modules: string[]): FieldDef[] => [
-  { field: 'operator', label: 'system.operlog.operator' },
-  { field: 'module', label: 'system.operlog.module', type: 'select', options: modules.map((m) => ({ label: moduleLabel(m), value: m })) },
-  { field: 'action', label: 'system.operlog.action' },
-  { field: 'result', label: 'system.operlog.result', type: 'select', options: results },
-  { field: 'createTime', label: 'system.operlog.time', type: 'dateRange' },
+  { field: 'operator', label: 'system.log.operator' },
+  { field: 'module', label: 'system.log.module', type: 'select', options: modules.map((m) => ({ label: moduleLabel(m), value: m })) },
+  { field: 'action', label: 'system.log.action' },
+  { field: 'result', label: 'system.log.result', type: 'select', options: results },
+  { field: 'createTime', label: 'system.log.time', type: 'dateRange' },
 ];
 
 /** Every write in the tenant: who, what, on which target, the changes, result, duration and IP. */
@@ -43,46 +45,32 @@ export function OperLogPage() {
     staleTime: Infinity,
   });
   const search = searchFields(modules.data ?? []);
-  const columns: ColumnDef<OperLog>[] = [
-    { key: 'createTime', title: 'system.operlog.time', render: (r) => formatDateTimeSeconds(r.createTime) },
-    {
-      key: 'operator',
-      title: 'system.operlog.operator',
-      // an operation made with a personal API token says so, and which token
-      render: (r) =>
-        r.apiTokenId ? (
-          <span>
-            {r.operator} <Tag size="small">{t('system.operlog.viaToken', { id: r.apiTokenId })}</Tag>
-          </span>
-        ) : (
-          r.operator
-        ),
-    },
-    { key: 'module', title: 'system.operlog.module', render: (r) => t(moduleLabel(r.module)) },
-    {
-      key: 'action',
-      title: 'system.operlog.action',
-      render: (r) => actionLabel(r.action),
-    },
-    { key: 'target', title: 'system.operlog.target', render: objectOf },
-    {
-      key: 'result',
-      title: 'system.operlog.result',
-      render: (r) => (
-        <Tooltip content={r.errorMessage ?? ''} disabled={!r.errorMessage}>
-          <Tag color={r.result === 'success' ? 'green' : 'red'}>{codeLabel('auditResult', r.result, i18next.language)}</Tag>
-        </Tooltip>
+  // the manifest's fields are the columns, as they are the export's; these cells say more than the value
+  const cells: Partial<Record<keyof OperLog, ColumnDef<OperLog>['render']>> = {
+    createTime: (r) => formatDateTimeSeconds(r.createTime),
+    // an operation made with a personal API token says so, and which token
+    operator: (r) =>
+      r.apiTokenId ? (
+        <span>
+          {r.operator} <Tag size="small">{t('system.operlog.viaToken', { id: r.apiTokenId })}</Tag>
+        </span>
+      ) : (
+        r.operator
       ),
-    },
-    { key: 'durationMs', title: 'system.operlog.duration', width: 110 },
-    { key: 'ip', title: 'system.operlog.ip' },
-    {
-      key: 'summary',
-      title: 'system.operlog.summary',
-      hidden: true,
-      render: (r) => (r.summary ? JSON.stringify(r.summary).slice(0, 200) : ''),
-    },
-  ];
+    module: (r) => t(moduleLabel(r.module)),
+    action: (r) => actionLabel(r.action),
+    target: objectOf,
+    result: (r) => (
+      <Tooltip content={r.errorMessage ?? ''} disabled={!r.errorMessage}>
+        <Tag color={r.result === 'success' ? 'green' : 'red'}>{codeLabel('auditResult', r.result, i18next.language)}</Tag>
+      </Tooltip>
+    ),
+    summary: (r) => (r.summary ? JSON.stringify(r.summary).slice(0, 200) : ''),
+  };
+  const columns = columnsOf<OperLog>(fields, t, false).map((c) => {
+    const render = cells[c.key as keyof OperLog];
+    return render ? { ...c, render } : c;
+  });
   return (
     <ResourcePage<OperLog>
       resource={operLogResource}
