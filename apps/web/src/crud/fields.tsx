@@ -1,5 +1,6 @@
 import type { FieldMeta } from '@atrium/contracts/entity';
 import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
 import { formatDateTime } from '../locale/datetime';
 import { formatMoney } from '../locale/money';
 import type { ColumnDef, FieldDef } from './types';
@@ -27,8 +28,16 @@ export function cellOf(meta: FieldMeta, value: unknown, t: TFunction): string {
   }
 }
 
-/** The generic page's columns: every field with `column` not false (status is the machinery's own switch). */
-export function columnsOf<Item>(fields: readonly FieldMeta[], t: TFunction, hasStatus: boolean): ColumnDef<Item>[] {
+/**
+ * The generic page's columns: every field with `column` not false (status is the machinery's own switch);
+ * `cells` gives the fields whose cell says more than their value (a tag, a name looked up) their own.
+ */
+export function columnsOf<Item>(
+  fields: readonly FieldMeta[],
+  t: TFunction,
+  hasStatus: boolean,
+  cells: Partial<Record<keyof Item, (item: Item) => ReactNode>> = {},
+): ColumnDef<Item>[] {
   return fields
     .filter((f) => f.column !== false && !(hasStatus && f.field === 'status'))
     .map((f) => ({
@@ -36,7 +45,7 @@ export function columnsOf<Item>(fields: readonly FieldMeta[], t: TFunction, hasS
       title: f.label,
       hidden: typeof f.column === 'object' && f.column.hidden,
       width: typeof f.column === 'object' ? f.column.width : undefined,
-      render: (item: Item) => cellOf(f, (item as Record<string, unknown>)[f.field], t),
+      render: cells[f.field as keyof Item] ?? ((item: Item) => cellOf(f, (item as Record<string, unknown>)[f.field], t)),
     }));
 }
 

@@ -110,7 +110,7 @@ export const sessionSchema = z.object({
   current: z.boolean(),
 });
 
-/** Online sessions in the tenant; force-logout ends one (its holder gets 1302). Its page is its own. */
+/** Online sessions in the tenant; force-logout ends one (its holder gets 1302). Its page is its own, its columns and search these fields. */
 export const sessionEntity = systemRecords({
   name: 'session',
   item: sessionSchema,
@@ -119,6 +119,14 @@ export const sessionEntity = systemRecords({
   defaultSort: { column: 'lastSeenAt', direction: 'desc' },
   actions: ['list'],
   extraActions: ['forceLogout'],
+  fields: [
+    { field: 'accountId', label: 'system.session.accountId', search: true },
+    { field: 'name', label: 'system.session.name' },
+    { field: 'ip', label: 'system.session.ip', search: true },
+    { field: 'deviceType', label: 'system.session.device' },
+    { field: 'lastSeenAt', label: 'system.session.lastSeen', widget: 'datetime' },
+    { ...createTimeField, label: 'system.session.created' },
+  ],
 });
 export const sessionResource = sessionEntity.resource;
 

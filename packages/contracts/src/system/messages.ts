@@ -6,7 +6,7 @@ export const systemZh: Record<string, string> = {
   'system.post.entity': '岗位',
   'system.post.code': '岗位编码',
   'system.post.name': '岗位名称',
-  // the audit logs' Excel columns
+  // the audit logs' columns, on their pages and in their Excel exports
   'system.log.id': '编号',
   'system.log.time': '时间',
   'system.log.operator': '操作人',
@@ -24,6 +24,13 @@ export const systemZh: Record<string, string> = {
   'system.log.account': '登录账号',
   'system.log.reason': '原因',
   'system.log.userAgent': '浏览器',
+  // the online sessions' columns
+  'system.session.accountId': '用户编号',
+  'system.session.name': '姓名',
+  'system.session.ip': 'IP',
+  'system.session.device': '设备',
+  'system.session.lastSeen': '最近活动',
+  'system.session.created': '登录时间',
 };
 
 export const systemEn: Record<keyof typeof systemZh, string> = {
@@ -47,4 +54,10 @@ export const systemEn: Record<keyof typeof systemZh, string> = {
   'system.log.account': 'Account',
   'system.log.reason': 'Reason',
   'system.log.userAgent': 'User agent',
+  'system.session.accountId': 'User number',
+  'system.session.name': 'Name',
+  'system.session.ip': 'IP',
+  'system.session.device': 'Device',
+  'system.session.lastSeen': 'Last active',
+  'system.session.created': 'Signed in',
 };

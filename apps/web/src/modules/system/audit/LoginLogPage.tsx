@@ -2,11 +2,12 @@ import { Tag } from '@arco-design/web-react';
 import { codeLabel } from '@atrium/contracts/labels';
 import { type LoginLog, loginLogEntity, loginResults } from '@atrium/contracts/system/audit';
 import i18next from 'i18next';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButton } from '../../../crud/ExportButton';
 import { columnsOf } from '../../../crud/fields';
 import { ResourcePage } from '../../../crud/ResourcePage';
-import type { ColumnDef, FieldDef } from '../../../crud/types';
+import type { FieldDef } from '../../../crud/types';
 import '../shared/messages';
 import '../shared/messages-admin';
 import { formatDateTimeSeconds } from '../../../locale/datetime';
@@ -16,7 +17,7 @@ const known = (key: string, raw: string) => (i18next.exists(key) ? i18next.t(key
 
 const { resource: loginLogResource, fields = [] } = loginLogEntity;
 // the manifest's fields are the columns, as they are the export's; these cells say more than the value
-const cells: Partial<Record<keyof LoginLog, ColumnDef<LoginLog>['render']>> = {
+const cells: Partial<Record<keyof LoginLog, (row: LoginLog) => ReactNode>> = {
   createTime: (r) => formatDateTimeSeconds(r.createTime),
   result: (r) => (
     <Tag color={r.result === 'success' ? 'green' : r.result === 'logout' ? 'gray' : 'red'}>
@@ -36,10 +37,7 @@ const search: FieldDef[] = [
 /** Every sign-in attempt into the tenant, with search and Excel export. */
 export function LoginLogPage() {
   const { t } = useTranslation();
-  const columns = columnsOf<LoginLog>(fields, t, false).map((c) => {
-    const render = cells[c.key as keyof LoginLog];
-    return render ? { ...c, render } : c;
-  });
+  const columns = columnsOf<LoginLog>(fields, t, false, cells);
   return (
     <ResourcePage<LoginLog>
       resource={loginLogResource}

@@ -3,12 +3,13 @@ import { codeLabel } from '@atrium/contracts/labels';
 import { auditResults, type OperLog, operLogEntity } from '@atrium/contracts/system/audit';
 import { useQuery } from '@tanstack/react-query';
 import i18next from 'i18next';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../api/http';
 import { ExportButton } from '../../../crud/ExportButton';
 import { columnsOf } from '../../../crud/fields';
 import { ResourcePage } from '../../../crud/ResourcePage';
-import type { ColumnDef, FieldDef } from '../../../crud/types';
+import type { FieldDef } from '../../../crud/types';
 import '../shared/messages';
 import { formatDateTimeSeconds } from '../../../locale/datetime';
 import { actionLabel, moduleLabel } from '../shared/operation';
@@ -46,7 +47,7 @@ export function OperLogPage() {
   });
   const search = searchFields(modules.data ?? []);
   // the manifest's fields are the columns, as they are the export's; these cells say more than the value
-  const cells: Partial<Record<keyof OperLog, ColumnDef<OperLog>['render']>> = {
+  const cells: Partial<Record<keyof OperLog, (row: OperLog) => ReactNode>> = {
     createTime: (r) => formatDateTimeSeconds(r.createTime),
     // an operation made with a personal API token says so, and which token
     operator: (r) =>
@@ -67,10 +68,7 @@ export function OperLogPage() {
     ),
     summary: (r) => (r.summary ? JSON.stringify(r.summary).slice(0, 200) : ''),
   };
-  const columns = columnsOf<OperLog>(fields, t, false).map((c) => {
-    const render = cells[c.key as keyof OperLog];
-    return render ? { ...c, render } : c;
-  });
+  const columns = columnsOf<OperLog>(fields, t, false, cells);
   return (
     <ResourcePage<OperLog>
       resource={operLogResource}

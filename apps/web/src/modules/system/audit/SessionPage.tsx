@@ -1,19 +1,19 @@
 import { Button, Message, Popconfirm, Tag } from '@arco-design/web-react';
-import { type OnlineSession, sessionResource } from '@atrium/contracts/system/audit';
+import { type OnlineSession, sessionEntity } from '@atrium/contracts/system/audit';
 import { useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../api';
 import { useCan } from '../../../components/permission';
+import { columnsOf, searchOf } from '../../../crud/fields';
 import { ResourcePage } from '../../../crud/ResourcePage';
 import { resourceKeys } from '../../../crud/resource-api';
-import type { ColumnDef, FieldDef } from '../../../crud/types';
+import '../shared/messages';
 import '../shared/messages-admin';
 import { formatDateTimeSeconds } from '../../../locale/datetime';
 
-const search: FieldDef[] = [
-  { field: 'accountId', label: 'system.session.accountId' },
-  { field: 'ip', label: 'system.session.ip' },
-];
+const { resource: sessionResource, fields = [] } = sessionEntity;
+const search = searchOf(fields);
 
 /** Who is signed in to the tenant now; force-logout ends a session (its holder sees the sign-in-expired dialog). */
 export function SessionPage() {
@@ -25,25 +25,20 @@ export function SessionPage() {
     Message.success(t('system.session.loggedOut'));
     await client.invalidateQueries({ queryKey: resourceKeys(sessionResource).all });
   };
-  const columns: ColumnDef<OnlineSession>[] = [
-    {
-      key: 'accountId',
-      title: 'system.session.accountId',
-      render: (s) =>
-        s.current ? (
-          <>
-            {s.accountId} <Tag color="arcoblue">{t('system.session.current')}</Tag>
-          </>
-        ) : (
-          s.accountId
-        ),
-    },
-    { key: 'name', title: 'system.session.name' },
-    { key: 'ip', title: 'system.session.ip' },
-    { key: 'deviceType', title: 'system.session.device' },
-    { key: 'lastSeenAt', title: 'system.session.lastSeen', render: (s) => formatDateTimeSeconds(s.lastSeenAt) },
-    { key: 'createTime', title: 'system.session.created', render: (s) => formatDateTimeSeconds(s.createTime) },
-  ];
+  // the manifest's fields are the columns; these cells say more than the value
+  const cells: Partial<Record<keyof OnlineSession, (row: OnlineSession) => ReactNode>> = {
+    accountId: (s) =>
+      s.current ? (
+        <>
+          {s.accountId} <Tag color="arcoblue">{t('system.session.current')}</Tag>
+        </>
+      ) : (
+        s.accountId
+      ),
+    lastSeenAt: (s) => formatDateTimeSeconds(s.lastSeenAt),
+    createTime: (s) => formatDateTimeSeconds(s.createTime),
+  };
+  const columns = columnsOf<OnlineSession>(fields, t, false, cells);
   return (
     <ResourcePage<OnlineSession>
       resource={sessionResource}
