@@ -239,6 +239,8 @@ test('the menus table shows each menu’s order beside its type in English, not 
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password, '/system/menu');
   const header = (name: string) => page.locator('th').filter({ hasText: new RegExp(`^${name}$`) });
+  // measured once the table has drawn its headers (a busy browser may still be laying out the page)
+  for (const name of ['Type', 'Order', 'Actions']) await expect(header(name)).toBeVisible();
   const order = await header('Order').boundingBox();
   const actions = await header('Actions').boundingBox();
   expect(order && actions).toBeTruthy();

@@ -25,6 +25,9 @@ import { type Caller, fieldsOf, signIn } from './system/api';
  */
 const manifests = [...systemEntities, ...erpEntities, goodsEntity, printerEntity, printJobEntity, setEntity];
 const nameOf = (m: EntityManifest) => `${m.resource.domain}:${m.resource.name}`;
+/** The URL of one of a resource's routes (`paths` names the spec's exact ones: the users'). */
+const pathOf = (m: EntityManifest, action: 'list' | 'query' | 'create' | 'update' | 'delete' | 'export', id?: number) =>
+  `/api${m.resource.paths[action].replace(':id', String(id))}`;
 
 /** A row made through the API for an entity the demo tenant has none of (goods, print jobs). */
 const samples: Record<string, (owner: Caller) => Promise<void>> = {
@@ -89,7 +92,7 @@ describe.each(engines)('entity kit on %s', (engine) => {
     // every entity has a row in the owner's tenant: updates get their bad input, other tenants their ids
     // (a global catalogue's rows belong to no tenant: the demo seeds them)
     for (const m of manifests)
-      if (!m.resource.global && (await owner.get(`/api${m.resource.basePath}?pageSize=1`)).body.data.total === 0)
+      if (!m.resource.global && (await owner.get(`${pathOf(m, 'list')}?pageSize=1`)).body.data.total === 0)
         await samples[nameOf(m)]?.(owner);
   });
   afterAll(async () => {
@@ -105,7 +108,7 @@ describe.each(engines)('entity kit on %s', (engine) => {
     async (_name, m) => {
       // a global catalogue is written by the super admin (the demo's admin), anything else by the tenant's owner
       const writer = m.resource.global ? superAdmin : owner;
-      const [first] = (await writer.get(`/api${m.resource.basePath}?pageSize=1`)).body.data.list as { id: number }[];
+      const [first] = (await writer.get(`${pathOf(m, 'list')}?pageSize=1`)).body.data.list as { id: number }[];
       const before = await databaseFingerprint(ctx.database);
       const failures: string[] = [];
       const writes = [
@@ -117,12 +120,10 @@ describe.each(engines)('entity kit on %s', (engine) => {
           for (const bad of badValues(field)) {
             const body = { [field.field]: bad.value };
             const answer =
-              method === 'POST'
-                ? await writer.post(`/api${m.resource.basePath}`, body)
-                : await writer.put(`/api${m.resource.basePath}/${first?.id}`, body);
+              method === 'POST' ? await writer.post(pathOf(m, 'create'), body) : await writer.put(pathOf(m, 'update', first?.id), body);
             const named = fieldsOf(answer.body);
             if (answer.status !== 400 || !named.some((f) => f === bad.field || f.startsWith(`${bad.field}.`)))
-              failures.push(`${method} ${m.resource.basePath} ${field.field} (${bad.what}) → ${answer.status} naming [${named}]`);
+              failures.push(`${method} ${pathOf(m, 'list')} ${field.field} (${bad.what}) → ${answer.status} naming [${named}]`);
           }
         }
       }
@@ -163,7 +164,7 @@ describe.each(engines)('entity kit on %s', (engine) => {
         ['en-US', 'en'],
       ] as const) {
         const answer = await ctx.app.inject({
-          url: `/api${m.resource.basePath}/export`,
+          url: pathOf(m, 'export'),
           headers: { authorization: `Bearer ${owner.token}`, 'accept-language': language },
         });
         expect(answer.statusCode).toBe(200);
@@ -181,49 +182,47 @@ describe.each(engines)('entity kit on %s', (engine) => {
   it.each(global.map((m) => [nameOf(m), m] as const))(
     '%s: a global catalogue is the super admin’s to write: a tenant’s owner is refused (403) and it stays as it was',
     async (_name, m) => {
-      const base = `/api${m.resource.basePath}`;
-      const [row] = (await superAdmin.get(`${base}?pageSize=1`)).body.data.list as { id: number }[];
+      const [row] = (await superAdmin.get(`${pathOf(m, 'list')}?pageSize=1`)).body.data.list as { id: number }[];
       expect(row, `the demo has a ${m.resource.name}`).toBeDefined();
       const id = (row as { id: number }).id;
-      const before = (await superAdmin.get(`${base}/${id}`)).body.data;
+      const before = (await superAdmin.get(pathOf(m, 'query', id))).body.data;
       const writes = [
-        ...(m.resource.actions.includes('create') ? [['post', () => owner.post(base, before)] as const] : []),
-        ...(m.resource.actions.includes('update') ? [['put', () => owner.put(`${base}/${id}`, before)] as const] : []),
-        ...(m.resource.actions.includes('delete') ? [['delete', () => owner.del(`${base}/${id}`)] as const] : []),
+        ...(m.resource.actions.includes('create') ? [['post', () => owner.post(pathOf(m, 'create'), before)] as const] : []),
+        ...(m.resource.actions.includes('update') ? [['put', () => owner.put(pathOf(m, 'update', id), before)] as const] : []),
+        ...(m.resource.actions.includes('delete') ? [['delete', () => owner.del(pathOf(m, 'delete', id))] as const] : []),
       ];
       const fingerprint = await databaseFingerprint(ctx.database);
       const answers: string[] = [];
       for (const [what, call] of writes) answers.push(`${what} ${(await call()).status}`);
       expect(answers).toEqual(writes.map(([what]) => `${what} 403`));
       expect(await databaseFingerprint(ctx.database)).toBe(fingerprint);
-      expect((await superAdmin.get(`${base}/${id}`)).body.data).toEqual(before);
+      expect((await superAdmin.get(pathOf(m, 'query', id))).body.data).toEqual(before);
     },
   );
 
   it.each(manifests.filter((m) => !m.resource.global).map((m) => [`${m.resource.domain}:${m.resource.name}`, m] as const))(
     "%s: another tenant's row is a 404 to read, update and delete, and stays as it was",
     async (_name, m) => {
-      const base = `/api${m.resource.basePath}`;
-      const [row] = (await owner.get(`${base}?pageSize=1`)).body.data.list as { id: number }[];
+      const [row] = (await owner.get(`${pathOf(m, 'list')}?pageSize=1`)).body.data.list as { id: number }[];
       expect(row, `the demo tenant has a ${m.resource.name}`).toBeDefined();
       const id = (row as { id: number }).id;
-      const before = (await owner.get(`${base}/${id}`)).body.data;
+      const before = (await owner.get(pathOf(m, 'query', id))).body.data;
       // the owner's own row as the body: valid in the owner's tenant, so only the lookup can refuse it
       // the methods the resource has (a read-only one has no PUT or DELETE to try, a list of sessions no GET of one)
       const methods = [
-        ...(m.resource.actions.includes('query') ? [['get', (url: string) => intruder.get(url)] as const] : []),
-        ...(m.resource.actions.includes('update') ? [['put', (url: string) => intruder.put(url, before)] as const] : []),
-        ...(m.resource.actions.includes('delete') ? [['delete', (url: string) => intruder.del(url)] as const] : []),
+        ...(m.resource.actions.includes('query') ? [['get', (at: number) => intruder.get(pathOf(m, 'query', at))] as const] : []),
+        ...(m.resource.actions.includes('update') ? [['put', (at: number) => intruder.put(pathOf(m, 'update', at), before)] as const] : []),
+        ...(m.resource.actions.includes('delete') ? [['delete', (at: number) => intruder.del(pathOf(m, 'delete', at))] as const] : []),
       ];
       const answers: string[] = [];
-      for (const [what, call] of methods) answers.push(`${what} ${(await call(`${base}/${id}`)).status}`);
+      for (const [what, call] of methods) answers.push(`${what} ${(await call(id)).status}`);
       // ids come from one sequence per table, so the owner's id names no row of the intruder's tenant
       expect(answers).toEqual(methods.map(([what]) => `${what} 404`));
-      expect((await owner.get(`${base}/${id}`)).body.data).toEqual(before);
+      expect((await owner.get(pathOf(m, 'query', id))).body.data).toEqual(before);
       // an id that exists in no tenant is a 404 for every method
       const absent = 987_654_321;
       const misses: number[] = [];
-      for (const [, call] of methods) misses.push((await call(`${base}/${absent}`)).status);
+      for (const [, call] of methods) misses.push((await call(absent)).status);
       expect(misses).toEqual(methods.map(() => 404));
     },
   );

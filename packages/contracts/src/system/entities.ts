@@ -5,6 +5,7 @@ import { menuEntity } from './menu';
 import { postEntity } from './post';
 import { roleEntity } from './role';
 import { tenantEntity } from './tenant';
+import { userEntity } from './user';
 
 /** The system entities on the manifest machinery (the server registers them, the web renders their pages). */
 export const systemEntities = systemManifests([
@@ -16,4 +17,5 @@ export const systemEntities = systemManifests([
   sessionEntity,
   menuEntity,
   tenantEntity,
+  userEntity,
 ]);

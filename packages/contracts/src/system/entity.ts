@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { defineEntity, defineRecords, type EntityManifest, manifestOf, type RecordsConfig } from '../entity';
+import { defineEntity, defineRecords, type EntityManifest, type FieldMeta, manifestOf, type RecordsConfig } from '../entity';
 import type { Resource } from '../resource';
 import { catalogueRoute } from '../routes';
 import { type SystemEntityName, systemEntityPages } from './pages';
@@ -20,10 +20,11 @@ export function systemRecords<Item extends z.ZodObject, Filters extends z.ZodObj
 
 /**
  * A system resource whose contract is written out (`defineResource`: a tenant's create takes its first
- * administrator, the menus are a tree) as a manifest: its page is its route in the catalogue, its page its own.
+ * administrator, the menus are a tree) as a manifest: its page is its route in the catalogue, its page its own;
+ * `fields`, where given, are its Excel export's columns (the users').
  */
-export function systemManifest<R extends Resource>(resource: R) {
-  return manifestOf(resource, { route: catalogueRoute(systemEntityPages[resource.name as SystemEntityName]) });
+export function systemManifest<R extends Resource>(resource: R, fields?: readonly FieldMeta[]) {
+  return manifestOf(resource, { route: catalogueRoute(systemEntityPages[resource.name as SystemEntityName]), ...(fields ? { fields } : {}) });
 }
 
 /** Checks that every page of `systemEntityPages` has its manifest among `manifests`, once. */

@@ -12,6 +12,7 @@ export const systemEntityPages = {
   session: 'systemSession',
   menu: 'systemMenu',
   tenant: 'systemTenant',
+  user: 'systemUser',
 } as const;
 
 export type SystemEntityName = keyof typeof systemEntityPages;

@@ -7,11 +7,12 @@ import {
   type FieldError,
   fieldMessage,
   type ImportResult,
+  userEntity,
 } from '@atrium/contracts';
-import { codeLabels } from '@atrium/contracts/labels';
 import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Ctx } from '../../../crud/context';
+import { exportColumns } from '../../../crud/entity';
 import { type Bilingual, type ExcelColumn, headerOf } from '../../../crud/excel';
 import { depts } from '../../../db/schema';
 import { AppError, issueMessage } from '../../../errors';
@@ -20,21 +21,7 @@ import { userService } from './user.service';
 import { honestWorkbook } from './zip-guard';
 
 /** The user sheet: what export writes and import reads (by header, in either language), so an export is its own template. */
-export const userColumns: ExcelColumn<UserRecord>[] = [
-  { header: 'User number', zh: '用户编号', key: 'accountId' },
-  { header: 'Name', zh: '姓名', key: 'name' },
-  { header: 'Nickname', zh: '昵称', key: 'nickname' },
-  { header: 'Phone', zh: '手机号', key: 'phone' },
-  { header: 'Email', zh: '邮箱', key: 'email', width: 28 },
-  { header: 'Sex', zh: '性别', key: 'sex', width: 8, labels: codeLabels.sex },
-  { header: 'User type', zh: '用户类型', key: 'userType', width: 14, labels: codeLabels.userType },
-  { header: 'Department', zh: '部门', key: 'deptName', width: 20 },
-  { header: 'Status', zh: '状态', key: 'status', width: 8, labels: codeLabels.status },
-  { header: 'ID number', zh: '证件号', key: 'idNumber', width: 20 },
-  { header: 'Address', zh: '地址', key: 'address', width: 30 },
-  { header: 'Remark', zh: '备注', key: 'remark', width: 30 },
-  { header: 'Created', zh: '创建时间', key: 'createTime', width: 24, time: true },
-];
+export const userColumns = exportColumns(userEntity.fields ?? []) as unknown as ExcelColumn<UserRecord>[];
 
 export const MAX_ROWS = 5000;
 /** An import stops with what it has done after this long (the rest of the sheet is reported as not read). */

@@ -4,6 +4,7 @@ import {
   idParamSchema,
   importResultSchema,
   resetPasswordSchema,
+  userEntity,
   userIdParamSchema,
   userResource,
   userSchema,
@@ -13,19 +14,18 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { displayNameOf, recordAudit } from '../../../crud/audit';
 import type { Ctx } from '../../../crud/context';
-import { registerExport, XLSX_TYPE } from '../../../crud/excel';
-import { registerResource } from '../../../crud/register-resource';
+import { registerEntity } from '../../../crud/entity';
+import { XLSX_TYPE } from '../../../crud/excel';
 import { typedRoute } from '../../../crud/typed-route';
 import { AppError } from '../../../errors';
 import { tellFactorsRemoved } from '../../auth/mfa.service';
-import { importUsers, userColumns } from './user.import';
+import { importUsers } from './user.import';
 import { userService } from './user.service';
 
 /** Users: the spec's exact calls through the machinery, plus reset password and role assignment. */
 export async function userRoutes(app: FastifyInstance) {
   limitTakenProbes(app);
-  registerResource(app, userResource, userService);
-  registerExport(app, userResource, userService.list, userColumns);
+  registerEntity(app, userEntity, userService);
 
   // the sheet comes as the raw request body (Content-Type: the .xlsx type)
   app.addContentTypeParser(XLSX_TYPE, { parseAs: 'buffer', bodyLimit: 5 * 1024 * 1024 }, (_request, body, done) => done(null, body));
