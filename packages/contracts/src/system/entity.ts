@@ -24,7 +24,10 @@ export function systemRecords<Item extends z.ZodObject, Filters extends z.ZodObj
  * `fields`, where given, are its Excel export's columns (the users').
  */
 export function systemManifest<R extends Resource>(resource: R, fields?: readonly FieldMeta[]) {
-  return manifestOf(resource, { route: catalogueRoute(systemEntityPages[resource.name as SystemEntityName]), ...(fields ? { fields } : {}) });
+  return manifestOf(resource, {
+    route: catalogueRoute(systemEntityPages[resource.name as SystemEntityName]),
+    ...(fields ? { fields } : {}),
+  });
 }
 
 /** Checks that every page of `systemEntityPages` has its manifest among `manifests`, once. */
