@@ -81,7 +81,8 @@ export async function storeNotifications(tx: Tx, input: NotifyInput): Promise<No
   return stored;
 }
 
-type Owner = { tenantId: number; accountRef: number };
+/** The account whose notifications in this tenant a call reads or changes. */
+export type Owner = { tenantId: number; accountRef: number };
 
 const mine = (owner: Owner) => and(eq(notifications.tenantId, owner.tenantId), eq(notifications.accountRef, owner.accountRef));
 

@@ -10,16 +10,15 @@ import {
 } from '@atrium/contracts/realtime';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Caller } from '../../crud/context';
+import type { Caller, Ctx } from '../../crud/context';
 import { typedRoute } from '../../crud/typed-route';
 import { notFound } from '../../errors';
-import { listNotifications, markAllRead, markRead, removeNotification } from './notification.repository';
+import { listNotifications, markAllRead, markRead, type Owner, removeNotification } from './notification.repository';
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const base = '/system/notification';
 const notifications = { domain: 'notification', name: 'notification' };
 
-type Owner = { tenantId: number; accountRef: number };
 const ownerOf = (caller: Caller): Owner => ({ tenantId: caller.tenantId, accountRef: caller.accountRef });
 
 /**
@@ -85,43 +84,25 @@ export async function notificationRoutes(app: FastifyInstance) {
     },
   );
 
-  typedRoute(
-    app,
-    notifications,
-    {
-      method: 'PUT',
-      url: `${base}/:id/read`,
-      signedIn: 'any',
-      inTenant: true,
-      params: idParams,
-      response: z.null(),
-      summary: 'Mark one of my notifications read',
-    },
-    async (ctx, { params }) => {
-      const owner = ownerOf(ctx.caller);
-      if (!(await markRead(ctx.tx, owner, params.id))) throw notFound();
-      ctx.afterCommit(changed(owner, 'read', [params.id]));
-      return null;
-    },
-  );
-
-  typedRoute(
-    app,
-    notifications,
-    {
-      method: 'DELETE',
-      url: `${base}/:id`,
-      signedIn: 'any',
-      inTenant: true,
-      params: idParams,
-      response: z.null(),
-      summary: 'Delete one of my notifications',
-    },
-    async (ctx, { params }) => {
-      const owner = ownerOf(ctx.caller);
-      if (!(await removeNotification(ctx.tx, owner, params.id))) throw notFound();
-      ctx.afterCommit(changed(owner, 'removed', [params.id]));
-      return null;
-    },
-  );
+  // one of the caller's own notifications by id: anyone else's (or a gone one) is a 404, and the change
+  // reaches the caller's other tabs once committed
+  const oneOfMine = (
+    method: 'PUT' | 'DELETE',
+    url: string,
+    summary: string,
+    kind: 'read' | 'removed',
+    act: (tx: Ctx['tx'], owner: Owner, id: number) => Promise<boolean>,
+  ) =>
+    typedRoute(
+      app,
+      notifications,
+      { method, url, signedIn: 'any', inTenant: true, params: idParams, response: z.null(), summary },
+      async (ctx, { params }) => {
+        const owner = ownerOf(ctx.caller);
+        if (!(await act(ctx.tx, owner, params.id))) throw notFound();
+        ctx.afterCommit(changed(owner, kind, [params.id]));
+      },
+    );
+  oneOfMine('PUT', `${base}/:id/read`, 'Mark one of my notifications read', 'read', markRead);
+  oneOfMine('DELETE', `${base}/:id`, 'Delete one of my notifications', 'removed', removeNotification);
 }
