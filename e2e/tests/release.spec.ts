@@ -26,11 +26,13 @@ test.afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
+/** The open dialog: a release page's modal, or the generic page's drawer (the projects'). */
 const modal = (page: Page) =>
   page
-    .locator('.arco-modal')
-    .filter({ has: page.locator('.arco-modal-footer') })
+    .locator('.arco-modal, .arco-drawer')
+    .filter({ has: page.locator('.arco-modal-footer, .arco-drawer-footer') })
     .last();
+const okButton = '.arco-modal-footer .arco-btn-primary, .arco-drawer-footer .arco-btn-primary';
 const field = (page: Page, label: string) => modal(page).locator('.arco-form-item').filter({ hasText: label }).first();
 const row = (page: Page, text: string) => page.locator('tr.arco-table-tr').filter({ hasText: text });
 async function pick(page: Page, label: string, option: string) {
@@ -45,7 +47,7 @@ async function writeScript(page: Page, script: string) {
 }
 async function ok(page: Page) {
   const dialog = modal(page);
-  await dialog.locator('.arco-modal-footer .arco-btn-primary').click();
+  await dialog.locator(okButton).click();
   await expect(dialog).toBeHidden();
 }
 
@@ -91,10 +93,11 @@ test('creates an ability, a process and a task, follows its live log, and cancel
   // a project and an environment
   await page.goto('/release/project');
   await page.getByRole('button', { name: '新建' }).click();
-  // sent empty: the server's checks show under the fields they are about, and the dialog stays open
-  await modal(page).locator('.arco-modal-footer .arco-btn-primary').click();
+  // sent empty: the checks show under the fields they are about, and the drawer stays open
+  await modal(page).locator(okButton).click();
   await expect(field(page, '标识').locator('.arco-form-message')).toBeVisible();
-  await expect(field(page, '名称').locator('.arco-form-message')).toHaveText('不能为空');
+  // the generic drawer names the field in its message, as on every entity page
+  await expect(field(page, '名称').locator('.arco-form-message')).toHaveText('名称不能为空');
   await field(page, '标识').locator('input').fill(`shop${suffix}`);
   await field(page, '名称').locator('input').fill(`Shop ${suffix}`);
   await ok(page);

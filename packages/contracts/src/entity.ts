@@ -22,8 +22,8 @@ export type FieldMeta = {
   column?: boolean | { width?: number; hidden?: boolean };
   /** a search field; `prefix` when the server matches from the start */
   search?: boolean | 'prefix';
-  /** in the create/edit drawer (default true) */
-  form?: boolean;
+  /** in the create/edit drawer (default true); `'create'` only when creating (a key the update does not take) */
+  form?: boolean | 'create';
   /** full width in the drawer */
   wide?: boolean;
   /** select options from a list API (`/erp/warehouse`): its rows' `id` and `name` */

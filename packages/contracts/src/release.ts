@@ -34,6 +34,7 @@ export const levelRank = (level: PermissionLevel | null): number => (level ? per
 const key = z
   .string()
   .trim()
+  .max(64)
   .regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'key.invalid');
 const name = z.string().trim().min(1).max(100);
 /**

@@ -107,6 +107,8 @@ export type ResourceConfig<
    * Only for lists whose repository implements it; elsewhere the two parameters are refused.
    */
   keyset?: boolean;
+  /** The delete answers the row as it was before it went (release management's callers read it); otherwise `null`. */
+  deleteAnswersRow?: boolean;
   /** How the create and update bodies use the sign-in identifiers they carry (see ACCOUNT_IDENTIFIER_FIELDS). */
   accountIdentifiers?: Partial<Record<'create' | 'update', AccountIdentifierUse>>;
 };

@@ -1,3 +1,4 @@
+import { fieldMessage, type Language } from '@atrium/contracts';
 import { AppError } from '../errors';
 
 type Params = Record<string, string | number>;
@@ -26,6 +27,20 @@ export function refused(field: string, rule: string, reason: string, params?: Pa
     reason,
     params,
     data: params,
+  });
+}
+
+/**
+ * 409 for the rules that each keep the row (a project's processes, its tasks): one is `refused`; several
+ * say all their reasons at once, in the caller's language, each as its own entry.
+ */
+export function refusedAll(field: string, rules: readonly { rule: string; reason: string; count: number }[], lang: Language): AppError {
+  const [first, ...more] = rules;
+  if (!first) throw new Error('refusedAll: no rule');
+  if (!more.length) return refused(field, first.rule, first.reason, { count: first.count });
+  return new AppError('conflict', {
+    message: rules.map((r) => fieldMessage(r.reason, lang, { count: r.count })).join('; '),
+    fields: rules.map((r) => ({ field, rule: r.rule, message: r.reason, params: { count: r.count } })),
   });
 }
 

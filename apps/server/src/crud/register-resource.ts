@@ -209,18 +209,19 @@ export function registerResource<R extends Resource>(app: FastifyInstance, resou
         routeOptions(
           resource,
           'delete',
-          { params: idParamSchema, response: { 200: envelopeOf(z.null()), ...errorResponses } },
+          { params: idParamSchema, response: { 200: envelopeOf(resource.deleteAnswersRow ? item : z.null()), ...errorResponses } },
           { write: true },
         ),
       ),
       async (request) => {
         const id = idOf(request);
-        await inTenant(request, async (ctx) => {
+        const before = await inTenant(request, async (ctx) => {
           const before = await visible(handlers, ctx, id);
           recordAudit(request, { before });
           await remove(ctx, id, before);
+          return before;
         });
-        return ok(null);
+        return ok(resource.deleteAnswersRow ? before : null);
       },
     );
   }

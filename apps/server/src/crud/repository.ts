@@ -3,7 +3,7 @@ import { and, count, eq, getTableColumns, ne, type Placeholder, type SQL, sql } 
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { oneAtATime } from '../db/client';
-import { conflict, invalidField, refused, rethrowUnique } from './conflict';
+import { conflict, invalidField, refusedAll, rethrowUnique } from './conflict';
 import type { Ctx } from './context';
 import { allOf } from './data-scope';
 import { keysetPage, pageMarks, pageOffset, pageStatement, readMarked } from './paging';
@@ -144,7 +144,9 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
     return { where: eq(column, p(key)), values: { [key]: value }, form: 'eq' };
   };
 
-  const valuesOf = (input: Row) => storedValues(input, writable);
+  // an update writes what its schema takes: a key only the create sets (a release project's) stays
+  const updatable = Object.keys(resource.update.shape).filter((k) => k in columns);
+  const valuesOf = (input: Row, keys = writable) => storedValues(input, keys);
 
   async function assertUnique(ctx: Ctx, input: Row, exceptId?: number) {
     for (const field of Object.keys(options.unique ?? {})) {
@@ -256,7 +258,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
       const audit = 'updateBy' in columns ? { updateBy: ctx.caller.accountId, updateTime: new Date() } : {};
       const [row] = await ctx.tx
         .update(table)
-        .set({ ...valuesOf(values), ...derived, ...audit })
+        .set({ ...valuesOf(values, updatable), ...derived, ...audit })
         .where(one(ctx, rowId))
         .returning()
         .catch((e) => rethrowUnique(e, constraints));
@@ -279,13 +281,21 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
 
     async remove(ctx, rowId) {
       await options.beforeDelete?.(ctx, rowId);
-      for (const ref of options.references ?? []) {
-        const [used] = await ctx.tx
-          .select({ n: count() })
-          .from(ref.column.table)
-          .where(and(eq(ref.tenant, ctx.caller.tenantId), eq(ref.column, rowId)));
-        const n = used?.n ?? 0;
-        if (n > 0) throw refused('id', ref.rule ?? 'inUse', ref.reason, { count: n });
+      if (options.references?.length) {
+        // locked first: a row being made that refers to this one reads it `for key share`, so it has either
+        // committed and is counted here, or waits and then finds this row gone
+        await ctx.tx.select({ id }).from(table).where(one(ctx, rowId)).for('update');
+        const blockers: { rule: string; reason: string; count: number }[] = [];
+        for (const ref of options.references) {
+          const [used] = await ctx.tx
+            .select({ n: count() })
+            .from(ref.column.table)
+            .where(and(eq(ref.tenant, ctx.caller.tenantId), eq(ref.column, rowId)));
+          const n = used?.n ?? 0;
+          if (n > 0) blockers.push({ rule: ref.rule ?? 'inUse', reason: ref.reason, count: n });
+        }
+        // every reason at once ("2 processes…; 5 tasks…"), not one per try
+        if (blockers.length) throw refusedAll('id', blockers, ctx.request.lang);
       }
       await ctx.tx.delete(table).where(one(ctx, rowId));
     },

@@ -5,14 +5,11 @@ import type { ComponentType } from 'react';
 type PageLoader = () => Promise<ComponentType>;
 
 /**
- * The page map of a domain's entities that have no page of their own: for each list route of the menu
- * (`permission` `…:list`), a loader that fetches the domain's manifests and the generic page only when the
- * route opens, and renders the manifest whose route it is. A domain's page map adds its own pages after.
+ * The page map of a domain's entities that have no page of their own: for each of the routes named, a
+ * loader that fetches the domain's manifests and the generic page only when the route opens, and renders
+ * the manifest whose route it is. A domain's page map adds its own pages after.
  */
-export function entityPages(
-  routes: readonly CatalogueRoute[],
-  manifests: () => Promise<readonly EntityManifest[]>,
-): Record<string, PageLoader> {
+export function entityPages(names: readonly string[], manifests: () => Promise<readonly EntityManifest[]>): Record<string, PageLoader> {
   const made = new Map<string, ComponentType>();
   const load = async (name: string) => {
     const [{ entityPage }, all] = await Promise.all([import('./EntityPage'), manifests()]);
@@ -22,6 +19,9 @@ export function entityPages(
     made.set(name, page);
     return page;
   };
-  const lists = routes.filter((r) => r.permission?.endsWith(':list'));
-  return Object.fromEntries(lists.map((r) => [r.name, () => load(r.name)]));
+  return Object.fromEntries(names.map((name) => [name, () => load(name)]));
 }
+
+/** The names of a menu's list routes (`permission` `…:list`): the pages of its entities. */
+export const listRoutes = (routes: readonly CatalogueRoute[]): string[] =>
+  routes.filter((r) => r.permission?.endsWith(':list')).map((r) => r.name);

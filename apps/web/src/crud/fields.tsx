@@ -51,7 +51,7 @@ export function columnsOf<Item>(
 
 /** The input of a field in the drawer or the search form. */
 export function fieldDefOf(f: FieldMeta, search = false): FieldDef {
-  const base = { field: f.field, label: f.label, wide: f.wide };
+  const base = { field: f.field, label: f.label, wide: f.wide, ...(f.form === 'create' && !search ? { createOnly: true } : {}) };
   const custom = (render: FieldDef['render']): FieldDef => ({ ...base, type: 'custom', render });
   if (f.source)
     return custom(({ value, onChange, placeholder }) => (

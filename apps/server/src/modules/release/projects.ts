@@ -1,75 +1,35 @@
-import { idParam, processCreateSchema, processUpdateSchema, projectCreateSchema, projectUpdateSchema } from '@atrium/contracts/release';
-import { processListSchema, processSchema, projectListSchema, projectSchema } from '@atrium/contracts/release-items';
+import { idParam, processCreateSchema, processUpdateSchema } from '@atrium/contracts/release';
+import { projectEntity } from '@atrium/contracts/release-entities';
+import { processListSchema, processSchema } from '@atrium/contracts/release-items';
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { recordAudit } from '../../crud/audit';
-import { invalidField, rethrowUnique } from '../../crud/conflict';
+import { invalidField } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
+import { registerTable } from '../../crud/entity';
 import { typedRoute } from '../../crud/typed-route';
 import { releaseAbilities, releaseProcesses, releaseProjects, releaseTasks, releaseUserProjects } from '../../db/schema';
 import { notFound } from '../../errors';
 import { at, by, releaseResource, removeUnused, requireProjectMaintainer, strip } from './access';
 
-const projectResource = releaseResource('project');
 const processResource = releaseResource('process');
 
-/** Projects: what is released; their settings are their maintainers'. */
+/**
+ * Projects: what is released. The manifest's routes over the table; its settings are its maintainers',
+ * and it goes only when no process, task or grant refers to it.
+ */
 export function projectRoutes(app: FastifyInstance) {
-  typedRoute(app, projectResource, { ...at('GET', '/release/project'), action: 'list', response: projectListSchema }, async (ctx) => {
-    const rows = await ctx.tx.select().from(releaseProjects).orderBy(asc(releaseProjects.key));
-    return { list: rows.map(strip), total: rows.length };
+  registerTable(app, projectEntity, releaseProjects, {
+    unique: { key: 'release_projects_key_key' },
+    references: [
+      { column: releaseProcesses.projectId, tenant: releaseProcesses.tenantId, reason: 'release.project.hasProcesses' },
+      { column: releaseTasks.projectId, tenant: releaseTasks.tenantId, reason: 'release.project.hasTasks' },
+      { column: releaseUserProjects.projectId, tenant: releaseUserProjects.tenantId, reason: 'release.project.hasGrants' },
+    ],
+    authorizeWrite: async (ctx, _input, id) => {
+      if (id !== undefined) await requireProjectMaintainer(ctx, id);
+    },
   });
-  typedRoute(
-    app,
-    projectResource,
-    { ...at('POST', '/release/project'), action: 'create', body: projectCreateSchema, response: projectSchema, write: true },
-    async (ctx, { body }) => {
-      const [row] = await ctx.tx
-        .insert(releaseProjects)
-        .values({ tenantId: ctx.caller.tenantId, ...body, createBy: by(ctx), updateBy: by(ctx) })
-        .returning()
-        .catch((error: unknown) => rethrowUnique(error, { release_projects_key_key: 'key' }));
-      return strip(row as typeof releaseProjects.$inferSelect);
-    },
-  );
-  typedRoute(
-    app,
-    projectResource,
-    {
-      ...at('PUT', '/release/project/:id'),
-      action: 'update',
-      params: idParam,
-      body: projectUpdateSchema,
-      response: projectSchema,
-      write: true,
-    },
-    async (ctx, { params, body }) => {
-      const [current] = await ctx.tx.select().from(releaseProjects).where(eq(releaseProjects.id, params.id)).for('update');
-      if (!current) throw notFound();
-      await requireProjectMaintainer(ctx, current.id);
-      const [row] = await ctx.tx
-        .update(releaseProjects)
-        .set({ ...body, updateBy: by(ctx), updateTime: new Date() })
-        .where(eq(releaseProjects.id, params.id))
-        .returning();
-      if (!row) throw notFound();
-      recordAudit(ctx.request, { before: strip(current) });
-      return strip(row);
-    },
-  );
-  typedRoute(
-    app,
-    projectResource,
-    { ...at('DELETE', '/release/project/:id'), action: 'delete', params: idParam, response: projectSchema, write: true },
-    async (ctx, { params }) =>
-      strip(
-        await removeUnused(ctx, releaseProjects, params.id, [
-          [releaseProcesses.projectId, 'release.project.hasProcesses'],
-          [releaseTasks.projectId, 'release.project.hasTasks'],
-          [releaseUserProjects.projectId, 'release.project.hasGrants'],
-        ]),
-      ),
-  );
 }
 
 /** Every step names an ability of the tenant (400 naming the step otherwise). */

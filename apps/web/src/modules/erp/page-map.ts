@@ -1,6 +1,6 @@
 import { erpCatalogueRoutes } from '@atrium/contracts/erp/pages';
 import type { ComponentType } from 'react';
-import { entityPages } from '../../crud/entity-pages';
+import { entityPages, listRoutes } from '../../crud/entity-pages';
 
 type PageLoader = () => Promise<ComponentType>;
 
@@ -18,7 +18,7 @@ const ownPages: Record<string, PageLoader> = {
  * page (`crud/EntityPage`), unless it has a page of its own above.
  */
 export const erpPages: Record<string, PageLoader> = {
-  ...entityPages(erpCatalogueRoutes(), async () => {
+  ...entityPages(listRoutes(erpCatalogueRoutes()), async () => {
     const [, { erpEntities }] = await Promise.all([import('./messages'), import('@atrium/contracts/erp/manifest')]);
     return erpEntities;
   }),

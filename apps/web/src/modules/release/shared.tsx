@@ -60,14 +60,15 @@ export type Step = ReleaseProcess['steps'][number];
 export type StepRun = NonNullable<ReleaseTask['stepRuns']>[number];
 
 /**
- * One release list (all rows: these lists are short). Quiet on failure: a page's own table says why
+ * One release list: all rows of the short ones, the first 200 of a paged one (the projects, as the generic
+ * pickers take them). Quiet on failure: a page's own table says why
  * (`EmptyList`), and a list a page only picks from (the projects on the task page) is just empty,
  * instead of a toast for each list the role may not read.
  */
 export function useList<T>(path: string, enabled = true) {
   return useQuery({
     queryKey: ['release', path],
-    queryFn: () => http.get<Listed<T>>(`/api/release/${path}`, { silent: true }),
+    queryFn: () => http.get<Listed<T>>(`/api/release/${path}`, { params: { pageSize: 200 }, silent: true }),
     enabled,
   });
 }

@@ -1,7 +1,7 @@
 import { routeCatalogue } from '@atrium/contracts/routes';
 import { systemEntityPages } from '@atrium/contracts/system/pages';
 import type { ComponentType } from 'react';
-import { entityPages } from '../../crud/entity-pages';
+import { entityPages, listRoutes } from '../../crud/entity-pages';
 
 type PageLoader = () => Promise<ComponentType>;
 
@@ -27,12 +27,9 @@ const ownPages: Record<string, PageLoader> = {
  * manifest through the generic page (`crud/EntityPage`).
  */
 export const systemPages: Record<string, PageLoader> = {
-  ...entityPages(
-    system.filter((r) => entityRoutes.includes(r.name) && !(r.name in ownPages)),
-    async () => {
-      const [, { systemEntities }] = await Promise.all([import('./shared/messages'), import('@atrium/contracts/system/entities')]);
-      return systemEntities;
-    },
-  ),
+  ...entityPages(listRoutes(system.filter((r) => entityRoutes.includes(r.name) && !(r.name in ownPages))), async () => {
+    const [, { systemEntities }] = await Promise.all([import('./shared/messages'), import('@atrium/contracts/system/entities')]);
+    return systemEntities;
+  }),
   ...ownPages,
 };
