@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { erpPermissionCatalogue } from './erp/manifest';
+import { manifestPermissions } from './entity';
+import { erpEntities, erpPermissionCatalogue } from './erp/manifest';
 import { ALL_PERMISSIONS, allPermissions, hasPermission, isPlatformPermission, permissionCatalogue, platformEntities } from './permissions';
+import { releaseEntities } from './release-entities';
 import { type CatalogueRoute, routeCatalogue } from './routes';
+import { systemEntities } from './system/entities';
 
 describe('permission strings', () => {
   it('are domain:entity:action, each once', () => {
@@ -13,6 +16,18 @@ describe('permission strings', () => {
     expect(allPermissions).toContain('system:user:resetPwd');
     expect(allPermissions).toContain(`${Object.keys(erpPermissionCatalogue)[0]}:list`);
     expect(allPermissions).toContain('mall:goods:list');
+  });
+
+  // the catalogue's line of an entity on the manifests is what its manifest says, no more and no less
+  it("of every manifest are its catalogue line's", () => {
+    const lines = { ...permissionCatalogue, ...erpPermissionCatalogue } as Record<string, readonly string[]>;
+    const differ = [...systemEntities, ...erpEntities, ...releaseEntities].flatMap((m) => {
+      const prefix = `${m.resource.domain}:${m.resource.name}`;
+      const line = (lines[prefix] ?? []).map((action) => `${prefix}:${action}`).sort();
+      const own = manifestPermissions(m).sort();
+      return JSON.stringify(line) === JSON.stringify(own) ? [] : [`${prefix}: catalogue ${line.join(' ')} ≠ manifest ${own.join(' ')}`];
+    });
+    expect(differ).toEqual([]);
   });
 
   it('include the permission of every route of the menu catalogue', () => {

@@ -21,13 +21,13 @@ export function systemRecords<Item extends z.ZodObject, Filters extends z.ZodObj
 /**
  * A system resource whose contract is written out (`defineResource`: a tenant's create takes its first
  * administrator, the menus are a tree) as a manifest: its page is its route in the catalogue, its page its own;
- * `fields`, where given, are its Excel export's columns (the users').
+ * `fields`, where given, are its Excel export's columns (the users'); `extraActions` the permissions of its own routes.
  */
-export function systemManifest<R extends Resource>(resource: R, fields?: readonly FieldMeta[]) {
-  return manifestOf(resource, {
-    route: catalogueRoute(systemEntityPages[resource.name as SystemEntityName]),
-    ...(fields ? { fields } : {}),
-  });
+export function systemManifest<R extends Resource>(
+  resource: R,
+  page: { fields?: readonly FieldMeta[]; extraActions?: readonly string[] } = {},
+) {
+  return manifestOf(resource, { route: catalogueRoute(systemEntityPages[resource.name as SystemEntityName]), ...page });
 }
 
 /** Checks that every page of `systemEntityPages` has its manifest among `manifests`, once. */

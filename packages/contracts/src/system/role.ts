@@ -48,6 +48,8 @@ export const roleEntity = systemEntity({
   sortable: ['orderNum', 'name', 'code', 'createTime'],
   defaultSort: { column: 'orderNum', direction: 'asc' },
   actions: ['list', 'query', 'create', 'update', 'status', 'delete'],
+  // the tenant's sign-in policies (second factors, single sign-on) are set with it
+  extraActions: ['grant'],
   fields: [
     { field: 'name', label: 'system.role.name', search: true },
     { field: 'code', label: 'system.role.code', search: true },

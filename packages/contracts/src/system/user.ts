@@ -111,21 +111,25 @@ export const userResource = defineResource({
  * The fields are the Excel sheet's columns: what the export writes and the import reads, by header in
  * either language, so an export is its own template.
  */
-export const userEntity = systemManifest(userResource, [
-  { field: 'accountId', label: 'system.user.accountId' },
-  { field: 'name', label: 'system.user.name' },
-  { field: 'nickname', label: 'system.user.nickname' },
-  { field: 'phone', label: 'system.user.phone' },
-  { field: 'email', label: 'system.user.email', exportWidth: 28 },
-  { field: 'sex', label: 'system.user.sex', codes: 'sex', exportWidth: 8 },
-  { field: 'userType', label: 'system.user.userType', codes: 'userType', exportWidth: 14 },
-  { field: 'deptName', label: 'system.user.dept', exportWidth: 20 },
-  { field: 'status', label: 'crud.status', codes: 'status', exportWidth: 8 },
-  { field: 'idNumber', label: 'system.user.idNumber', exportWidth: 20 },
-  { field: 'address', label: 'system.user.address', exportWidth: 30 },
-  { field: 'remark', label: 'crud.remark', exportWidth: 30 },
-  { field: 'createTime', label: 'system.user.createTime', widget: 'datetime', exportWidth: 24 },
-]);
+export const userEntity = systemManifest(userResource, {
+  // the password reset and the role assignment: routes of their own
+  extraActions: ['resetPwd', 'grant'],
+  fields: [
+    { field: 'accountId', label: 'system.user.accountId' },
+    { field: 'name', label: 'system.user.name' },
+    { field: 'nickname', label: 'system.user.nickname' },
+    { field: 'phone', label: 'system.user.phone' },
+    { field: 'email', label: 'system.user.email', exportWidth: 28 },
+    { field: 'sex', label: 'system.user.sex', codes: 'sex', exportWidth: 8 },
+    { field: 'userType', label: 'system.user.userType', codes: 'userType', exportWidth: 14 },
+    { field: 'deptName', label: 'system.user.dept', exportWidth: 20 },
+    { field: 'status', label: 'crud.status', codes: 'status', exportWidth: 8 },
+    { field: 'idNumber', label: 'system.user.idNumber', exportWidth: 20 },
+    { field: 'address', label: 'system.user.address', exportWidth: 30 },
+    { field: 'remark', label: 'crud.remark', exportWidth: 30 },
+    { field: 'createTime', label: 'system.user.createTime', widget: 'datetime', exportWidth: 24 },
+  ],
+});
 
 export const resetPasswordSchema = z.object({ password: passwordSchema });
 export const assignRolesSchema = z.object({ roleIds: idListSchema });
