@@ -338,3 +338,40 @@ test('deletes a project nothing uses, and keeps one a process belongs to, saying
   await expect(page.getByText('该项目有 1 个流程，不能删除')).toBeVisible();
   await expect(row(page, `Used ${suffix}`)).toHaveCount(1);
 });
+
+test('grants a user a level on a project for every environment, names them in the list, and takes the grant away', async ({
+  page,
+  request,
+}) => {
+  const login = await request.post('/api/system/user/login', {
+    data: { account: demoAccounts.admin.account, password: demoAccounts.admin.password },
+  });
+  const headers = { authorization: `Bearer ${(await login.json()).data.token}` };
+  const project = `Granted ${suffix}`;
+  expect((await request.post('/api/release/project', { headers, data: { key: `granted${suffix}`, name: project } })).status()).toBe(200);
+  const users = await request.get('/api/system/user/user', { headers, params: { accountId: demoAccounts.admin.account } });
+  const user = ((await users.json()).data.list as { name: string; accountId: string }[]).find(
+    (u) => u.accountId === demoAccounts.admin.account,
+  ) as { name: string };
+
+  await signIn(page, demoAccounts.admin.account, demoAccounts.admin.password, '/release/user-project');
+  await page.getByRole('button', { name: '新建' }).click();
+  // the environment left empty is every environment, as its placeholder says
+  await expect(field(page, '环境')).toContainText('全部环境');
+  await pick(page, '用户', user.name);
+  await pick(page, '项目', project);
+  await pick(page, '权限级别', releaseLabels.permissionLevel.APPROVER.zh);
+  await ok(page);
+  const granted = row(page, project);
+  await expect(granted).toContainText('全部环境');
+  await expect(granted).toContainText(`(${demoAccounts.admin.account})`);
+  await expect(granted.getByText(shown('permissionLevel', 'APPROVER'))).toBeVisible();
+
+  await granted.getByRole('button', { name: '删除' }).click();
+  await page
+    .locator('.arco-popconfirm:visible')
+    .getByRole('button', { name: /确定|OK/ })
+    .click();
+  await expect(page.getByText('删除成功')).toBeVisible();
+  await expect(row(page, project)).toHaveCount(0);
+});

@@ -35,6 +35,12 @@ const samples: Record<string, (owner: Caller) => Promise<void>> = {
   'release:project': async (owner) => {
     expect((await owner.post('/api/release/project', { key: 'kit', name: 'Kit' })).status).toBe(200);
   },
+  'release:userProject': async (owner) => {
+    const [user] = (await owner.get('/api/system/user/user?pageSize=1')).body.data.list as { id: number }[];
+    const [project] = (await owner.get('/api/release/project?pageSize=1')).body.data.list as { id: number }[];
+    const grant = await owner.post('/api/release/user-project', { userId: user?.id, projectId: project?.id, level: 'VIEWER' });
+    expect(grant.status).toBe(200);
+  },
   'mall:goods': async (owner) => {
     const [product] = (await owner.get('/api/erp/product?pageSize=1')).body.data.list as { id: number }[];
     expect((await owner.post('/api/mall/goods', { productId: product?.id })).status).toBe(200);

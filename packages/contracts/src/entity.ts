@@ -28,6 +28,8 @@ export type FieldMeta = {
   wide?: boolean;
   /** select options from a list API (`/erp/warehouse`): its rows' `id` and `name` */
   source?: string;
+  /** what an empty value means, as an i18n key (an environment left out of a grant: every environment) */
+  empty?: string;
   /** the width of its Excel column, in characters (default 18) */
   exportWidth?: number;
 };

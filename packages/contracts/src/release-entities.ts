@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createTimeField, type EntityManifest, manifestOf } from './entity';
-import { projectCreateSchema, projectUpdateSchema } from './release';
-import { projectSchema } from './release-items';
+import { permissionLevels, projectCreateSchema, projectUpdateSchema, userProjectSchema } from './release';
+import { projectSchema, userProjectItemSchema } from './release-items';
 import { releaseEntityPages } from './release-pages';
 import { defineResource, textFilter } from './resource';
 import { catalogueRoute } from './routes';
@@ -36,5 +36,39 @@ export const projectEntity = manifestOf(projectResource, {
   createDefaults: { keepReleases: 5 },
 });
 
+const idFilter = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional();
+
+/**
+ * User-project grants: a user's level on a project, or on one environment of it. Granting what is granted
+ * already changes its level; the permissions are `release:userProject:*`, the path `/release/user-project`.
+ */
+export const userProjectResource = defineResource({
+  domain: 'release',
+  name: 'userProject',
+  basePath: '/release/user-project',
+  item: userProjectItemSchema,
+  create: userProjectSchema,
+  filters: z.object({ userId: idFilter, projectId: idFilter, envId: idFilter, level: z.enum(permissionLevels).optional() }),
+  sortable: ['id', 'level', 'createTime'],
+  defaultSort: { column: 'id', direction: 'asc' },
+  actions: ['list', 'create', 'delete'],
+  deleteAnswersRow: true,
+});
+
+export const userProjectEntity = manifestOf(userProjectResource, {
+  route: catalogueRoute(releaseEntityPages.userProject),
+  fields: [
+    { field: 'userId', label: 'release.user', source: '/system/user/user', column: false, search: true },
+    { field: 'userName', label: 'release.user', form: false },
+    { field: 'projectId', label: 'release.project', source: '/release/project', column: false, search: true },
+    { field: 'projectName', label: 'release.project', form: false },
+    { field: 'envId', label: 'release.env', source: '/release/env', column: false, search: true, empty: 'release.allEnvs' },
+    { field: 'envName', label: 'release.env', form: false, empty: 'release.allEnvs' },
+    { field: 'level', label: 'release.level', widget: 'select', codes: 'permissionLevel', search: true },
+    createTimeField,
+  ],
+  createDefaults: { level: 'VIEWER' },
+});
+
 /** Every release manifest, for the server's registration, the page map and the entity test kit. */
-export const releaseEntities: readonly EntityManifest[] = [projectEntity];
+export const releaseEntities: readonly EntityManifest[] = [projectEntity, userProjectEntity];

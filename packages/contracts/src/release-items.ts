@@ -82,12 +82,16 @@ export const enrolledSchema = z.object({
   brokerPort: z.number().int().nullable(),
 });
 
+/** A grant, with the names of its user (name and account), project and environment (none: every environment). */
 export const userProjectItemSchema = z.object({
   id,
   userId: id,
   projectId: id,
   envId: id.nullable(),
   level: z.enum(permissionLevels),
+  userName: z.string().nullable(),
+  projectName: z.string().nullable(),
+  envName: z.string().nullable(),
   ...audit,
 });
 

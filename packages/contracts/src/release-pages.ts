@@ -4,4 +4,5 @@
  */
 export const releaseEntityPages = {
   project: 'releaseProject',
+  userProject: 'releaseUserProject',
 } as const;

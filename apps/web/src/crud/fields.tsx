@@ -1,5 +1,7 @@
 import type { FieldMeta } from '@atrium/contracts/entity';
+import { codeLabel, codeOptions } from '@atrium/contracts/labels';
 import type { TFunction } from 'i18next';
+import i18next from 'i18next';
 import type { ReactNode } from 'react';
 import { formatDateTime } from '../locale/datetime';
 import { formatMoney } from '../locale/money';
@@ -8,7 +10,9 @@ import { DateInput, MoneyInput, SourceSelect, TagsInput } from './widgets';
 
 /** The list cell of a field, from its widget. */
 export function cellOf(meta: FieldMeta, value: unknown, t: TFunction): string {
-  if (value === null || value === undefined || value === '') return '—';
+  if (value === null || value === undefined || value === '') return meta.empty ? t(meta.empty) : '—';
+  // codes of the label registry, where the manifest gives no options of its own
+  if (meta.codes && !meta.options) return codeLabel(meta.codes, String(value), i18next.language);
   switch (meta.widget) {
     case 'money':
       return formatMoney(value as number);
@@ -51,7 +55,14 @@ export function columnsOf<Item>(
 
 /** The input of a field in the drawer or the search form. */
 export function fieldDefOf(f: FieldMeta, search = false): FieldDef {
-  const base = { field: f.field, label: f.label, wide: f.wide, ...(f.form === 'create' && !search ? { createOnly: true } : {}) };
+  const base = {
+    field: f.field,
+    label: f.label,
+    wide: f.wide,
+    ...(f.form === 'create' && !search ? { createOnly: true } : {}),
+    // left empty in the drawer it means something: the placeholder says what
+    ...(f.empty && !search ? { placeholder: f.empty } : {}),
+  };
   const custom = (render: FieldDef['render']): FieldDef => ({ ...base, type: 'custom', render });
   if (f.source)
     return custom(({ value, onChange, placeholder }) => (
@@ -68,7 +79,11 @@ export function fieldDefOf(f: FieldMeta, search = false): FieldDef {
       return custom(({ value, onChange }) => <DateInput time value={value} onChange={onChange} />);
     case 'select':
     case 'radio':
-      return { ...base, type: f.widget, options: f.options?.map((o) => ({ ...o })) };
+      return {
+        ...base,
+        type: f.widget,
+        options: f.options?.map((o) => ({ ...o })) ?? (f.codes ? codeOptions(f.codes, i18next.language) : undefined),
+      };
     case 'number':
       return { ...base, type: search ? 'text' : 'number' };
     case 'switch':

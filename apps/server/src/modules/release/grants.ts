@@ -1,32 +1,57 @@
-import { idParam, levelRank, userProjectSchema } from '@atrium/contracts/release';
-import { type ReleaseGrant, userProjectItemSchema, userProjectListSchema } from '@atrium/contracts/release-items';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { levelRank } from '@atrium/contracts/release';
+import { userProjectEntity, userProjectResource } from '@atrium/contracts/release-entities';
+import type { ReleaseGrant } from '@atrium/contracts/release-items';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import { invalidField, rethrowUnique } from '../../crud/conflict';
-import { typedRoute } from '../../crud/typed-route';
+import { registerEntity } from '../../crud/entity';
+import { tableRepository } from '../../crud/repository';
 import { releaseEnvs, releaseProjects, releaseUserProjects, tenantUsers } from '../../db/schema';
 import { forbidden, notFound } from '../../errors';
-import { at, by, levelOf, releaseResource, requireLevel, strip } from './access';
+import { by, levelOf, requireLevel } from './access';
 
-// logged as its path (`release:user-project`), permitted as `release:userProject:*`
-const grant = releaseResource('user-project', 'userProject');
-const toGrant = (row: typeof releaseUserProjects.$inferSelect) => strip(row) as ReleaseGrant;
+/** A name of the grant's row, read with it: a correlated subquery over the grant's own columns. */
+const named = (query: string) => sql<string | null>`(${sql.raw(query)})`;
+const names = {
+  userName: named(
+    `select a.name || ' (' || a.account_id || ')' from tenant_users u join accounts a on a.id = u.account_ref
+      where u.tenant_id = "release_user_projects"."tenant_id" and u.id = "release_user_projects"."user_id"`,
+  ),
+  projectName: named(
+    'select p.name from release_projects p where p.tenant_id = "release_user_projects"."tenant_id" and p.id = "release_user_projects"."project_id"',
+  ),
+  envName: named(
+    'select e.name from release_envs e where e.tenant_id = "release_user_projects"."tenant_id" and e.id = "release_user_projects"."env_id"',
+  ),
+};
 
-/** User-project grants: a user's level on a project, or on one environment of it. */
+/**
+ * User-project grants: the manifest's routes over the table, with the names of what a grant names. Only a
+ * MAINTAINER of the project grants on it, and granting what is granted already changes its level; taking
+ * a grant away needs MAINTAINER of what it covers.
+ */
 export function grantRoutes(app: FastifyInstance) {
-  typedRoute(app, grant, { ...at('GET', '/release/user-project'), action: 'list', response: userProjectListSchema }, async (ctx) => {
-    const rows = await ctx.tx.select().from(releaseUserProjects).orderBy(asc(releaseUserProjects.id));
-    return { list: rows.map(toGrant), total: rows.length };
+  const repository = tableRepository(userProjectResource, releaseUserProjects, {
+    computed: names,
+    // taking a grant away is the granting's other half: a MAINTAINER of what the grant covers (the
+    // project, or the one environment), so a MAINTAINER of one environment leaves project-wide grants be
+    beforeDelete: async (ctx, id) => {
+      const [found] = await ctx.tx
+        .select({ projectId: releaseUserProjects.projectId, envId: releaseUserProjects.envId })
+        .from(releaseUserProjects)
+        .where(eq(releaseUserProjects.id, id));
+      if (!found) throw notFound();
+      await requireLevel(ctx, found.projectId, found.envId ?? 0, 'MAINTAINER');
+    },
   });
-  typedRoute(
-    app,
-    grant,
-    { ...at('POST', '/release/user-project'), action: 'create', body: userProjectSchema, response: userProjectItemSchema, write: true },
-    async (ctx, { body }) => {
+  registerEntity(app, userProjectEntity, {
+    ...repository,
+    async create(ctx, body: z.output<typeof userProjectResource.create>) {
       const envId = body.envId ?? null;
       const [user] = await ctx.tx.select({ id: tenantUsers.id }).from(tenantUsers).where(eq(tenantUsers.id, body.userId));
       if (!user) throw invalidField('userId', 'exists', 'ref.missing');
-      // key share on what the grant names: neither is deleted under it (removeUnused)
+      // key share on what the grant names: neither is deleted under it (the delete locks the row first)
       const [project] = await ctx.tx
         .select({ id: releaseProjects.id })
         .from(releaseProjects)
@@ -55,7 +80,7 @@ export function grantRoutes(app: FastifyInstance) {
             .update(releaseUserProjects)
             .set({ level: body.level, updateBy: by(ctx), updateTime: new Date() })
             .where(eq(releaseUserProjects.id, existing.id))
-            .returning()
+            .returning({ id: releaseUserProjects.id })
         : await ctx.tx
             .insert(releaseUserProjects)
             .values({
@@ -66,23 +91,9 @@ export function grantRoutes(app: FastifyInstance) {
               level: body.level,
               createBy: by(ctx),
             })
-            .returning()
+            .returning({ id: releaseUserProjects.id })
             .catch((error: unknown) => rethrowUnique(error, { release_user_projects_key: 'userId' }));
-      return toGrant(row as typeof releaseUserProjects.$inferSelect);
+      return (await repository.get(ctx, (row as { id: number }).id)) as ReleaseGrant;
     },
-  );
-  typedRoute(
-    app,
-    grant,
-    { ...at('DELETE', '/release/user-project/:id'), action: 'delete', params: idParam, response: userProjectItemSchema, write: true },
-    async (ctx, { params }) => {
-      const [found] = await ctx.tx.select().from(releaseUserProjects).where(eq(releaseUserProjects.id, params.id));
-      if (!found) throw notFound();
-      // taking a grant away is the granting's other half: a MAINTAINER of what the grant covers (the
-      // project, or the one environment), so a MAINTAINER of one environment leaves project-wide grants be
-      await requireLevel(ctx, found.projectId, found.envId ?? 0, 'MAINTAINER');
-      const [row] = await ctx.tx.delete(releaseUserProjects).where(eq(releaseUserProjects.id, params.id)).returning();
-      return toGrant(row as typeof releaseUserProjects.$inferSelect);
-    },
-  );
+  });
 }

@@ -4,14 +4,13 @@ import { entityPages } from '../../crud/entity-pages';
 
 type PageLoader = () => Promise<ComponentType>;
 
-/** The release pages of their own: the scripts' editor and history, the variables, the steps, the agents, the grants, the tasks. */
+/** The release pages of their own: the scripts' editor and history, the variables, the steps, the agents, the tasks. */
 const ownPages: Record<string, PageLoader> = {
   releaseAbility: () => import('./AbilityPage').then((m) => m.AbilityPage),
   releaseClient: () => import('./ClientPage').then((m) => m.ClientPage),
   releaseEnv: () => import('./EnvPage').then((m) => m.EnvPage),
   releaseProcess: () => import('./ProcessPage').then((m) => m.ProcessPage),
   releaseTask: () => import('./TaskPage').then((m) => m.TaskPage),
-  releaseUserProject: () => import('./UserProjectPage').then((m) => m.UserProjectPage),
 };
 
 /**
