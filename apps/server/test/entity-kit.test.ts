@@ -35,6 +35,22 @@ const samples: Record<string, (owner: Caller) => Promise<void>> = {
   'release:project': async (owner) => {
     expect((await owner.post('/api/release/project', { key: 'kit', name: 'Kit' })).status).toBe(200);
   },
+  'release:process': async (owner) => {
+    const ability = await owner.post('/api/release/ability', {
+      key: 'kit',
+      name: 'Kit',
+      runtime: 'shell',
+      body: 'echo kit',
+      timeoutSec: 60,
+    });
+    const [project] = (await owner.get('/api/release/project?pageSize=1')).body.data.list as { id: number }[];
+    const process = await owner.post('/api/release/process', {
+      name: 'Kit',
+      projectId: project?.id,
+      steps: [{ abilityId: ability.body.data.id }],
+    });
+    expect(process.status).toBe(200);
+  },
   'release:userProject': async (owner) => {
     const [user] = (await owner.get('/api/system/user/user?pageSize=1')).body.data.list as { id: number }[];
     const [project] = (await owner.get('/api/release/project?pageSize=1')).body.data.list as { id: number }[];

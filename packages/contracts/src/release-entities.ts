@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { createTimeField, type EntityManifest, manifestOf } from './entity';
-import { permissionLevels, projectCreateSchema, projectUpdateSchema, userProjectSchema } from './release';
-import { projectSchema, userProjectItemSchema } from './release-items';
+import {
+  permissionLevels,
+  processCreateSchema,
+  processUpdateSchema,
+  projectCreateSchema,
+  projectUpdateSchema,
+  userProjectSchema,
+} from './release';
+import { processSchema, projectSchema, userProjectItemSchema } from './release-items';
 import { releaseEntityPages } from './release-pages';
 import { defineResource, textFilter } from './resource';
 import { catalogueRoute } from './routes';
@@ -70,5 +77,23 @@ export const userProjectEntity = manifestOf(userProjectResource, {
   createDefaults: { level: 'VIEWER' },
 });
 
+/**
+ * Processes: a project's steps, each an ability with its parameters; their page is their own (the steps
+ * editor). Only a MAINTAINER of the project says what it runs.
+ */
+export const processResource = defineResource({
+  domain: 'release',
+  name: 'process',
+  item: processSchema,
+  create: processCreateSchema,
+  update: processUpdateSchema,
+  filters: z.object({ projectId: idFilter, name: textFilter(100) }),
+  sortable: ['id', 'name', 'createTime'],
+  defaultSort: { column: 'id', direction: 'asc' },
+  actions: ['list', 'create', 'update', 'delete'],
+  deleteAnswersRow: true,
+});
+export const processEntity = manifestOf(processResource, { route: catalogueRoute(releaseEntityPages.process) });
+
 /** Every release manifest, for the server's registration, the page map and the entity test kit. */
-export const releaseEntities: readonly EntityManifest[] = [projectEntity, userProjectEntity];
+export const releaseEntities: readonly EntityManifest[] = [projectEntity, userProjectEntity, processEntity];

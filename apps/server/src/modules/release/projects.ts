@@ -1,18 +1,14 @@
-import { idParam, processCreateSchema, processUpdateSchema } from '@atrium/contracts/release';
-import { projectEntity } from '@atrium/contracts/release-entities';
-import { processListSchema, processSchema } from '@atrium/contracts/release-items';
-import { asc, eq, inArray } from 'drizzle-orm';
+import type { stepSchema } from '@atrium/contracts/release';
+import { processEntity, projectEntity } from '@atrium/contracts/release-entities';
+import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { recordAudit } from '../../crud/audit';
+import type { z } from 'zod';
 import { invalidField } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
 import { registerTable } from '../../crud/entity';
-import { typedRoute } from '../../crud/typed-route';
 import { releaseAbilities, releaseProcesses, releaseProjects, releaseTasks, releaseUserProjects } from '../../db/schema';
 import { notFound } from '../../errors';
-import { at, by, releaseResource, removeUnused, requireProjectMaintainer, strip } from './access';
-
-const processResource = releaseResource('process');
+import { requireProjectMaintainer } from './access';
 
 /**
  * Projects: what is released. The manifest's routes over the table; its settings are its maintainers',
@@ -41,75 +37,36 @@ async function checkSteps(ctx: Ctx, steps: { abilityId: number }[]) {
   });
 }
 
-/** Processes: a project's steps, each an ability with parameters; what a project runs is its maintainers' to say. */
+/**
+ * Processes: the manifest's routes over the table. Only a MAINTAINER of the project says what it runs,
+ * every step names an ability of the tenant, and a process goes only when no task refers to it.
+ */
 export function processRoutes(app: FastifyInstance) {
-  typedRoute(app, processResource, { ...at('GET', '/release/process'), action: 'list', response: processListSchema }, async (ctx) => {
-    const rows = await ctx.tx.select().from(releaseProcesses).orderBy(asc(releaseProcesses.id));
-    return { list: rows.map(strip), total: rows.length };
-  });
-  typedRoute(
-    app,
-    processResource,
-    { ...at('POST', '/release/process'), action: 'create', body: processCreateSchema, response: processSchema, write: true },
-    async (ctx, { body }) => {
-      // key share: the project is not deleted under the process being made (removeUnused)
+  registerTable(app, processEntity, releaseProcesses, {
+    references: [{ column: releaseTasks.processId, tenant: releaseTasks.tenantId, reason: 'release.process.hasTasks' }],
+    authorizeWrite: async (ctx, input, id) => {
+      if (id !== undefined) return requireProjectMaintainer(ctx, await projectOf(ctx, id));
+      // key share: the project is not deleted under the process being made (its delete locks it first)
       const [found] = await ctx.tx
         .select({ id: releaseProjects.id })
         .from(releaseProjects)
-        .where(eq(releaseProjects.id, body.projectId))
+        .where(eq(releaseProjects.id, input.projectId as number))
         .for('key share');
       if (!found) throw invalidField('projectId', 'exists', 'ref.missing');
-      // what a project runs is its maintainers' to say
       await requireProjectMaintainer(ctx, found.id);
-      await checkSteps(ctx, body.steps);
-      const steps = body.steps.map((s) => ({ ...s, timeoutSec: s.timeoutSec ?? null }));
-      const [row] = await ctx.tx
-        .insert(releaseProcesses)
-        .values({ tenantId: ctx.caller.tenantId, name: body.name, projectId: body.projectId, steps, createBy: by(ctx), updateBy: by(ctx) })
-        .returning();
-      return strip(row as typeof releaseProcesses.$inferSelect);
     },
-  );
-  typedRoute(
-    app,
-    processResource,
-    {
-      ...at('PUT', '/release/process/:id'),
-      action: 'update',
-      params: idParam,
-      body: processUpdateSchema,
-      response: processSchema,
-      write: true,
+    beforeWrite: async (ctx, input) => {
+      const steps = input.steps as z.output<typeof stepSchema>[];
+      await checkSteps(ctx, steps);
+      return { steps: steps.map((s) => ({ ...s, timeoutSec: s.timeoutSec ?? null })) };
     },
-    async (ctx, { params, body }) => {
-      // a process the caller cannot see is a 404 whatever the steps say
-      const [current] = await ctx.tx.select().from(releaseProcesses).where(eq(releaseProcesses.id, params.id)).for('update');
-      if (!current) throw notFound();
-      await requireProjectMaintainer(ctx, current.projectId);
-      recordAudit(ctx.request, { before: strip(current) });
-      await checkSteps(ctx, body.steps);
-      const steps = body.steps.map((s) => ({ ...s, timeoutSec: s.timeoutSec ?? null }));
-      const [row] = await ctx.tx
-        .update(releaseProcesses)
-        .set({ name: body.name, steps, updateBy: by(ctx), updateTime: new Date() })
-        .where(eq(releaseProcesses.id, params.id))
-        .returning();
-      if (!row) throw notFound();
-      return strip(row);
-    },
-  );
-  typedRoute(
-    app,
-    processResource,
-    { ...at('DELETE', '/release/process/:id'), action: 'delete', params: idParam, response: processSchema, write: true },
-    async (ctx, { params }) => {
-      const [current] = await ctx.tx
-        .select({ projectId: releaseProcesses.projectId })
-        .from(releaseProcesses)
-        .where(eq(releaseProcesses.id, params.id));
-      if (!current) throw notFound();
-      await requireProjectMaintainer(ctx, current.projectId);
-      return strip(await removeUnused(ctx, releaseProcesses, params.id, [[releaseTasks.processId, 'release.process.hasTasks']]));
-    },
-  );
+    beforeDelete: async (ctx, id) => requireProjectMaintainer(ctx, await projectOf(ctx, id)),
+  });
+}
+
+/** The project of a process the caller can see (404 otherwise). */
+async function projectOf(ctx: Ctx, id: number): Promise<number> {
+  const [found] = await ctx.tx.select({ projectId: releaseProcesses.projectId }).from(releaseProcesses).where(eq(releaseProcesses.id, id));
+  if (!found) throw notFound();
+  return found.projectId;
 }

@@ -18,9 +18,12 @@ const ownPages: Record<string, PageLoader> = {
  * generic page (`crud/EntityPage`); the rest have pages of their own.
  */
 export const releasePages: Record<string, PageLoader> = {
-  ...entityPages(Object.values(releaseEntityPages), async () => {
-    const [, { releaseEntities }] = await Promise.all([import('./messages'), import('@atrium/contracts/release-entities')]);
-    return releaseEntities;
-  }),
+  ...entityPages(
+    Object.values(releaseEntityPages).filter((name) => !(name in ownPages)),
+    async () => {
+      const [, { releaseEntities }] = await Promise.all([import('./messages'), import('@atrium/contracts/release-entities')]);
+      return releaseEntities;
+    },
+  ),
   ...ownPages,
 };
