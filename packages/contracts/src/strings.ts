@@ -1,6 +1,7 @@
 import { erpEn, erpZh } from './erp/messages';
 import type { Label } from './labels';
 import { listEn, listZh } from './list/messages';
+import { releaseEn, releaseZh } from './release-messages';
 import { systemEn, systemZh } from './system/messages';
 
 /** Labels the manifests share with the rest of the app (the web app has them in its crud strings). */
@@ -25,6 +26,7 @@ const domains: { zh: Record<string, string>; en: Record<string, string> }[] = [
   { zh: erpZh, en: erpEn },
   { zh: systemZh, en: systemEn },
   { zh: listZh, en: listEn },
+  { zh: releaseZh, en: releaseEn },
 ];
 
 /** A manifest label in both languages, or the key itself when no bundle has it. */

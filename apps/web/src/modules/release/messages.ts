@@ -1,8 +1,7 @@
+import { releaseEn, releaseZh } from '@atrium/contracts/release-messages';
 import { registerMessages } from '../../crud/messages';
 
 const zh: Record<string, string> = {
-  'release.key': '标识',
-  'release.name': '名称',
   'release.version': '版本',
   'release.status': '状态',
   'release.actions': '操作',
@@ -45,12 +44,6 @@ const zh: Record<string, string> = {
   'release.secret': '密钥',
   'release.secretKept': '已保存（不显示）',
   'release.addVariable': '添加变量',
-  'release.artifactSource': '制品来源',
-  'release.keepReleases': '保留版本数',
-  'release.project.entity': '项目',
-  'release.userProject.entity': '授权',
-  'release.project': '项目',
-  'release.env': '环境',
   'release.process': '流程',
   'release.steps': '步骤',
   'release.ability': '能力',
@@ -85,9 +78,6 @@ const zh: Record<string, string> = {
   'release.startedAt': '开始时间',
   'release.finishedAt': '结束时间',
   'release.createBy': '创建人',
-  'release.user': '用户',
-  'release.level': '权限级别',
-  'release.allEnvs': '全部环境',
   'release.allProjects': '全部项目',
   'release.allStatuses': '全部状态',
   'release.grant': '授权',
@@ -98,8 +88,6 @@ const zh: Record<string, string> = {
 };
 
 const en: Record<string, string> = {
-  'release.key': 'Key',
-  'release.name': 'Name',
   'release.version': 'Version',
   'release.status': 'Status',
   'release.actions': 'Actions',
@@ -145,12 +133,6 @@ const en: Record<string, string> = {
   'release.secret': 'Secret',
   'release.secretKept': 'Stored (hidden)',
   'release.addVariable': 'Add variable',
-  'release.artifactSource': 'Artifact source',
-  'release.keepReleases': 'Releases to keep',
-  'release.project.entity': 'Project',
-  'release.userProject.entity': 'Grant',
-  'release.project': 'Project',
-  'release.env': 'Environment',
   'release.process': 'Process',
   'release.steps': 'Steps',
   'release.ability': 'Ability',
@@ -185,9 +167,6 @@ const en: Record<string, string> = {
   'release.startedAt': 'Started',
   'release.finishedAt': 'Finished',
   'release.createBy': 'Created by',
-  'release.user': 'User',
-  'release.level': 'Level',
-  'release.allEnvs': 'All environments',
   'release.allProjects': 'All projects',
   'release.allStatuses': 'All statuses',
   'release.grant': 'Grant',
@@ -197,4 +176,5 @@ const en: Record<string, string> = {
   'release.codeEditorNote': 'Monospace text editor',
 };
 
-registerMessages({ 'zh-CN': zh, 'en-US': en });
+// the manifests' strings are the contracts' (written once); the pages' own are here
+registerMessages({ 'zh-CN': { ...releaseZh, ...zh }, 'en-US': { ...releaseEn, ...en } });
