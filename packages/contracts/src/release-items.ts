@@ -152,10 +152,7 @@ export const taskLogSchema = z.object({ text: z.string() });
 
 export const abilityListSchema = listOf(abilitySchema);
 export const envListSchema = listOf(envSchema);
-export const projectListSchema = listOf(projectSchema);
-export const processListSchema = listOf(processSchema);
 export const clientListSchema = listOf(clientSchema);
-export const userProjectListSchema = listOf(userProjectItemSchema);
 export const taskPageSchema = listOf(taskListItemSchema).extend({ pageNum: z.number().int(), pageSize: z.number().int() });
 
 export type ReleaseAbility = z.output<typeof abilitySchema>;

@@ -1,12 +1,13 @@
-import { ALL_PERMISSIONS, fieldMessage } from '@atrium/contracts';
+import { ALL_PERMISSIONS } from '@atrium/contracts';
 import { levelRank, type PermissionLevel } from '@atrium/contracts/release';
 import { and, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { refusedAll } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
 import { isoDates } from '../../crud/query';
 import type { RouteResource } from '../../crud/register-resource';
-import { type releaseEnvs, type releaseProcesses, type releaseProjects, releaseUserProjects, tenantUsers } from '../../db/schema';
-import { AppError, forbidden, notFound } from '../../errors';
+import { type releaseEnvs, releaseUserProjects, tenantUsers } from '../../db/schema';
+import { forbidden, notFound } from '../../errors';
 
 /**
  * A release resource for `typedRoute`: the permission `release:{permission}:{action}` and the
@@ -103,33 +104,25 @@ export async function approversOf(ctx: Ctx, projectId: number, envId: number): P
 }
 
 /**
- * Deletes an environment, project or process that nothing refers to (409 naming what does). The row
- * is locked first: a task, process or grant being made from it reads it `for key share`, so it has
- * either committed and is counted here, or waits and then finds the row gone.
+ * Deletes an environment nothing refers to (409 naming what does). The row is locked first: a task or
+ * grant being made from it reads it `for key share`, so it has either committed and is counted here, or
+ * waits and then finds the row gone.
  */
-type Removable = typeof releaseEnvs | typeof releaseProjects | typeof releaseProcesses;
-export async function removeUnused<T extends Removable>(
+export async function removeUnused(
   ctx: Ctx,
-  removed: T,
+  table: typeof releaseEnvs,
   id: number,
   uses: [column: AnyPgColumn, reason: string][],
-): Promise<T['$inferSelect']> {
-  const table: Removable = removed;
+): Promise<typeof releaseEnvs.$inferSelect> {
   const [row] = await ctx.tx.select({ id: table.id }).from(table).where(eq(table.id, id)).for('update');
   if (!row) throw notFound();
-  // every reason at once ("The project has 2 process(es)…; The project has 5 task(s)…"), not one per try
-  const blockers: { reason: string; count: number }[] = [];
+  // every reason at once ("The environment has 2 task(s)…; … 1 user-project permission(s)…"), not one per try
+  const blockers: { rule: string; reason: string; count: number }[] = [];
   for (const [column, reason] of uses) {
     const [used] = await ctx.tx.select({ n: count() }).from(column.table).where(eq(column, id));
-    if ((used?.n ?? 0) > 0) blockers.push({ reason, count: used?.n ?? 0 });
+    if ((used?.n ?? 0) > 0) blockers.push({ rule: 'inUse', reason, count: used?.n ?? 0 });
   }
-  if (blockers.length) {
-    const lang = ctx.request.lang;
-    throw new AppError('conflict', {
-      message: blockers.map((b) => fieldMessage(b.reason, lang, { count: b.count })).join('; '),
-      fields: blockers.map((b) => ({ field: 'id', rule: 'inUse', message: b.reason, params: { count: b.count } })),
-    });
-  }
+  if (blockers.length) throw refusedAll('id', blockers, ctx.request.lang);
   const [deleted] = await ctx.tx.delete(table).where(eq(table.id, id)).returning();
-  return deleted as T['$inferSelect'];
+  return deleted as typeof releaseEnvs.$inferSelect;
 }
