@@ -360,7 +360,8 @@ describe.each(engines)('release hardening on %s', (engine) => {
       ]),
     );
     const envNow = async () => (await admin.get(`/api/release/env/${envId}`)).body.data;
-    const processNow = async () => (await admin.get('/api/release/process')).body.data.list.find((p: { id: number }) => p.id === processId);
+    const processNow = async () =>
+      (await admin.get('/api/release/process?pageSize=200')).body.data.list.find((p: { id: number }) => p.id === processId);
     const before = { env: await envNow(), process: await processNow() };
     const keep = variables();
     const attempts = [
@@ -402,7 +403,7 @@ describe.each(engines)('release hardening on %s', (engine) => {
     // MAINTAINER of it on every project: now the environment is theirs too
     expect((await grant(other, envId)).status).toBe(200);
     expect((await attempts[0]!()).status).toBe(403);
-    for (const { id } of (await admin.get('/api/release/project')).body.data.list as { id: number }[])
+    for (const { id } of (await admin.get('/api/release/project?pageSize=200')).body.data.list as { id: number }[])
       if (id !== project && id !== other) expect((await grant(id, envId)).status).toBe(200);
     const lifted = await attempts[0]!();
     expect([lifted.status, lifted.body.data?.protected]).toEqual([200, false]);

@@ -696,9 +696,9 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     expect(await refusal(`process/${used.processId}`)).toEqual([409, 'The process has 1 task(s): it cannot be deleted']);
     // nothing of them went
     expect((await admin.get(`/api/release/env/${used.envId}`)).status).toBe(200);
-    const projects = (await admin.get('/api/release/project')).body.data.list as { id: number }[];
+    const projects = (await admin.get('/api/release/project?pageSize=200')).body.data.list as { id: number }[];
     expect(projects.some((p) => p.id === used.projectId)).toBe(true);
-    const processes = (await admin.get('/api/release/process')).body.data.list as { id: number }[];
+    const processes = (await admin.get('/api/release/process?pageSize=200')).body.data.list as { id: number }[];
     expect(processes.some((p) => p.id === used.processId)).toBe(true);
 
     // a grant keeps its project and environment
@@ -727,7 +727,7 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     expect([gone.status, gone.body.data.id]).toEqual([200, spare.envId]);
     expect((await admin.get(`/api/release/env/${spare.envId}`)).status).toBe(404);
     expect((await admin.del(`/api/release/env/${spare.envId}`)).status).toBe(404);
-    const left = (await admin.get('/api/release/project')).body.data.list as { id: number }[];
+    const left = (await admin.get('/api/release/project?pageSize=200')).body.data.list as { id: number }[];
     expect(left.some((p) => p.id === spare.projectId)).toBe(false);
     // a task cannot be made from what is gone
     const late = await admin.post('/api/release/task', { ...spare, version: '1.0.0' });
