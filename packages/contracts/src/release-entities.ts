@@ -10,7 +10,7 @@ import {
 } from './release';
 import { processSchema, projectSchema, userProjectItemSchema } from './release-items';
 import { releaseEntityPages } from './release-pages';
-import { defineResource, textFilter } from './resource';
+import { defineResource, idFilter, textFilter } from './resource';
 import { catalogueRoute } from './routes';
 
 /**
@@ -42,8 +42,6 @@ export const projectEntity = manifestOf(projectResource, {
   ],
   createDefaults: { keepReleases: 5 },
 });
-
-const idFilter = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional();
 
 /**
  * User-project grants: a user's level on a project, or on one environment of it. Granting what is granted

@@ -30,6 +30,9 @@ export const textFilter = (max: number) =>
     .optional()
     .transform((v) => (v ? v : undefined));
 
+/** Optional id filter from a query string (a row's project, category…). */
+export const idFilter = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional();
+
 /** Optional date-time filter (ISO string or yyyy-mm-dd) from a query string. */
 export const dateFilter = () =>
   z

@@ -1,6 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { invalidField } from './conflict';
+import { invalidField, refusedAll } from './conflict';
 import type { Ctx } from './context';
 
 /** A tenant table as a body's reference points at it: its tenant and id columns. */
@@ -21,4 +21,34 @@ export async function assertReferences(ctx: Ctx, refs: { field: string; table: T
       .where(and(eq(ref.table.tenantId, ctx.caller.tenantId), inArray(ref.table.id, ids)));
     if (found.length !== ids.length) throw invalidField(ref.field, 'exists', 'ref.missing');
   }
+}
+
+/** Rows that keep a row from being deleted: the column naming it, that table's tenant, the conflict reason and rule (default `inUse`). */
+export type Reference = { column: AnyPgColumn; tenant: AnyPgColumn; reason: string; rule?: string };
+
+/**
+ * Before a delete: locks the row, then refuses it (409) while other rows refer to it, naming every reference
+ * that keeps it at once ("1 process…; 2 tasks…"), not one per try. Locked first: a row being made that refers
+ * to this one reads it `for key share`, so it has either committed and is counted here, or waits and then
+ * finds this row gone. Answers whether the row is there.
+ */
+export async function refuseIfReferenced(
+  ctx: Ctx,
+  table: PgTable & { id: AnyPgColumn },
+  rowId: number,
+  references: readonly Reference[],
+): Promise<boolean> {
+  const [row] = await ctx.tx.select({ id: table.id }).from(table).where(eq(table.id, rowId)).for('update');
+  if (!row) return false;
+  const blockers: { rule: string; reason: string; count: number }[] = [];
+  for (const ref of references) {
+    const [used] = await ctx.tx
+      .select({ n: count() })
+      .from(ref.column.table)
+      .where(and(eq(ref.tenant, ctx.caller.tenantId), eq(ref.column, rowId)));
+    const n = used?.n ?? 0;
+    if (n > 0) blockers.push({ rule: ref.rule ?? 'inUse', reason: ref.reason, count: n });
+  }
+  if (blockers.length) throw refusedAll('id', blockers, ctx.request.lang);
+  return true;
 }

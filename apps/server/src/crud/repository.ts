@@ -3,11 +3,12 @@ import { and, count, eq, getTableColumns, ne, type Placeholder, type SQL, sql } 
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { oneAtATime } from '../db/client';
-import { conflict, invalidField, refusedAll, rethrowUnique } from './conflict';
+import { conflict, invalidField, rethrowUnique } from './conflict';
 import type { Ctx } from './context';
 import { allOf } from './data-scope';
 import { keysetPage, pageMarks, pageOffset, pageStatement, readMarked } from './paging';
 import { containsPattern, containsPlaceholder, isoDates, startsWithParts } from './query';
+import { type Reference, refuseIfReferenced } from './references';
 import type { ResourceHandlers } from './register-resource';
 import { statementCache } from './statements';
 import { listTotal } from './totals';
@@ -37,7 +38,7 @@ export type RepositoryOptions<Item> = {
    * Rows that keep this one: deleting it is a 409 with `reason` (a key of `conflictReasons`), the count
    * and `rule` (default `inUse`), checked in the order given.
    */
-  references?: { column: AnyPgColumn; tenant: AnyPgColumn; reason: string; rule?: string }[];
+  references?: Reference[];
   /**
    * Columns computed with each row, read by the list and by one row (a correlated subquery written
    * out with qualified columns, such as a parent's name); writes answer the row read back with them.
@@ -281,22 +282,7 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
 
     async remove(ctx, rowId) {
       await options.beforeDelete?.(ctx, rowId);
-      if (options.references?.length) {
-        // locked first: a row being made that refers to this one reads it `for key share`, so it has either
-        // committed and is counted here, or waits and then finds this row gone
-        await ctx.tx.select({ id }).from(table).where(one(ctx, rowId)).for('update');
-        const blockers: { rule: string; reason: string; count: number }[] = [];
-        for (const ref of options.references) {
-          const [used] = await ctx.tx
-            .select({ n: count() })
-            .from(ref.column.table)
-            .where(and(eq(ref.tenant, ctx.caller.tenantId), eq(ref.column, rowId)));
-          const n = used?.n ?? 0;
-          if (n > 0) blockers.push({ rule: ref.rule ?? 'inUse', reason: ref.reason, count: n });
-        }
-        // every reason at once ("2 processes…; 5 tasks…"), not one per try
-        if (blockers.length) throw refusedAll('id', blockers, ctx.request.lang);
-      }
+      if (options.references?.length) await refuseIfReferenced(ctx, table as PgTable & { id: AnyPgColumn }, rowId, options.references);
       await ctx.tx.delete(table).where(one(ctx, rowId));
     },
   };

@@ -5,7 +5,7 @@ import { resourcesIn } from '../resource';
 import { type ErpPageName, erpDetail, erpRoute } from './pages';
 
 export { closingFields, createTimeField, statusField } from '../entity';
-export { textFilter } from '../resource';
+export { idFilter, textFilter } from '../resource';
 export { auditFields, codeSchema, optionalEmail, optionalPhone, optionalText } from '../system/common';
 
 /** Money: integer fen (minor units) in the API and the database; never a float. */
@@ -14,8 +14,6 @@ export const moneySchema = z.number().int().min(0).max(100_000_000_000);
 export const refId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 export const sortSchemaField = z.number().int().min(0).max(9999);
 export const nameSchema = (max = 50) => z.string().trim().min(1).max(max);
-/** Optional id filter from a query string. */
-export const idFilter = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional();
 
 export const erpStatus = { status: statusSchema };
 

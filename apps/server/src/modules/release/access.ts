@@ -1,12 +1,11 @@
 import { ALL_PERMISSIONS } from '@atrium/contracts';
 import { levelRank, type PermissionLevel } from '@atrium/contracts/release';
-import { and, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { refusedAll } from '../../crud/conflict';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Ctx } from '../../crud/context';
 import { isoDates } from '../../crud/query';
+import { type Reference, refuseIfReferenced } from '../../crud/references';
 import type { RouteResource } from '../../crud/register-resource';
-import { type releaseEnvs, releaseUserProjects, tenantUsers } from '../../db/schema';
+import { releaseEnvs, releaseUserProjects, tenantUsers } from '../../db/schema';
 import { forbidden, notFound } from '../../errors';
 
 /**
@@ -103,26 +102,9 @@ export async function approversOf(ctx: Ctx, projectId: number, envId: number): P
   return [...new Set(rows.map((r) => r.accountRef))];
 }
 
-/**
- * Deletes an environment nothing refers to (409 naming what does). The row is locked first: a task or
- * grant being made from it reads it `for key share`, so it has either committed and is counted here, or
- * waits and then finds the row gone.
- */
-export async function removeUnused(
-  ctx: Ctx,
-  table: typeof releaseEnvs,
-  id: number,
-  uses: [column: AnyPgColumn, reason: string][],
-): Promise<typeof releaseEnvs.$inferSelect> {
-  const [row] = await ctx.tx.select({ id: table.id }).from(table).where(eq(table.id, id)).for('update');
-  if (!row) throw notFound();
-  // every reason at once ("The environment has 2 task(s)…; … 1 user-project permission(s)…"), not one per try
-  const blockers: { rule: string; reason: string; count: number }[] = [];
-  for (const [column, reason] of uses) {
-    const [used] = await ctx.tx.select({ n: count() }).from(column.table).where(eq(column, id));
-    if ((used?.n ?? 0) > 0) blockers.push({ rule: 'inUse', reason, count: used?.n ?? 0 });
-  }
-  if (blockers.length) throw refusedAll('id', blockers, ctx.request.lang);
-  const [deleted] = await ctx.tx.delete(table).where(eq(table.id, id)).returning();
+/** Deletes an environment nothing refers to (409 naming what does, `refuseIfReferenced`); 404 when it is not there. */
+export async function removeUnused(ctx: Ctx, id: number, references: readonly Reference[]): Promise<typeof releaseEnvs.$inferSelect> {
+  if (!(await refuseIfReferenced(ctx, releaseEnvs, id, references))) throw notFound();
+  const [deleted] = await ctx.tx.delete(releaseEnvs).where(eq(releaseEnvs.id, id)).returning();
   return deleted as typeof releaseEnvs.$inferSelect;
 }

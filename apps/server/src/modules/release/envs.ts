@@ -114,9 +114,9 @@ export function envRoutes(app: FastifyInstance) {
     env,
     { ...at('DELETE', '/release/env/:id'), action: 'delete', params: idParam, response: envSchema, write: true },
     async (ctx, { params }) => {
-      const deleted = await removeUnused(ctx, releaseEnvs, params.id, [
-        [releaseTasks.envId, 'release.env.hasTasks'],
-        [releaseUserProjects.envId, 'release.env.hasGrants'],
+      const deleted = await removeUnused(ctx, params.id, [
+        { column: releaseTasks.envId, tenant: releaseTasks.tenantId, reason: 'release.env.hasTasks' },
+        { column: releaseUserProjects.envId, tenant: releaseUserProjects.tenantId, reason: 'release.env.hasGrants' },
       ]);
       // what went is shown like what is kept: secrets by name only
       return toEnv(deleted);

@@ -15,7 +15,8 @@ import { by, levelOf, requireLevel } from './access';
 const named = (query: string) => sql<string | null>`(${sql.raw(query)})`;
 const names = {
   userName: named(
-    `select a.name || ' (' || a.account_id || ')' from tenant_users u join accounts a on a.id = u.account_ref
+    `select coalesce(nullif(a.name, ''), nullif(a.nickname, ''), a.account_id) || ' (' || a.account_id || ')'
+       from tenant_users u join accounts a on a.id = u.account_ref
       where u.tenant_id = "release_user_projects"."tenant_id" and u.id = "release_user_projects"."user_id"`,
   ),
   projectName: named(
