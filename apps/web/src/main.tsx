@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { setInvalidLoginHandler, setStepUpHandler } from './api/http';
 import { setTokenFlag } from './api/storage';
@@ -43,7 +43,9 @@ const routerReady = () =>
 // the form the visitor already sees instead of drawing it again
 if (root.firstElementChild) {
   await routerReady();
-  if (router.state.location.pathname === '/login') hydrateRoot(root, app);
+  // as a transition, React hydrates in slices that yield to the browser between them instead of one long
+  // task: a keystroke or a click on the form meanwhile is answered at once (React hydrates what it hits first)
+  if (router.state.location.pathname === '/login') startTransition(() => void hydrateRoot(root, app));
   else {
     root.textContent = '';
     createRoot(root).render(app);

@@ -67,7 +67,9 @@ export function LoginPage() {
     const typed = (field: Field) => form?.querySelector<HTMLInputElement>(`#login-${field}`)?.value ?? '';
     const remembered = localStorage.getItem(REMEMBERED_ACCOUNT_KEY);
     const account = typed('account') || remembered || '';
-    setValues({ account, password: typed('password'), code: typed('code') });
+    const found: Values = { account, password: typed('password'), code: typed('code') };
+    // nothing typed or remembered (the common case): no second render inside hydration's commit
+    if (found.account || found.password || found.code) setValues(found);
     const ticked = form?.querySelector<HTMLInputElement>('.auth-actions input[type=checkbox]')?.checked;
     setRemember(Boolean(ticked || remembered));
     // a session that ended elsewhere (forced out, expired…) says why, until the next sign-in
