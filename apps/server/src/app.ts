@@ -11,8 +11,6 @@ import type { Database } from './db/client';
 import { type AppEvents, createAppEvents } from './events';
 import { registerModules } from './modules';
 import { serverDir } from './paths';
-import { authPlugin } from './plugins/app/auth';
-import { realtimePlugin } from './plugins/app/realtime';
 import { databasePlugin } from './plugins/external/database';
 import { errorsPlugin } from './plugins/external/errors';
 import { healthPlugin } from './plugins/external/health';
@@ -29,6 +27,8 @@ import { timeoutPlugin } from './plugins/external/timeout';
 import { webPlugin } from './plugins/external/web';
 import { openSecrets } from './secrets/at-rest';
 import type { SecretBox } from './secrets/box';
+import { authPlugin } from './wiring/auth';
+import { realtimePlugin } from './wiring/realtime';
 
 export const defaultWebDist = path.resolve(serverDir, '../web/dist');
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { BackplaneMessage, SessionService } from '../../modules/auth/session.service';
-import type { RedisWatch } from '../../redis';
-import { redisNamespace } from '../external/store';
+import type { BackplaneMessage, SessionService } from '../modules/auth/session.service';
+import { redisNamespace } from '../plugins/external/store';
+import type { RedisWatch } from '../redis';
 
 /**
  * With REDIS_URL, instances tell each other at once about ended sessions, changed access and writes

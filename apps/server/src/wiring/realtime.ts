@@ -1,15 +1,15 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { sessions } from '../../db/schema';
-import { IDLE_MS, resolveToken } from '../../modules/auth/session.service';
-import { checkDevice } from '../../modules/mall/printer.service';
-import type { SessionCheck, TokenCheck } from '../../modules/realtime/broker';
-import { BrokerHook, EmqxApi, type SessionEnd } from '../../modules/realtime/hook';
-import type { NotifyInput } from '../../modules/realtime/notification.repository';
-import { type NotifyResult, type PublishInput, Realtime } from '../../modules/realtime/realtime.service';
-import { serverCredentialsOf } from '../../modules/realtime/rules';
-import { BrokerWork } from '../../modules/realtime/work';
+import { sessions } from '../db/schema';
+import { IDLE_MS, resolveToken } from '../modules/auth/session.service';
+import { checkDevice } from '../modules/mall/printer.service';
+import type { SessionCheck, TokenCheck } from '../modules/realtime/broker';
+import { BrokerHook, EmqxApi, type SessionEnd } from '../modules/realtime/hook';
+import type { NotifyInput } from '../modules/realtime/notification.repository';
+import { type NotifyResult, type PublishInput, Realtime } from '../modules/realtime/realtime.service';
+import { serverCredentialsOf } from '../modules/realtime/rules';
+import { BrokerWork } from '../modules/realtime/work';
 
 declare module 'fastify' {
   interface FastifyInstance {

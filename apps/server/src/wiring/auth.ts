@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../../errors';
-import { ApiTokenService, tokenRefused } from '../../modules/auth/api-token.service';
-import { CaptchaService } from '../../modules/auth/captcha.service';
-import { createMailer, type Mailer } from '../../modules/auth/mailer';
-import { SessionService } from '../../modules/auth/session.service';
-import { type AuthContext, can, tokenOf } from '../external/access';
+import { AppError } from '../errors';
+import { ApiTokenService, tokenRefused } from '../modules/auth/api-token.service';
+import { CaptchaService } from '../modules/auth/captcha.service';
+import { createMailer, type Mailer } from '../modules/auth/mailer';
+import { SessionService } from '../modules/auth/session.service';
+import { type AuthContext, can, tokenOf } from '../plugins/external/access';
 import { connectBackplane } from './backplane';
 
 declare module 'fastify' {
