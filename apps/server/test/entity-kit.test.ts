@@ -35,6 +35,14 @@ const samples: Record<string, (owner: Caller) => Promise<void>> = {
   'release:project': async (owner) => {
     expect((await owner.post('/api/release/project', { key: 'kit', name: 'Kit' })).status).toBe(200);
   },
+  'release:env': async (owner) => {
+    const env = await owner.post('/api/release/env', {
+      key: 'kit',
+      name: 'Kit',
+      variables: [{ name: 'TOKEN', value: 'kit', secret: true }],
+    });
+    expect(env.status).toBe(200);
+  },
   'release:process': async (owner) => {
     const ability = await owner.post('/api/release/ability', {
       key: 'kit',

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { createTimeField, type EntityManifest, manifestOf } from './entity';
 import {
+  envCreateSchema,
+  envUpdateSchema,
   permissionLevels,
   processCreateSchema,
   processUpdateSchema,
@@ -8,7 +10,7 @@ import {
   projectUpdateSchema,
   userProjectSchema,
 } from './release';
-import { processSchema, projectSchema, userProjectItemSchema } from './release-items';
+import { envSchema, processSchema, projectSchema, userProjectItemSchema } from './release-items';
 import { releaseEntityPages } from './release-pages';
 import { defineResource, idFilter, textFilter } from './resource';
 import { catalogueRoute } from './routes';
@@ -42,6 +44,25 @@ export const projectEntity = manifestOf(projectResource, {
   ],
   createDefaults: { keepReleases: 5 },
 });
+
+/**
+ * Environments, shared by every project; their page is their own (the variables editor). A secret
+ * variable comes back by its name only; changing protection, approvals or variables needs a MAINTAINER
+ * of the environment (ADR 029).
+ */
+export const envResource = defineResource({
+  domain: 'release',
+  name: 'env',
+  item: envSchema,
+  create: envCreateSchema,
+  update: envUpdateSchema,
+  filters: z.object({ key: textFilter(64), name: textFilter(100) }),
+  sortable: ['key', 'name', 'createTime'],
+  defaultSort: { column: 'key', direction: 'asc' },
+  actions: ['list', 'query', 'create', 'update', 'delete'],
+  deleteAnswersRow: true,
+});
+export const envEntity = manifestOf(envResource, { route: catalogueRoute(releaseEntityPages.env) });
 
 /**
  * User-project grants: a user's level on a project, or on one environment of it. Granting what is granted
@@ -94,4 +115,4 @@ export const processResource = defineResource({
 export const processEntity = manifestOf(processResource, { route: catalogueRoute(releaseEntityPages.process) });
 
 /** Every release manifest, for the server's registration, the page map and the entity test kit. */
-export const releaseEntities: readonly EntityManifest[] = [projectEntity, userProjectEntity, processEntity];
+export const releaseEntities: readonly EntityManifest[] = [projectEntity, envEntity, userProjectEntity, processEntity];

@@ -5,6 +5,7 @@
  */
 export const releaseEntityPages = {
   project: 'releaseProject',
+  env: 'releaseEnv',
   userProject: 'releaseUserProject',
   process: 'releaseProcess',
 } as const;

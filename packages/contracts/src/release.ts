@@ -88,10 +88,13 @@ export const envCreateSchema = z.object({
   requiredApprovals: z.number().int().min(1).max(10).default(1),
   variables: z.array(variableSchema).max(100).superRefine(uniqueNames).default([]),
 });
-/** On update a secret variable sent without a value keeps the stored one (the API never shows it). */
+/**
+ * On update a secret variable sent without a value keeps the stored one (the API never shows it): its
+ * value left out, or null as the API answers it, so a row read can be sent back as it is.
+ */
 export const envUpdateSchema = envCreateSchema.omit({ key: true }).extend({
   variables: z
-    .array(variableSchema.extend({ value: z.string().max(8192).optional() }))
+    .array(variableSchema.extend({ value: z.string().max(8192).nullish() }))
     .max(100)
     .superRefine(uniqueNames)
     .default([]),

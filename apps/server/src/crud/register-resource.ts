@@ -169,7 +169,8 @@ export function registerResource<R extends Resource>(app: FastifyInstance, resou
             const before = await visible(handlers, ctx, id);
             recordAudit(request, { before });
             const after = await update(ctx, id, request.body as z.output<R['update']>, before);
-            recordAudit(request, { after });
+            // a handler that logged its own summary of the change keeps it (an environment's: secrets masked, marked changed)
+            if (request.auditState?.after === undefined) recordAudit(request, { after });
             return after;
           }),
         );

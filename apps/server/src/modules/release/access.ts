@@ -3,10 +3,9 @@ import { levelRank, type PermissionLevel } from '@atrium/contracts/release';
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Ctx } from '../../crud/context';
 import { isoDates } from '../../crud/query';
-import { type Reference, refuseIfReferenced } from '../../crud/references';
 import type { RouteResource } from '../../crud/register-resource';
-import { releaseEnvs, releaseUserProjects, tenantUsers } from '../../db/schema';
-import { forbidden, notFound } from '../../errors';
+import { releaseUserProjects, tenantUsers } from '../../db/schema';
+import { forbidden } from '../../errors';
 
 /**
  * A release resource for `typedRoute`: the permission `release:{permission}:{action}` and the
@@ -100,11 +99,4 @@ export async function approversOf(ctx: Ctx, projectId: number, envId: number): P
       ),
     );
   return [...new Set(rows.map((r) => r.accountRef))];
-}
-
-/** Deletes an environment nothing refers to (409 naming what does, `refuseIfReferenced`); 404 when it is not there. */
-export async function removeUnused(ctx: Ctx, id: number, references: readonly Reference[]): Promise<typeof releaseEnvs.$inferSelect> {
-  if (!(await refuseIfReferenced(ctx, releaseEnvs, id, references))) throw notFound();
-  const [deleted] = await ctx.tx.delete(releaseEnvs).where(eq(releaseEnvs.id, id)).returning();
-  return deleted as typeof releaseEnvs.$inferSelect;
 }

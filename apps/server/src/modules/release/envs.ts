@@ -1,18 +1,19 @@
-import { envCreateSchema, envUpdateSchema, idParam } from '@atrium/contracts/release';
-import { envListSchema, envSchema, type ReleaseEnv } from '@atrium/contracts/release-items';
+import type { envCreateSchema, envUpdateSchema } from '@atrium/contracts/release';
+import { envEntity } from '@atrium/contracts/release-entities';
+import type { ReleaseEnv } from '@atrium/contracts/release-items';
 import { MASK } from '@atrium/contracts/release-mask';
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import { recordAudit } from '../../crud/audit';
-import { invalidField, rethrowUnique } from '../../crud/conflict';
+import { invalidField } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
-import { typedRoute } from '../../crud/typed-route';
+import { registerTable } from '../../crud/entity';
 import { type ReleaseVariable, releaseEnvs, releaseTasks, releaseUserProjects } from '../../db/schema';
 import { notFound } from '../../errors';
 import { secretContext } from '../../secrets/at-rest';
-import { at, by, releaseResource, removeUnused, requireEnvMaintainer, strip } from './access';
+import { requireEnvMaintainer, strip } from './access';
 
-const env = releaseResource('env');
 type EnvRow = typeof releaseEnvs.$inferSelect;
 
 /** Secret variables as stored: sealed with the tenant's context (secrets/box.ts); other variables as they are. */
@@ -43,83 +44,57 @@ const envForLog = (row: EnvRow, before?: EnvRow) => ({
   }),
 });
 
-/** Environments: shared by every project; protection, approvals and variables are their maintainers' (ADR 029). */
-export function envRoutes(app: FastifyInstance) {
-  typedRoute(app, env, { ...at('GET', '/release/env'), action: 'list', response: envListSchema }, async (ctx) => {
-    const rows = await ctx.tx.select().from(releaseEnvs).orderBy(asc(releaseEnvs.key));
-    return { list: rows.map(toEnv), total: rows.length };
+/**
+ * The variables an update writes, in plain text: a secret sent without a value keeps the stored one
+ * (400 naming the variable when there is none). Changing protection, approvals or variables is the
+ * environment's maintainers' (ADR 029); renaming it is the permission's.
+ */
+async function variablesOf(ctx: Ctx, current: EnvRow, body: z.output<typeof envUpdateSchema>): Promise<ReleaseVariable[]> {
+  const variables = body.variables.map((v, index) => {
+    if (v.value !== undefined && v.value !== null) return { name: v.name, value: v.value, secret: v.secret };
+    const kept = current.variables.find((old) => old.name === v.name && old.secret);
+    if (!kept) throw invalidField(`variables.${index}.value`, 'required', 'required');
+    return kept;
   });
-  typedRoute(
-    app,
-    env,
-    { ...at('GET', '/release/env/:id'), action: 'query', params: idParam, response: envSchema },
-    async (ctx, { params }) => {
-      const [row] = await ctx.tx.select().from(releaseEnvs).where(eq(releaseEnvs.id, params.id));
-      if (!row) throw notFound();
-      return toEnv(row);
-    },
-  );
-  typedRoute(
-    app,
-    env,
-    { ...at('POST', '/release/env'), action: 'create', body: envCreateSchema, response: envSchema, write: true },
-    async (ctx, { body }) => {
-      const [row] = await ctx.tx
-        .insert(releaseEnvs)
-        .values({
-          tenantId: ctx.caller.tenantId,
-          ...body,
-          variables: sealVariables(ctx, body.variables),
-          createBy: by(ctx),
-          updateBy: by(ctx),
-        })
-        .returning()
-        .catch((error: unknown) => rethrowUnique(error, { release_envs_key_key: 'key' }));
-      return toEnv(row as EnvRow);
-    },
-  );
-  typedRoute(
-    app,
-    env,
-    { ...at('PUT', '/release/env/:id'), action: 'update', params: idParam, body: envUpdateSchema, response: envSchema, write: true },
-    async (ctx, { params, body }) => {
-      const [stored] = await ctx.tx.select().from(releaseEnvs).where(eq(releaseEnvs.id, params.id)).for('update');
+  const guarded =
+    body.protected !== current.protected ||
+    body.requiredApprovals !== current.requiredApprovals ||
+    JSON.stringify(variables) !== JSON.stringify(current.variables);
+  if (guarded) await requireEnvMaintainer(ctx, current.id);
+  return variables;
+}
+
+/**
+ * Environments: shared by every project; protection, approvals and variables are their maintainers'
+ * (ADR 029). The manifest's routes over the table: secrets sealed at rest and shown by name only, an
+ * update's log entry marks which secrets changed, and an environment goes only when no task or grant
+ * refers to it.
+ */
+export function envRoutes(app: FastifyInstance) {
+  // an update's stored row in plain text and the variables it writes, kept for its log entry
+  const updating = new WeakMap<Ctx, { current: EnvRow; variables: ReleaseVariable[] }>();
+  registerTable(app, envEntity, releaseEnvs, {
+    unique: { key: 'release_envs_key_key' },
+    references: [
+      { column: releaseTasks.envId, tenant: releaseTasks.tenantId, reason: 'release.env.hasTasks' },
+      { column: releaseUserProjects.envId, tenant: releaseUserProjects.tenantId, reason: 'release.env.hasGrants' },
+    ],
+    toItem: (row) => toEnv(row as EnvRow),
+    beforeWrite: async (ctx, input, id) => {
+      if (id === undefined) return { variables: sealVariables(ctx, (input as z.output<typeof envCreateSchema>).variables) };
+      const [stored] = await ctx.tx.select().from(releaseEnvs).where(eq(releaseEnvs.id, id)).for('update');
       if (!stored) throw notFound();
       // compared and logged in plain text here, stored sealed
       const current = { ...stored, variables: openVariables(ctx, stored.variables) };
-      const variables = body.variables.map((v, index) => {
-        if (v.value !== undefined) return { name: v.name, value: v.value, secret: v.secret };
-        const kept = current.variables.find((old) => old.name === v.name && old.secret);
-        if (!kept) throw invalidField(`variables.${index}.value`, 'required', 'required');
-        return kept;
-      });
-      // the permission renames; protection, approvals and variables are the environment's maintainers' (ADR 029)
-      const guarded =
-        body.protected !== current.protected ||
-        body.requiredApprovals !== current.requiredApprovals ||
-        JSON.stringify(variables) !== JSON.stringify(current.variables);
-      if (guarded) await requireEnvMaintainer(ctx, current.id);
-      const [row] = await ctx.tx
-        .update(releaseEnvs)
-        .set({ ...body, variables: sealVariables(ctx, variables), updateBy: by(ctx), updateTime: new Date() })
-        .where(eq(releaseEnvs.id, params.id))
-        .returning();
-      const updated = { ...(row as EnvRow), variables };
-      recordAudit(ctx.request, { before: envForLog(current), after: envForLog(updated, current) });
-      return toEnv(updated);
+      const variables = await variablesOf(ctx, current, input as z.output<typeof envUpdateSchema>);
+      updating.set(ctx, { current, variables });
+      return { variables: sealVariables(ctx, variables) };
     },
-  );
-  typedRoute(
-    app,
-    env,
-    { ...at('DELETE', '/release/env/:id'), action: 'delete', params: idParam, response: envSchema, write: true },
-    async (ctx, { params }) => {
-      const deleted = await removeUnused(ctx, params.id, [
-        { column: releaseTasks.envId, tenant: releaseTasks.tenantId, reason: 'release.env.hasTasks' },
-        { column: releaseUserProjects.envId, tenant: releaseUserProjects.tenantId, reason: 'release.env.hasGrants' },
-      ]);
-      // what went is shown like what is kept: secrets by name only
-      return toEnv(deleted);
+    afterUpdate: async (ctx, row) => {
+      const update = updating.get(ctx);
+      if (!update) return;
+      const written = { ...(row as EnvRow), variables: update.variables };
+      recordAudit(ctx.request, { before: envForLog(update.current), after: envForLog(written, update.current) });
     },
-  );
+  });
 }
