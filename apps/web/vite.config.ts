@@ -43,7 +43,12 @@ export default defineConfig({
         codeSplitting: {
           experimentalInlineCommonChunks: { maxSize: 4 * 1024 },
           // what every visit runs first, and the sign-in route, in one file (build/boot-chunk.ts)
-          groups: [{ name: bootChunkName(import.meta.dirname, ['src/main.tsx', 'src/modules/auth/login/LoginPage.tsx']) }],
+          groups: [
+            {
+              name: bootChunkName(import.meta.dirname, ['src/main.tsx', 'src/modules/auth/login/LoginPage.tsx']),
+              debugName: 'boot',
+            },
+          ],
         },
       },
     },
