@@ -479,8 +479,12 @@ describe.each(engines)('system management API on %s', (engine) => {
       );
       expect([unscoped.status, unscoped.body.data.fields[0].message]).toEqual([400, '自定义数据权限须至少选择一个部门']);
       expect((await admin.get(`/api/system/role/${role.body.data.id}`)).body.data.deptIds).toEqual([dept.id]);
-      const huge = await admin.del('/api/release/env/99999999999999999999', 'zh-CN');
+      // an id past what a number holds: 400 naming it, in the caller's language (a typedRoute's numeric id,
+      // a resource's id of at most 16 digits), never a 500
+      const huge = await admin.put('/api/release/ability/99999999999999999999/publish', {}, 'zh-CN');
       expect([huge.status, huge.body.data.fields]).toEqual([400, [{ field: 'id', rule: 'too_big', message: '不能大于 9007199254740991' }]]);
+      const long = await admin.del('/api/release/env/99999999999999999999', 'zh-CN');
+      expect([long.status, long.body.data.fields]).toEqual([400, [{ field: 'id', rule: 'invalid_format', message: '格式不正确' }]]);
       const unknownMenu = await admin.post('/api/system/role', { name: 'Ghost', code: 'ghost', menuIds: [999999] });
       expect([unknownMenu.status, fieldsOf(unknownMenu.body)]).toEqual([400, ['menuIds']]);
       const held = await admin.del(`/api/system/role/${role.body.data.id}`);
