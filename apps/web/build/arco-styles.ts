@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Plugin } from 'vite';
+import { namesImported } from './imports.ts';
 
 const require = createRequire(import.meta.url);
 const arcoRoot = path.dirname(require.resolve('@arco-design/web-react/package.json'));
-const importPattern = /import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*['"]@arco-design\/web-react['"];?/g;
 
 // Sub-components exported at top level whose styles live in another component's folder.
 const styleOwner: Record<string, string> = { Row: 'Grid', Col: 'Grid', Grid: 'Grid' };
@@ -31,15 +31,9 @@ export function arcoStyles(): Plugin {
     transform(code, id) {
       if (id.includes('node_modules') || !/\.[jt]sx?$/.test(id) || !code.includes('@arco-design/web-react')) return null;
       const styles = new Set<string>();
-      for (const match of code.matchAll(importPattern)) {
-        if (match[0].includes('import type')) continue;
-        for (const raw of (match[1] ?? '').split(',')) {
-          const spec = raw.trim();
-          if (!spec || spec.startsWith('type ')) continue;
-          const name = spec.split(/\s+as\s+/)[0]?.trim() ?? '';
-          const style = /^[A-Z]/.test(name) ? styleFor(name) : null;
-          if (style) styles.add(style);
-        }
+      for (const name of namesImported(code, '@arco-design/web-react')) {
+        const style = /^[A-Z]/.test(name) ? styleFor(name) : null;
+        if (style) styles.add(style);
       }
       if (styles.size === 0) return null;
       return { code: `${[...styles].map((s) => `import '${s}';`).join('\n')}\n${code}`, map: null };

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ChunkingContext } from 'rolldown';
+import { namesImported } from './imports.ts';
 
 /**
  * Arco's two index modules re-export the whole library and every icon. Followed as imports, they would
@@ -20,19 +21,6 @@ const barrels: { index: RegExp; specifier: string; folder: (name: string) => str
   },
 ];
 const arcoRoot = /^(.*[\\/]@arco-design[\\/]web-react)[\\/]/;
-
-/** The value names a module imports from `specifier` (`import { A, B as C } from '…'`, types left out). */
-function namesImported(code: string, specifier: string): string[] {
-  const names: string[] = [];
-  const pattern = new RegExp(`import\\s*\\{([^}]*)\\}\\s*from\\s*['"]${specifier.replace(/[/.]/g, '\\$&')}['"]`, 'g');
-  for (const match of code.matchAll(pattern)) {
-    for (const raw of (match[1] ?? '').split(',')) {
-      const spec = raw.trim();
-      if (spec && !spec.startsWith('type ')) names.push(spec.split(/\s+as\s+/)[0]?.trim() ?? '');
-    }
-  }
-  return names.filter(Boolean);
-}
 
 /**
  * The name of the chunk a module goes into when the first page needs it: what the entry imports
