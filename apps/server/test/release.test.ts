@@ -783,4 +783,31 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     expect(next.body.data.version).toBe(2);
     expect(next.body.data.status).toBe('DRAFT');
   });
+
+  it('pages the abilities, finds a key’s versions exactly, and numbers versions made at once without a 500', async () => {
+    const key = unique('pg');
+    const make = () => admin.post('/api/release/ability', { key, name: 'P', runtime: 'shell', body: 'echo p', timeoutSec: 10 });
+    // made at once: each gets the next version, or a 409 naming the key when both took the same
+    const raced = await Promise.all([make(), make(), make()]);
+    for (const answer of raced) expect(answer.status === 200 || fieldsOf(answer.body).includes('key')).toBe(true);
+    const made = raced.filter((a) => a.status === 200).length;
+    expect(made).toBeGreaterThanOrEqual(1);
+    // a key that begins like this one is not one of its versions
+    await admin.post('/api/release/ability', { key: `${key}x`, name: 'P', runtime: 'shell', body: 'echo p', timeoutSec: 10 });
+    const versions = (await admin.get(`/api/release/ability?key=${key}&sort=version:desc`)).body.data;
+    expect(versions.total).toBe(made);
+    expect(versions.list.map((a: { version: number }) => a.version)).toEqual(Array.from({ length: made }, (_, i) => made - i));
+    const page = (await admin.get('/api/release/ability?pageSize=1&pageNum=2')).body.data;
+    expect([page.list.length, page.pageNum, page.pageSize]).toEqual([1, 2, 1]);
+    expect(page.total).toBeGreaterThan(made);
+    // an edit of a version that is not there is a 404, of another status a 409 naming the status
+    const edit = { name: 'P', runtime: 'shell', body: 'echo q', timeoutSec: 10 };
+    expect((await admin.put('/api/release/ability/2147483647', edit)).status).toBe(404);
+    const draft = versions.list[0];
+    await admin.put(`/api/release/ability/${draft.id}/publish`, {});
+    await admin.put(`/api/release/ability/${draft.id}/deprecate`, {});
+    const frozen = await admin.put(`/api/release/ability/${draft.id}`, edit);
+    expect([frozen.status, fieldsOf(frozen.body)]).toEqual([409, ['status']]);
+    expect((await admin.get(`/api/release/ability/${draft.id}`)).body.data.body).toBe('echo p');
+  });
 });

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { createTimeField, type EntityManifest, manifestOf } from './entity';
 import {
+  abilityCreateSchema,
+  abilityStatuses,
+  abilityUpdateSchema,
   envCreateSchema,
   envUpdateSchema,
   permissionLevels,
@@ -10,7 +13,7 @@ import {
   projectUpdateSchema,
   userProjectSchema,
 } from './release';
-import { envSchema, processSchema, projectSchema, userProjectItemSchema } from './release-items';
+import { abilitySchema, envSchema, processSchema, projectSchema, userProjectItemSchema } from './release-items';
 import { releaseEntityPages } from './release-pages';
 import { defineResource, idFilter, textFilter } from './resource';
 import { catalogueRoute } from './routes';
@@ -114,5 +117,26 @@ export const processResource = defineResource({
 });
 export const processEntity = manifestOf(processResource, { route: catalogueRoute(releaseEntityPages.process) });
 
+/**
+ * Abilities: versioned shell scripts, their page their own (the script editor, the history). A key seen
+ * before starts its next version; a published version is frozen; publishing and deprecating are actions
+ * of their own. Nothing deletes one: the tasks that ran it keep its version.
+ */
+export const abilityResource = defineResource({
+  domain: 'release',
+  name: 'ability',
+  item: abilitySchema,
+  create: abilityCreateSchema,
+  update: abilityUpdateSchema,
+  filters: z.object({ key: textFilter(64), name: textFilter(100), status: z.enum(abilityStatuses).optional() }),
+  sortable: ['key', 'version', 'name', 'status', 'createTime'],
+  defaultSort: { column: 'key', direction: 'asc' },
+  actions: ['list', 'query', 'create', 'update'],
+});
+export const abilityEntity = manifestOf(abilityResource, {
+  route: catalogueRoute(releaseEntityPages.ability),
+  extraActions: ['publish', 'deprecate'],
+});
+
 /** Every release manifest, for the server's registration, the page map and the entity test kit. */
-export const releaseEntities: readonly EntityManifest[] = [projectEntity, envEntity, userProjectEntity, processEntity];
+export const releaseEntities: readonly EntityManifest[] = [abilityEntity, projectEntity, envEntity, userProjectEntity, processEntity];

@@ -4,6 +4,7 @@
  * Plain data: the page map reads it without loading the schemas.
  */
 export const releaseEntityPages = {
+  ability: 'releaseAbility',
   project: 'releaseProject',
   env: 'releaseEnv',
   userProject: 'releaseUserProject',

@@ -35,6 +35,11 @@ export type RepositoryOptions<Item> = {
   /** unique fields checked before writing (409 naming the field): field → unique index name */
   unique?: Record<string, string>;
   /**
+   * Unique indexes no one field is checked against before writing, which a raced write may still hit
+   * (an ability's key and version): index name → the field its 409 names.
+   */
+  raced?: Record<string, string>;
+  /**
    * Rows that keep this one: deleting it is a 409 with `reason` (a key of `conflictReasons`), the count
    * and `rule` (default `inUse`), checked in the order given.
    */
@@ -161,7 +166,10 @@ export function tableRepository<R extends Resource, Item = z.output<R['item']>>(
       if (taken) throw conflict(field);
     }
   }
-  const constraints = Object.fromEntries(Object.entries(options.unique ?? {}).map(([field, name]) => [name, field]));
+  const constraints = {
+    ...Object.fromEntries(Object.entries(options.unique ?? {}).map(([field, name]) => [name, field])),
+    ...options.raced,
+  };
   const one = (ctx: Ctx, rowId: number) => and(mine(ctx), eq(id, rowId));
 
   return {

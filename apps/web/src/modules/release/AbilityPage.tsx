@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Drawer, Form, InputNumber, List, Space, Typography } from '@arco-design/web-react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
@@ -13,11 +13,12 @@ import {
   EditButton,
   EditModal,
   KeyNameFields,
+  type Listed,
   ListTable,
   RowActions,
   StatusTag,
   useFormErrors,
-  useList,
+  usePagedList,
 } from './shared';
 import { stepNames, unsetVariables, VARIABLE_PREFIX } from './step-variables';
 
@@ -63,12 +64,18 @@ export function AbilityPage() {
   const { t } = useTranslation();
   const can = useCan();
   const client = useQueryClient();
-  const abilities = useList<Ability>('ability');
+  const abilities = usePagedList<Ability>('ability');
   const [editing, setEditing] = useState<Editing | null>(null);
   const errors = useFormErrors();
   // the key whose versions the history drawer shows, and the version opened in it
   const [history, setHistory] = useState<{ key: string; id: number } | null>(null);
-  const versions = (abilities.data?.list ?? []).filter((a) => a.key === history?.key).sort((a, b) => b.version - a.version);
+  const versions =
+    useQuery({
+      queryKey: ['release', 'ability', 'versions', history?.key],
+      queryFn: () =>
+        http.get<Listed<Ability>>('/api/release/ability', { params: { key: history?.key, sort: 'version:desc', pageSize: 200 } }),
+      enabled: !!history,
+    }).data?.list ?? [];
   const shown = versions.find((a) => a.id === history?.id) ?? versions[0];
   const refresh = () => client.invalidateQueries({ queryKey: ['release', 'ability'] });
   const save = async () => {
@@ -94,7 +101,8 @@ export function AbilityPage() {
         onClick={() => setEditing({ key: '', name: '', body: '#!/bin/sh\nset -eu\n', timeoutSec: 600 })}
       />
       <ListTable
-        list={abilities}
+        list={abilities.list}
+        pagination={abilities.pagination}
         columns={[
           { title: t('release.key'), dataIndex: 'key', phone: true },
           { title: t('release.version'), dataIndex: 'version', render: (v: number) => `v${v}` },

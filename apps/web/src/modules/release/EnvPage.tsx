@@ -14,7 +14,7 @@ import {
   KeyNameFields,
   ListTable,
   useFormErrors,
-  useList,
+  usePagedList,
   type Variable,
 } from './shared';
 
@@ -33,7 +33,7 @@ export function EnvPage() {
   const { t } = useTranslation();
   const can = useCan();
   const client = useQueryClient();
-  const envs = useList<Env>('env');
+  const envs = usePagedList<Env>('env');
   const [editing, setEditing] = useState<Editing | null>(null);
   const errors = useFormErrors();
   const save = async () => {
@@ -59,7 +59,8 @@ export function EnvPage() {
         onClick={() => setEditing({ key: '', name: '', protected: false, requiredApprovals: 1, variables: [] })}
       />
       <ListTable
-        list={envs}
+        list={envs.list}
+        pagination={envs.pagination}
         columns={[
           { title: t('release.key'), dataIndex: 'key' },
           { title: t('release.name'), dataIndex: 'name', phone: true },

@@ -19,6 +19,7 @@ import {
   textToParams,
   useFormErrors,
   useList,
+  usePagedList,
 } from './shared';
 
 type EditStep = { uid: number; abilityId?: number; params: string; labels: string[]; timeoutSec: number | null; retries: number };
@@ -30,7 +31,7 @@ export function ProcessPage() {
   const { t } = useTranslation();
   const can = useCan();
   const client = useQueryClient();
-  const processes = useList<Process>('process');
+  const processes = usePagedList<Process>('process');
   const projects = useList<Project>('project');
   const abilities = useList<Ability>('ability');
   const [editing, setEditing] = useState<Editing | null>(null);
@@ -77,7 +78,8 @@ export function ProcessPage() {
     <Card title={t('menu.release.process')}>
       <CreateButton shown={can('release:process:create')} onClick={() => setEditing({ name: '', steps: [newStep()] })} />
       <ListTable
-        list={processes}
+        list={processes.list}
+        pagination={processes.pagination}
         columns={[
           { title: t('release.name'), dataIndex: 'name', phone: true },
           {

@@ -14,11 +14,12 @@ import {
 } from '@arco-design/web-react';
 import type { ReleaseEnv, ReleaseProcess, ReleaseTask } from '@atrium/contracts/release-items';
 import { releaseLabel, type releaseLabels } from '@atrium/contracts/release-labels';
-import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, http } from '../../api';
 import { NoAccess } from '../../crud/NoAccess';
+import { type Paging, pagedTable } from '../../crud/paged-table';
 import { useIsPhone } from '../../shell/useIsPhone';
 import './messages';
 import './release.css';
@@ -60,8 +61,8 @@ export type Step = ReleaseProcess['steps'][number];
 export type StepRun = NonNullable<ReleaseTask['stepRuns']>[number];
 
 /**
- * One release list: all rows of the short ones, the first 200 of a paged one (the projects, as the generic
- * pickers take them). Quiet on failure: a page's own table says why
+ * The first 200 rows of a release list, for what a page picks from or names (the projects on the task
+ * page, the abilities of a process's steps), as the generic pickers take them. Quiet on failure: a page's own table says why
  * (`EmptyList`), and a list a page only picks from (the projects on the task page) is just empty,
  * instead of a toast for each list the role may not read.
  */
@@ -71,6 +72,21 @@ export function useList<T>(path: string, enabled = true) {
     queryFn: () => http.get<Listed<T>>(`/api/release/${path}`, { params: { pageSize: 200 }, silent: true }),
     enabled,
   });
+}
+
+/**
+ * One page of a release list the page's table pages through on the server (20 rows, the size the user
+ * picks), with the table's pagination; `params` narrow it. Invalidating `['release', path]` reloads it.
+ */
+export function usePagedList<T>(path: string, params: Record<string, unknown> = {}) {
+  const { t } = useTranslation();
+  const [paging, setPaging] = useState<Paging>({ pageNum: 1, pageSize: 20 });
+  const list = useQuery({
+    queryKey: ['release', path, paging, params],
+    queryFn: () => http.get<Listed<T>>(`/api/release/${path}`, { params: { ...params, ...paging }, silent: true }),
+    placeholderData: keepPreviousData,
+  });
+  return { list, pagination: pagedTable(list, paging, setPaging, t).pagination };
 }
 
 /** What a release table shows when its list is empty: a list the role may not read says so, a failure says why. */
