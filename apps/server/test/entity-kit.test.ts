@@ -59,6 +59,11 @@ const samples: Record<string, (owner: Caller) => Promise<void>> = {
     });
     expect(process.status).toBe(200);
   },
+  'release:client': async (owner) => {
+    // an agent enrols itself with a one-time token the tenant made
+    const { token } = (await owner.post('/api/release/client/enrol-token', {})).body.data as { token: string };
+    expect((await owner.post('/api/release/client/enrol', { token, hostname: 'kit', os: 'linux' })).status).toBe(200);
+  },
   'release:userProject': async (owner) => {
     const [user] = (await owner.get('/api/system/user/user?pageSize=1')).body.data.list as { id: number }[];
     const [project] = (await owner.get('/api/release/project?pageSize=1')).body.data.list as { id: number }[];

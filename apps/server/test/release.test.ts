@@ -133,6 +133,12 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
     const pending = (await admin.get(`/api/release/client/${credentials.id}`)).body.data;
     expect(pending).toMatchObject({ status: 'PENDING', presence: 'offline' });
     expect(pending.secretHash).toBeUndefined();
+    // the list pages and filters the agents, and shows no secret's hash either
+    const waiting = (await admin.get('/api/release/client?status=PENDING&presence=offline&sort=hostname:asc&pageSize=200')).body.data;
+    expect(waiting.list.map((c: { id: number }) => c.id)).toContain(credentials.id);
+    expect(waiting.list.every((c: { status: string; secretHash?: string }) => c.status === 'PENDING' && !c.secretHash)).toBe(true);
+    const none = await admin.get('/api/release/client?status=GONE');
+    expect([none.status, fieldsOf(none.body)]).toEqual([400, ['status']]);
     const again = await ctx.app.inject({
       method: 'POST',
       url: '/api/release/client/enrol',
@@ -144,6 +150,8 @@ describe.each(engines)('release management with real agents on %s', (engine) => 
       'approved agent online',
       async () => (await admin.get(`/api/release/client/${credentials.id}`)).body.data.presence === 'online',
     );
+    const active = (await admin.get(`/api/release/client?status=ACTIVE&hostname=${encodeURIComponent(pending.hostname)}`)).body.data;
+    expect(active.list.map((c: { id: number }) => c.id)).toContain(credentials.id);
   });
 
   it('runs a real shell step: output in the log, params and variables as environment, the secret never stored', async () => {

@@ -4,6 +4,8 @@ import {
   abilityCreateSchema,
   abilityStatuses,
   abilityUpdateSchema,
+  clientStatuses,
+  clientUpdateSchema,
   envCreateSchema,
   envUpdateSchema,
   permissionLevels,
@@ -13,7 +15,7 @@ import {
   projectUpdateSchema,
   userProjectSchema,
 } from './release';
-import { abilitySchema, envSchema, processSchema, projectSchema, userProjectItemSchema } from './release-items';
+import { abilitySchema, clientSchema, envSchema, processSchema, projectSchema, userProjectItemSchema } from './release-items';
 import { releaseEntityPages } from './release-pages';
 import { defineResource, idFilter, textFilter } from './resource';
 import { catalogueRoute } from './routes';
@@ -138,5 +140,36 @@ export const abilityEntity = manifestOf(abilityResource, {
   extraActions: ['publish', 'deprecate'],
 });
 
+/**
+ * Agents (clients): a row is made by an agent's enrolment with a one-time token, not by a form; the tenant
+ * approves, disables or revokes it (actions of their own) and edits its labels and concurrency. Their page
+ * is their own (the enrolment command, presence live).
+ */
+export const clientResource = defineResource({
+  domain: 'release',
+  name: 'client',
+  item: clientSchema,
+  create: clientUpdateSchema,
+  filters: z.object({
+    hostname: textFilter(255),
+    status: z.enum(clientStatuses).optional(),
+    presence: z.enum(['online', 'offline']).optional(),
+  }),
+  sortable: ['id', 'hostname', 'status', 'lastSeenAt', 'createTime'],
+  defaultSort: { column: 'id', direction: 'asc' },
+  actions: ['list', 'query', 'update'],
+});
+export const clientEntity = manifestOf(clientResource, {
+  route: catalogueRoute(releaseEntityPages.client),
+  extraActions: ['enrol', 'approve', 'disable', 'revoke'],
+});
+
 /** Every release manifest, for the server's registration, the page map and the entity test kit. */
-export const releaseEntities: readonly EntityManifest[] = [abilityEntity, projectEntity, envEntity, userProjectEntity, processEntity];
+export const releaseEntities: readonly EntityManifest[] = [
+  abilityEntity,
+  clientEntity,
+  projectEntity,
+  envEntity,
+  userProjectEntity,
+  processEntity,
+];

@@ -150,8 +150,6 @@ export const stepRunSchema = z.object({
 export const taskDetailSchema = taskListItemSchema.extend({ stepRuns: z.array(stepRunSchema), approveRefusal: z.string().nullable() });
 export const taskLogSchema = z.object({ text: z.string() });
 
-export const envListSchema = listOf(envSchema);
-export const clientListSchema = listOf(clientSchema);
 export const taskPageSchema = listOf(taskListItemSchema).extend({ pageNum: z.number().int(), pageSize: z.number().int() });
 
 export type ReleaseAbility = z.output<typeof abilitySchema>;

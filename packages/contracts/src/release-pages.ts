@@ -5,6 +5,7 @@
  */
 export const releaseEntityPages = {
   ability: 'releaseAbility',
+  client: 'releaseClient',
   project: 'releaseProject',
   env: 'releaseEnv',
   userProject: 'releaseUserProject',

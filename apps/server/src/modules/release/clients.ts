@@ -1,38 +1,32 @@
-import { clientUpdateSchema, enrolSchema, idParam } from '@atrium/contracts/release';
-import { clientListSchema, clientSchema, enrolledSchema, enrolTokenSchema, type ReleaseClient } from '@atrium/contracts/release-items';
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { enrolSchema, idParam } from '@atrium/contracts/release';
+import { clientEntity } from '@atrium/contracts/release-entities';
+import { clientSchema, enrolledSchema, enrolTokenSchema, type ReleaseClient } from '@atrium/contracts/release-items';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { refused } from '../../crud/conflict';
+import { registerTable } from '../../crud/entity';
 import { typedRoute } from '../../crud/typed-route';
 import { withTenant } from '../../db/client';
 import { releaseClients, releaseEnrolTokens } from '../../db/schema';
 import { notFound } from '../../errors';
 import { agentUsername } from '../realtime/rules';
-import { at, by, releaseResource, strip } from './access';
+import { at, by, strip } from './access';
 import { newSecret, type ReleaseEngine, sha256 } from './engine';
 
-const client = releaseResource('client');
-const toClient = (row: typeof releaseClients.$inferSelect) => {
+const client = clientEntity.resource;
+type ClientRow = typeof releaseClients.$inferSelect;
+/** An agent as the API shows it: never the hash of its secret. */
+const toClient = (row: ClientRow) => {
   const { secretHash: _s, ...rest } = strip(row);
   return rest as ReleaseClient;
 };
 
-/** Agents (clients): enrolled with a one-time token, approved, disabled or revoked by the tenant. */
+/**
+ * Agents (clients): the manifest's list, one row and update (labels, concurrency) over the table; enrolled
+ * with a one-time token, approved, disabled or revoked by the tenant, each a route of its own.
+ */
 export function clientRoutes(app: FastifyInstance, engine: ReleaseEngine) {
-  typedRoute(app, client, { ...at('GET', '/release/client'), action: 'list', response: clientListSchema }, async (ctx) => {
-    const rows = await ctx.tx.select().from(releaseClients).orderBy(asc(releaseClients.id));
-    return { list: rows.map(toClient), total: rows.length };
-  });
-  typedRoute(
-    app,
-    client,
-    { ...at('GET', '/release/client/:id'), action: 'query', params: idParam, response: clientSchema },
-    async (ctx, { params }) => {
-      const [row] = await ctx.tx.select().from(releaseClients).where(eq(releaseClients.id, params.id));
-      if (!row) throw notFound();
-      return toClient(row);
-    },
-  );
+  registerTable(app, clientEntity, releaseClients, { toItem: (row) => toClient(row as ClientRow) });
   typedRoute(
     app,
     client,
@@ -73,27 +67,6 @@ export function clientRoutes(app: FastifyInstance, engine: ReleaseEngine) {
       },
     );
   }
-  typedRoute(
-    app,
-    client,
-    {
-      ...at('PUT', '/release/client/:id'),
-      action: 'update',
-      params: idParam,
-      body: clientUpdateSchema,
-      response: clientSchema,
-      write: true,
-    },
-    async (ctx, { params, body }) => {
-      const [row] = await ctx.tx
-        .update(releaseClients)
-        .set({ ...body, updateBy: by(ctx), updateTime: new Date() })
-        .where(eq(releaseClients.id, params.id))
-        .returning();
-      if (!row) throw notFound();
-      return toClient(row);
-    },
-  );
   // called by the agent, without a session: the one-time token is the credential
   typedRoute(
     app,

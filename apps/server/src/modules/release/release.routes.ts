@@ -8,7 +8,8 @@ import { processRoutes, projectRoutes } from './projects';
 import { taskRoutes } from './tasks';
 
 /**
- * Release management under `/api/release`: every route is a `typedRoute` with its response schema from
+ * Release management under `/api/release`: the resources of `@atrium/contracts/release-entities` over the
+ * generic repository, their own actions and the tasks as `typedRoute`s with response schemas from
  * `@atrium/contracts/release-items`; the engine serves the agents over the broker.
  */
 export async function releaseRoutes(app: FastifyInstance) {

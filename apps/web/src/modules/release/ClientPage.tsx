@@ -6,14 +6,14 @@ import { http } from '../../api';
 import { useCan } from '../../components/permission';
 import { formatDateTime } from '../../locale/datetime';
 import { onRealtime } from '../../realtime/events';
-import { actionsColumn, attempt, type Client, ListTable, StatusTag, useList } from './shared';
+import { actionsColumn, attempt, type Client, ListTable, StatusTag, usePagedList } from './shared';
 
 /** Agents: approve a PENDING one, disable or revoke; presence follows the broker live. */
 export function ClientPage() {
   const { t } = useTranslation();
   const can = useCan();
   const queryClient = useQueryClient();
-  const clients = useList<Client>('client');
+  const clients = usePagedList<Client>('client');
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['release', 'client'] });
   useEffect(
     () =>
@@ -51,7 +51,8 @@ export function ClientPage() {
         </Space>
       )}
       <ListTable
-        list={clients}
+        list={clients.list}
+        pagination={clients.pagination}
         columns={[
           { title: 'ID', dataIndex: 'id' },
           { title: t('release.hostname'), dataIndex: 'hostname', phone: true },
