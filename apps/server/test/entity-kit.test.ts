@@ -64,6 +64,26 @@ const samples: Record<string, (owner: Caller) => Promise<void>> = {
     const { token } = (await owner.post('/api/release/client/enrol-token', {})).body.data as { token: string };
     expect((await owner.post('/api/release/client/enrol', { token, hostname: 'kit', os: 'linux' })).status).toBe(200);
   },
+  'release:task': async (owner) => {
+    // a published ability's process started on an unprotected environment: queued, no agent runs it
+    const ability = await owner.post('/api/release/ability', { key: 'kittask', name: 'Kit', body: 'echo kit', timeoutSec: 60 });
+    expect((await owner.put(`/api/release/ability/${ability.body.data.id}/publish`, {})).status).toBe(200);
+    const [project] = (await owner.get('/api/release/project?pageSize=1')).body.data.list as { id: number }[];
+    const envs = (await owner.get('/api/release/env?pageSize=200')).body.data.list as { id: number; protected: boolean }[];
+    const env = envs.find((e) => !e.protected) ?? (await owner.post('/api/release/env', { key: 'kittask', name: 'Kit' })).body.data;
+    const process = await owner.post('/api/release/process', {
+      name: 'Kit task',
+      projectId: project?.id,
+      steps: [{ abilityId: ability.body.data.id }],
+    });
+    const task = await owner.post('/api/release/task', {
+      projectId: project?.id,
+      envId: env.id,
+      processId: process.body.data.id,
+      version: '1.0',
+    });
+    expect(task.status).toBe(200);
+  },
   'release:userProject': async (owner) => {
     const [user] = (await owner.get('/api/system/user/user?pageSize=1')).body.data.list as { id: number }[];
     const [project] = (await owner.get('/api/release/project?pageSize=1')).body.data.list as { id: number }[];
@@ -192,6 +212,26 @@ describe.each(engines)('entity kit on %s', (engine) => {
         }
       }
       expect(failures).toEqual([]);
+    },
+  );
+
+  const granted = manifests.filter((m) => m.resource.grant);
+  it.each(granted.map((m) => [nameOf(m), m] as const))(
+    '%s: decided by grants, not role permissions: a caller of the tenant with none lists nothing, reads no row (404) and starts nothing (403)',
+    async (_name, m) => {
+      // the rows of the admin's tenant, the powerless caller's own
+      const [row] = (await intruder.get(`${pathOf(m, 'list')}?pageSize=1`)).body.data.list as { id: number }[];
+      expect(row, `the admin's tenant has a ${m.resource.name}`).toBeDefined();
+      const listed = await powerless.get(pathOf(m, 'list'));
+      expect([listed.status, listed.body.data.total]).toEqual([200, 0]);
+      if (m.resource.has('query')) expect((await powerless.get(pathOf(m, 'query', row?.id))).status).toBe(404);
+      // a row of the caller's own tenant as the body: valid, so only the caller's grants can refuse it
+      if (m.resource.has('create')) {
+        const before = await databaseFingerprint(ctx.database);
+        const body = m.resource.has('query') ? (await intruder.get(pathOf(m, 'query', row?.id))).body.data : row;
+        expect((await powerless.post(pathOf(m, 'create'), body)).status).toBe(403);
+        expect(await databaseFingerprint(ctx.database)).toBe(before);
+      }
     },
   );
 

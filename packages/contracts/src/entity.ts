@@ -63,8 +63,10 @@ export const createTimeField = { field: 'createTime', label: 'crud.createTime', 
 /** Status, remark and creation time: the last fields of most simple entities' pages. */
 export const closingFields = [statusField, remarkField, createTimeField] as const;
 
-/** Every permission string a manifest needs: the resource's actions plus its extra ones. */
+/** Every permission string a manifest needs: the resource's actions plus its extra ones (none for a grant-checked one). */
 export function manifestPermissions(m: EntityManifest): string[] {
+  // decided by the caller's grants, not by role permissions
+  if (m.resource.grant) return [];
   return [...new Set([...m.resource.actions, ...(m.extraActions ?? [])])].map((a) => m.resource.permission(a));
 }
 

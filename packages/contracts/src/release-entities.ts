@@ -13,9 +13,20 @@ import {
   processUpdateSchema,
   projectCreateSchema,
   projectUpdateSchema,
+  taskCreateSchema,
+  taskStatuses,
   userProjectSchema,
 } from './release';
-import { abilitySchema, clientSchema, envSchema, processSchema, projectSchema, userProjectItemSchema } from './release-items';
+import {
+  abilitySchema,
+  clientSchema,
+  envSchema,
+  processSchema,
+  projectSchema,
+  taskDetailSchema,
+  taskListItemSchema,
+  userProjectItemSchema,
+} from './release-items';
 import { releaseEntityPages } from './release-pages';
 import { defineResource, idFilter, textFilter } from './resource';
 import { catalogueRoute } from './routes';
@@ -164,6 +175,26 @@ export const clientEntity = manifestOf(clientResource, {
   extraActions: ['enrol', 'approve', 'disable', 'revoke'],
 });
 
+/**
+ * Tasks: a process run on an environment at a version. No role permission reaches them: the caller's
+ * grants on the project and environment decide (`grant`; OPERATOR to start one), a caller sees the tasks of
+ * what their grants cover, and one task is read with its step runs (`detailItem`). Retrying, rolling back,
+ * cancelling, approving, rejecting and freeing a lost lock are routes of their own; their page is their own.
+ */
+export const taskResource = defineResource({
+  domain: 'release',
+  name: 'task',
+  item: taskListItemSchema,
+  detailItem: taskDetailSchema,
+  create: taskCreateSchema,
+  filters: z.object({ projectId: idFilter, envId: idFilter, status: z.enum(taskStatuses).optional() }),
+  sortable: ['id', 'createTime'],
+  defaultSort: { column: 'id', direction: 'desc' },
+  actions: ['list', 'query', 'create'],
+  grant: 'release',
+});
+export const taskEntity = manifestOf(taskResource, { route: catalogueRoute(releaseEntityPages.task) });
+
 /** Every release manifest, for the server's registration, the page map and the entity test kit. */
 export const releaseEntities: readonly EntityManifest[] = [
   abilityEntity,
@@ -172,4 +203,5 @@ export const releaseEntities: readonly EntityManifest[] = [
   envEntity,
   userProjectEntity,
   processEntity,
+  taskEntity,
 ];

@@ -11,7 +11,6 @@ const id = z.number().int();
 const time = z.string();
 /** Who made and last changed a row, and when. */
 const audit = { createBy: z.string().nullable(), createTime: time, updateBy: z.string().nullable(), updateTime: time };
-const listOf = <T extends z.ZodType>(item: T) => z.object({ list: z.array(item), total: z.number().int() });
 
 export const abilitySchema = z.object({
   id,
@@ -149,8 +148,6 @@ export const stepRunSchema = z.object({
 /** A task's detail: its step runs, and why the caller may not approve it now (a message key) or null. */
 export const taskDetailSchema = taskListItemSchema.extend({ stepRuns: z.array(stepRunSchema), approveRefusal: z.string().nullable() });
 export const taskLogSchema = z.object({ text: z.string() });
-
-export const taskPageSchema = listOf(taskListItemSchema).extend({ pageNum: z.number().int(), pageSize: z.number().int() });
 
 export type ReleaseAbility = z.output<typeof abilitySchema>;
 export type ReleaseEnv = z.output<typeof envSchema>;

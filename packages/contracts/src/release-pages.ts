@@ -10,4 +10,5 @@ export const releaseEntityPages = {
   env: 'releaseEnv',
   userProject: 'releaseUserProject',
   process: 'releaseProcess',
+  task: 'releaseTask',
 } as const;

@@ -44,15 +44,6 @@ const name = z.string().trim().min(1).max(100);
 const envName = z.string().regex(VARIABLE_NAME);
 const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
-/** The task list: newest first, a page at a time, by project, environment and status. */
-export const taskListQuerySchema = z.object({
-  pageNum: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
-  projectId: id.optional(),
-  envId: id.optional(),
-  status: z.enum(taskStatuses).optional(),
-});
-
 export const abilityCreateSchema = z.object({
   key,
   name,

@@ -82,6 +82,11 @@ export type ResourceConfig<
   /** Path under /api: `/{domain}/{name}` unless given (`/mall/print-job`). */
   basePath?: string;
   item: Item;
+  /**
+   * One row as its own route (`GET :id`) answers it, when that says more than a list's row: a release
+   * task's step runs. The item unless given.
+   */
+  detailItem?: z.ZodObject;
   create: Create;
   /** The update body: the create body unless given. */
   update?: Update;
@@ -110,6 +115,12 @@ export type ResourceConfig<
    * Only for lists whose repository implements it; elsewhere the two parameters are refused.
    */
   keyset?: boolean;
+  /**
+   * No role-menu permission: every signed-in caller reaches the routes, whose handlers decide by the
+   * caller's grants on what they touch (release tasks: `'release'`, the project grants). Its manifest
+   * names no permission, and the authorization matrix leaves its routes out.
+   */
+  grant?: string;
   /** The delete answers the row as it was before it went (release management's callers read it); otherwise `null`. */
   deleteAnswersRow?: boolean;
   /** How the create and update bodies use the sign-in identifiers they carry (see ACCOUNT_IDENTIFIER_FIELDS). */

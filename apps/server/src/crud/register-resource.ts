@@ -50,7 +50,7 @@ export const errorResponses = {
 
 /** What the route options need of a resource: its domain and name (tag, operation log) and its permissions. */
 export type RouteResource = Pick<Resource, 'domain' | 'name' | 'permission'> &
-  Partial<Pick<Resource, 'superAdminOnly' | 'superAdminWrites' | 'accountIdentifiers'>> & {
+  Partial<Pick<Resource, 'superAdminOnly' | 'superAdminWrites' | 'accountIdentifiers' | 'grant'>> & {
     /** the OpenAPI group, when it is not the domain (the notices' routes under `notice`) */
     tag?: string;
   };
@@ -63,6 +63,7 @@ export type RouteOptionsExtra = {
   /**
    * No role-menu permission: any signed-in caller reaches the handler, which decides by the caller's
    * grants on what it touches (release tasks: `grant: 'release'`); the authorization matrix leaves it out.
+   * A resource that says `grant` gives it to every route of its own.
    */
   grant?: string;
 };
@@ -75,6 +76,7 @@ export function routeOptions(
   options: RouteOptionsExtra = {},
 ): RouteShorthandOptions {
   const superAdminOnly = resource.superAdminOnly || (resource.superAdminWrites && options.write);
+  const grant = options.grant ?? resource.grant;
   return {
     schema: {
       tags: [resource.tag ?? resource.domain],
@@ -83,7 +85,7 @@ export function routeOptions(
       ...schema,
     },
     config: {
-      ...(options.grant ? { grantChecked: options.grant } : { permission: resource.permission(action) }),
+      ...(grant ? { grantChecked: grant } : { permission: resource.permission(action) }),
       ...(options.write ? { audit: { module: `${resource.domain}:${resource.name}`, action: options.logAs ?? action } } : {}),
       ...(superAdminOnly ? { superAdminOnly: true } : {}),
       ...(resource.accountIdentifiers?.[action as 'create'] ? { accountIdentifiers: resource.accountIdentifiers[action as 'create'] } : {}),
@@ -135,7 +137,12 @@ export function registerResource<R extends Resource>(app: FastifyInstance, resou
   if (resource.has('query')) {
     r.get(
       paths.query,
-      byId(routeOptions(resource, 'query', { params: idParamSchema, response: { 200: envelopeOf(item), ...errorResponses } })),
+      byId(
+        routeOptions(resource, 'query', {
+          params: idParamSchema,
+          response: { 200: envelopeOf(resource.detailItem ?? item), ...errorResponses },
+        }),
+      ),
       async (request) => ok(await inTenant(request, (ctx) => visible(handlers, ctx, idOf(request)))),
     );
   }

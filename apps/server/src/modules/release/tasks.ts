@@ -1,18 +1,14 @@
-import {
-  idParam,
-  levelRank,
-  type PermissionLevel,
-  type TaskKind,
-  type TaskStatus,
-  taskCreateSchema,
-  taskListQuerySchema,
-} from '@atrium/contracts/release';
-import { taskDetailSchema, taskLogSchema, taskPageSchema, taskSchema } from '@atrium/contracts/release-items';
+import type { ListQueryOf } from '@atrium/contracts';
+import { idParam, levelRank, type PermissionLevel, type TaskKind, type TaskStatus, type taskCreateSchema } from '@atrium/contracts/release';
+import { taskEntity } from '@atrium/contracts/release-entities';
+import { taskLogSchema, taskSchema } from '@atrium/contracts/release-items';
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { invalidField, refused } from '../../crud/conflict';
 import type { Ctx } from '../../crud/context';
+import { registerEntity } from '../../crud/entity';
+import { orderOf } from '../../crud/query';
 import { typedRoute } from '../../crud/typed-route';
 import {
   type ReleaseSnapshotStep,
@@ -28,11 +24,11 @@ import {
 } from '../../db/schema';
 import { forbidden, notFound } from '../../errors';
 import { assertRecentSecondFactor } from '../auth/mfa.service';
-import { approversOf, at, by, isTenantAdmin, levelOf, releaseResource, requireLevel, strip } from './access';
+import { approversOf, at, by, isTenantAdmin, levelOf, requireLevel, strip } from './access';
 import type { ReleaseEngine } from './engine';
 
 // tasks: no role-menu permission; what a user may do is decided by their grants on the project and environment
-const taskResource = releaseResource('task');
+const taskResource = taskEntity.resource;
 type TaskRow = typeof releaseTasks.$inferSelect;
 type Task = z.output<typeof taskSchema>;
 const logQuery = z.object({ format: z.enum(['text', 'json']).default('text') });
@@ -171,11 +167,9 @@ export function taskRoutes(app: FastifyInstance, engine: ReleaseEngine) {
     }
     return toTask(created);
   };
-  typedRoute(
-    app,
-    taskResource,
-    { ...at('GET', '/release/task'), action: 'list', grant: 'release', query: taskListQuerySchema, response: taskPageSchema },
-    async (ctx, { query }) => {
+  // the list, one task and the start of one: the manifest's routes, decided by the caller's grants
+  registerEntity(app, taskEntity, {
+    async list(ctx, query: ListQueryOf<typeof taskResource>) {
       const conditions: SQL[] = [];
       if (query.projectId) conditions.push(eq(releaseTasks.projectId, query.projectId));
       if (query.envId) conditions.push(eq(releaseTasks.envId, query.envId));
@@ -195,64 +189,23 @@ export function taskRoutes(app: FastifyInstance, engine: ReleaseEngine) {
         .select()
         .from(releaseTasks)
         .where(where)
-        .orderBy(desc(releaseTasks.id))
+        .orderBy(...orderOf(query.sort, { id: releaseTasks.id, createTime: releaseTasks.createTime }, releaseTasks.id))
         .limit(query.pageSize)
         .offset((query.pageNum - 1) * query.pageSize);
+      // counted each time: what a caller sees depends on their grants, so no total is kept for the tenant
       const [counted] = await ctx.tx.select({ n: count() }).from(releaseTasks).where(where);
       const names = await taskNames(ctx, rows);
-      return {
-        list: rows.map((row) => ({ ...toTask(row), ...names(row) })),
-        total: counted?.n ?? 0,
-        pageNum: query.pageNum,
-        pageSize: query.pageSize,
-      };
+      return { list: rows.map((row) => ({ ...toTask(row), ...names(row) })), total: counted?.n ?? 0 };
     },
-  );
-  typedRoute(
-    app,
-    taskResource,
-    { ...at('GET', '/release/task/:id'), action: 'query', grant: 'release', params: idParam, response: taskDetailSchema },
-    async (ctx, { params }) => {
-      const task = await loadTask(ctx, params.id, 'VIEWER');
+    async get(ctx, id: number) {
+      const task = await loadTask(ctx, id, 'VIEWER');
       const runs = await ctx.tx.select().from(releaseStepRuns).where(eq(releaseStepRuns.taskId, task.id)).orderBy(asc(releaseStepRuns.id));
       const refusal =
         task.status === 'PENDING_APPROVAL' ? approvalRefusal(ctx, task, await levelOf(ctx, task.projectId, task.envId)) : null;
       const names = await taskNames(ctx, [task]);
       return { ...toTask(task), ...names(task), stepRuns: runs.map(strip), approveRefusal: refusal?.reason ?? null };
     },
-  );
-  typedRoute(
-    app,
-    taskResource,
-    {
-      ...at('GET', '/release/task/:id/log'),
-      summary: 'the whole log of a task: text, or the envelope with ?format=json',
-      action: 'log',
-      grant: 'release',
-      params: idParam,
-      query: logQuery,
-      response: taskLogSchema,
-      asText: (log, query) => (query.format === 'json' ? undefined : log.text),
-    },
-    async (ctx, { params }) => {
-      const found = await loadTask(ctx, params.id, 'VIEWER');
-      const chunks = await ctx.tx
-        .select({ text: releaseLogChunks.text, stepIndex: releaseStepRuns.stepIndex, stepRunId: releaseLogChunks.stepRunId })
-        .from(releaseLogChunks)
-        .innerJoin(
-          releaseStepRuns,
-          and(eq(releaseStepRuns.tenantId, releaseLogChunks.tenantId), eq(releaseStepRuns.id, releaseLogChunks.stepRunId)),
-        )
-        .where(eq(releaseLogChunks.taskId, found.id))
-        .orderBy(asc(releaseStepRuns.stepIndex), asc(releaseLogChunks.stepRunId), asc(releaseLogChunks.seq));
-      return { text: chunks.map((c) => c.text).join('') };
-    },
-  );
-  typedRoute(
-    app,
-    taskResource,
-    { ...at('POST', '/release/task'), action: 'create', grant: 'release', body: taskCreateSchema, write: true, response: taskSchema },
-    async (ctx, { body }) => {
+    async create(ctx, body: z.output<typeof taskCreateSchema>) {
       // key share on the environment, project and process: none is deleted under the task (removeUnused)
       const [env] = await ctx.tx.select().from(releaseEnvs).where(eq(releaseEnvs.id, body.envId)).for('key share');
       if (!env) throw invalidField('envId', 'exists', 'ref.missing');
@@ -288,7 +241,35 @@ export function taskRoutes(app: FastifyInstance, engine: ReleaseEngine) {
           timeoutSec: step.timeoutSec ?? ability.timeoutSec,
         };
       });
-      return enqueue(ctx, { project, env, processId: process.id, version: body.version, steps, kind: 'DEPLOY' });
+      const task = await enqueue(ctx, { project, env, processId: process.id, version: body.version, steps, kind: 'DEPLOY' });
+      return { ...task, projectName: project.name, envName: env.name, processName: process.name, hostNames: {} };
+    },
+  });
+  typedRoute(
+    app,
+    taskResource,
+    {
+      ...at('GET', '/release/task/:id/log'),
+      summary: 'the whole log of a task: text, or the envelope with ?format=json',
+      action: 'log',
+      grant: 'release',
+      params: idParam,
+      query: logQuery,
+      response: taskLogSchema,
+      asText: (log, query) => (query.format === 'json' ? undefined : log.text),
+    },
+    async (ctx, { params }) => {
+      const found = await loadTask(ctx, params.id, 'VIEWER');
+      const chunks = await ctx.tx
+        .select({ text: releaseLogChunks.text, stepIndex: releaseStepRuns.stepIndex, stepRunId: releaseLogChunks.stepRunId })
+        .from(releaseLogChunks)
+        .innerJoin(
+          releaseStepRuns,
+          and(eq(releaseStepRuns.tenantId, releaseLogChunks.tenantId), eq(releaseStepRuns.id, releaseLogChunks.stepRunId)),
+        )
+        .where(eq(releaseLogChunks.taskId, found.id))
+        .orderBy(asc(releaseStepRuns.stepIndex), asc(releaseLogChunks.stepRunId), asc(releaseLogChunks.seq));
+      return { text: chunks.map((c) => c.text).join('') };
     },
   );
   // retry: the same snapshot again (same version, same ability bodies), after a task that did not succeed;
