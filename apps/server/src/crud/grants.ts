@@ -2,6 +2,7 @@ import { ALL_PERMISSIONS, type DataScope } from '@atrium/contracts';
 import { and, eq, inArray } from 'drizzle-orm';
 import { oneAtATime } from '../db/client';
 import { depts, roleDepts, roleMenus, roles, userRoles } from '../db/schema';
+import { tenantJoin } from '../db/tenant-join';
 import { AppError } from '../errors';
 import type { Ctx } from './context';
 import { allOf, dataScopeFilter } from './data-scope';
@@ -30,8 +31,8 @@ export async function heldMenus(ctx: Ctx): Promise<Set<number>> {
   const rows = await ctx.tx
     .selectDistinct({ id: roleMenus.menuId })
     .from(userRoles)
-    .innerJoin(roles, and(eq(roles.tenantId, userRoles.tenantId), eq(roles.id, userRoles.roleId)))
-    .innerJoin(roleMenus, and(eq(roleMenus.tenantId, roles.tenantId), eq(roleMenus.roleId, roles.id)))
+    .innerJoin(roles, tenantJoin(roles.id, userRoles.roleId))
+    .innerJoin(roleMenus, tenantJoin(roleMenus.roleId, roles.id))
     .where(
       and(
         eq(userRoles.tenantId, ctx.caller.tenantId),

@@ -1,5 +1,6 @@
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { tenantColumnOf } from '../db/tenant-join';
 import { invalidField, refusedAll } from './conflict';
 import type { Ctx } from './context';
 
@@ -23,8 +24,11 @@ export async function assertReferences(ctx: Ctx, refs: { field: string; table: T
   }
 }
 
-/** Rows that keep a row from being deleted: the column naming it, that table's tenant, the conflict reason and rule (default `inUse`). */
-export type Reference = { column: AnyPgColumn; tenant: AnyPgColumn; reason: string; rule?: string };
+/**
+ * Rows that keep a row from being deleted: the column naming it (its table's rows are counted in the
+ * caller's tenant, by that table's `tenant_id`), the conflict reason and rule (default `inUse`).
+ */
+export type Reference = { column: AnyPgColumn; reason: string; rule?: string };
 
 /**
  * Before a delete: locks the row, then refuses it (409) while other rows refer to it, naming every reference
@@ -45,7 +49,7 @@ export async function refuseIfReferenced(
     const [used] = await ctx.tx
       .select({ n: count() })
       .from(ref.column.table)
-      .where(and(eq(ref.tenant, ctx.caller.tenantId), eq(ref.column, rowId)));
+      .where(and(eq(tenantColumnOf(ref.column), ctx.caller.tenantId), eq(ref.column, rowId)));
     const n = used?.n ?? 0;
     if (n > 0) blockers.push({ rule: ref.rule ?? 'inUse', reason: ref.reason, count: n });
   }

@@ -54,8 +54,8 @@ export async function simpleErpRoutes(app: FastifyInstance) {
   registerTable(app, warehouseEntity, erpWarehouses, {
     unique: { code: 'erp_warehouses_code_key' },
     references: [
-      { column: erpStock.warehouseId, tenant: erpStock.tenantId, reason: 'warehouse.hasStock' },
-      { column: erpSales.warehouseId, tenant: erpSales.tenantId, reason: 'warehouse.hasSales' },
+      { column: erpStock.warehouseId, reason: 'warehouse.hasStock' },
+      { column: erpSales.warehouseId, reason: 'warehouse.hasSales' },
     ],
     beforeWrite: oneDefault,
     beforeStatus: defaultStaysEnabled,
@@ -65,8 +65,8 @@ export async function simpleErpRoutes(app: FastifyInstance) {
   registerTable(app, categoryEntity, erpCategories, {
     unique: { code: 'erp_categories_code_key' },
     references: [
-      { column: erpCategories.parentId, tenant: erpCategories.tenantId, reason: 'category.hasChildren' },
-      { column: erpProducts.categoryId, tenant: erpProducts.tenantId, reason: 'category.hasProducts' },
+      { column: erpCategories.parentId, reason: 'category.hasChildren' },
+      { column: erpProducts.categoryId, reason: 'category.hasProducts' },
     ],
     beforeWrite: parentInTree,
     computed: { parentName },
@@ -74,6 +74,6 @@ export async function simpleErpRoutes(app: FastifyInstance) {
   registerTable(app, memberEntity, erpMembers, {
     unique: { mobile: 'erp_members_mobile_key' },
     filters: { mobile: 'prefix' },
-    references: [{ column: erpSales.memberId, tenant: erpSales.tenantId, reason: 'member.hasSales' }],
+    references: [{ column: erpSales.memberId, reason: 'member.hasSales' }],
   });
 }

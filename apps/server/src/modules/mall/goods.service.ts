@@ -11,6 +11,7 @@ import { statementCache } from '../../crud/statements';
 import { listTotal } from '../../crud/totals';
 import { oneAtATime, type Tx } from '../../db/client';
 import { erpProducts, erpWarehouses, mallGoods } from '../../db/schema';
+import { tenantJoin } from '../../db/tenant-join';
 import { notFound } from '../../errors';
 import { productRemovalGuards } from '../erp/product/product.repository';
 import { assertStockTarget, moveStock } from '../erp/stock/stock.service';
@@ -71,10 +72,7 @@ type GoodsRead = Omit<GoodsRow, 'tenantId'> & {
 const sortColumns = { sort: mallGoods.sort, title: mallGoods.title, createTime: mallGoods.createTime };
 
 function fromGoods(tx: Tx) {
-  return tx
-    .select(goodsColumns)
-    .from(mallGoods)
-    .innerJoin(erpProducts, and(eq(erpProducts.tenantId, mallGoods.tenantId), eq(erpProducts.id, mallGoods.productId)));
+  return tx.select(goodsColumns).from(mallGoods).innerJoin(erpProducts, tenantJoin(erpProducts.id, mallGoods.productId));
 }
 
 function toGoods(row: GoodsRead): Goods {
@@ -144,7 +142,7 @@ export const goodsService = {
                     tx
                       .select({ id: mallGoods.id })
                       .from(mallGoods)
-                      .innerJoin(erpProducts, and(eq(erpProducts.tenantId, mallGoods.tenantId), eq(erpProducts.id, mallGoods.productId)))
+                      .innerJoin(erpProducts, tenantJoin(erpProducts.id, mallGoods.productId))
                       .where(where)
                       .orderBy(...orderOf(q.sort, sortColumns, mallGoods.id))
                       .limit(page.limit)
@@ -164,7 +162,7 @@ export const goodsService = {
               await ctx.tx
                 .select({ n: count() })
                 .from(mallGoods)
-                .innerJoin(erpProducts, and(eq(erpProducts.tenantId, mallGoods.tenantId), eq(erpProducts.id, mallGoods.productId)))
+                .innerJoin(erpProducts, tenantJoin(erpProducts.id, mallGoods.productId))
                 .where(where)
                 .execute(values)
             )[0]?.n ?? 0,

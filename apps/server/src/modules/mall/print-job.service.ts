@@ -8,6 +8,7 @@ import { pageOffset } from '../../crud/paging';
 import { orderOf, startsWith } from '../../crud/query';
 import type { Tx } from '../../db/client';
 import { mallPrinters, mallPrintJobs, printOutbox, tenants } from '../../db/schema';
+import { tenantJoin } from '../../db/tenant-join';
 import { notFound } from '../../errors';
 import { saleService } from '../erp/sale/sale.service';
 import { fillTemplate, parseMarkup, type ReceiptData, renderText } from './printing/receipt';
@@ -196,7 +197,7 @@ export const printJobService = {
     const rows = await ctx.tx
       .select({ job: mallPrintJobs, printerName: mallPrinters.name })
       .from(mallPrintJobs)
-      .innerJoin(mallPrinters, and(eq(mallPrinters.tenantId, mallPrintJobs.tenantId), eq(mallPrinters.id, mallPrintJobs.printerId)))
+      .innerJoin(mallPrinters, tenantJoin(mallPrinters.id, mallPrintJobs.printerId))
       .where(where)
       .orderBy(...orderOf(query.sort, { createTime: mallPrintJobs.createTime }, mallPrintJobs.id))
       .limit(pageOffset(query).limit)
@@ -209,7 +210,7 @@ export const printJobService = {
     const [row] = await ctx.tx
       .select({ job: mallPrintJobs, printerName: mallPrinters.name })
       .from(mallPrintJobs)
-      .innerJoin(mallPrinters, and(eq(mallPrinters.tenantId, mallPrintJobs.tenantId), eq(mallPrinters.id, mallPrintJobs.printerId)))
+      .innerJoin(mallPrinters, tenantJoin(mallPrinters.id, mallPrintJobs.printerId))
       .where(and(eq(mallPrintJobs.tenantId, ctx.caller.tenantId), eq(mallPrintJobs.id, id)));
     return row ? toPrintJob(row.job, row.printerName) : null;
   },

@@ -4,6 +4,7 @@ import { and, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Db, withTenant } from '../../db/client';
 import { mallPrinters, mallPrintJobs, printOutbox, tenants, tenantUsers } from '../../db/schema';
+import { tenantJoin } from '../../db/tenant-join';
 import type { PublishInput } from '../realtime/realtime.service';
 import type { PrinterIdentity } from '../realtime/rules';
 import { deviceIsCurrent } from './printer.service';
@@ -159,7 +160,7 @@ export class PrintWorker {
       const [row] = await tx
         .select({ job: mallPrintJobs, printer: mallPrinters })
         .from(mallPrintJobs)
-        .innerJoin(mallPrinters, and(eq(mallPrinters.tenantId, mallPrintJobs.tenantId), eq(mallPrinters.id, mallPrintJobs.printerId)))
+        .innerJoin(mallPrinters, tenantJoin(mallPrinters.id, mallPrintJobs.printerId))
         .where(and(eq(mallPrintJobs.tenantId, tenantId), eq(mallPrintJobs.id, jobId)));
       return row ?? null;
     });
@@ -247,7 +248,7 @@ export class PrintWorker {
         tx
           .select({ id: mallPrintJobs.id, vendorJobId: mallPrintJobs.vendorJobId, printerId: mallPrinters.id, vendor: mallPrinters.vendor })
           .from(mallPrintJobs)
-          .innerJoin(mallPrinters, and(eq(mallPrinters.tenantId, mallPrintJobs.tenantId), eq(mallPrinters.id, mallPrintJobs.printerId)))
+          .innerJoin(mallPrinters, tenantJoin(mallPrinters.id, mallPrintJobs.printerId))
           .where(
             and(
               eq(mallPrintJobs.tenantId, tenantId),

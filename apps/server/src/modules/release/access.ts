@@ -5,6 +5,7 @@ import type { Ctx } from '../../crud/context';
 import { isoDates } from '../../crud/query';
 import type { RouteResource } from '../../crud/register-resource';
 import { releaseUserProjects, tenantUsers } from '../../db/schema';
+import { tenantJoin } from '../../db/tenant-join';
 import { forbidden } from '../../errors';
 
 /**
@@ -90,7 +91,7 @@ export async function approversOf(ctx: Ctx, projectId: number, envId: number): P
   const rows = await ctx.tx
     .select({ accountRef: tenantUsers.accountRef })
     .from(releaseUserProjects)
-    .innerJoin(tenantUsers, and(eq(tenantUsers.tenantId, releaseUserProjects.tenantId), eq(tenantUsers.id, releaseUserProjects.userId)))
+    .innerJoin(tenantUsers, tenantJoin(tenantUsers.id, releaseUserProjects.userId))
     .where(
       and(
         eq(releaseUserProjects.projectId, projectId),

@@ -14,6 +14,7 @@ import {
   releaseTasks,
   tenants,
 } from '../../db/schema';
+import { tenantJoin } from '../../db/tenant-join';
 import { secretContext } from '../../secrets/at-rest';
 import type { AgentBridge } from '../realtime/broker';
 import { type AgentIdentity, type AgentUpKind, agentDownTopic } from '../realtime/rules';
@@ -317,7 +318,7 @@ export class ReleaseEngine implements AgentBridge {
     const [row] = await tx
       .select({ variables: releaseEnvs.variables, tenantId: releaseTasks.tenantId })
       .from(releaseTasks)
-      .innerJoin(releaseEnvs, and(eq(releaseEnvs.tenantId, releaseTasks.tenantId), eq(releaseEnvs.id, releaseTasks.envId)))
+      .innerJoin(releaseEnvs, tenantJoin(releaseEnvs.id, releaseTasks.envId))
       .where(eq(releaseTasks.id, taskId));
     return (row?.variables ?? []).filter((v) => v.secret).map((v) => this.openSecret(row?.tenantId ?? 0, v.value));
   }
@@ -573,10 +574,7 @@ export class ReleaseEngine implements AgentBridge {
         tx
           .select({ id: releaseStepRuns.id, clientId: releaseStepRuns.clientId })
           .from(releaseStepRuns)
-          .innerJoin(
-            releaseClients,
-            and(eq(releaseClients.tenantId, releaseStepRuns.tenantId), eq(releaseClients.id, releaseStepRuns.clientId)),
-          )
+          .innerJoin(releaseClients, tenantJoin(releaseClients.id, releaseStepRuns.clientId))
           .where(
             and(
               eq(releaseStepRuns.status, 'RUNNING'),

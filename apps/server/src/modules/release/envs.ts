@@ -76,8 +76,8 @@ export function envRoutes(app: FastifyInstance) {
   registerTable(app, envEntity, releaseEnvs, {
     unique: { key: 'release_envs_key_key' },
     references: [
-      { column: releaseTasks.envId, tenant: releaseTasks.tenantId, reason: 'release.env.hasTasks' },
-      { column: releaseUserProjects.envId, tenant: releaseUserProjects.tenantId, reason: 'release.env.hasGrants' },
+      { column: releaseTasks.envId, reason: 'release.env.hasTasks' },
+      { column: releaseUserProjects.envId, reason: 'release.env.hasGrants' },
     ],
     toItem: (row) => toEnv(row as EnvRow),
     beforeWrite: async (ctx, input, id) => {

@@ -18,9 +18,9 @@ export function projectRoutes(app: FastifyInstance) {
   registerTable(app, projectEntity, releaseProjects, {
     unique: { key: 'release_projects_key_key' },
     references: [
-      { column: releaseProcesses.projectId, tenant: releaseProcesses.tenantId, reason: 'release.project.hasProcesses' },
-      { column: releaseTasks.projectId, tenant: releaseTasks.tenantId, reason: 'release.project.hasTasks' },
-      { column: releaseUserProjects.projectId, tenant: releaseUserProjects.tenantId, reason: 'release.project.hasGrants' },
+      { column: releaseProcesses.projectId, reason: 'release.project.hasProcesses' },
+      { column: releaseTasks.projectId, reason: 'release.project.hasTasks' },
+      { column: releaseUserProjects.projectId, reason: 'release.project.hasGrants' },
     ],
     authorizeWrite: async (ctx, _input, id) => {
       if (id !== undefined) await requireProjectMaintainer(ctx, id);
@@ -43,7 +43,7 @@ async function checkSteps(ctx: Ctx, steps: { abilityId: number }[]) {
  */
 export function processRoutes(app: FastifyInstance) {
   registerTable(app, processEntity, releaseProcesses, {
-    references: [{ column: releaseTasks.processId, tenant: releaseTasks.tenantId, reason: 'release.process.hasTasks' }],
+    references: [{ column: releaseTasks.processId, reason: 'release.process.hasTasks' }],
     authorizeWrite: async (ctx, input, id) => {
       if (id !== undefined) return requireProjectMaintainer(ctx, await projectOf(ctx, id));
       // key share: the project is not deleted under the process being made (its delete locks it first)

@@ -22,6 +22,7 @@ import {
   releaseTasks,
   releaseUserProjects,
 } from '../../db/schema';
+import { tenantJoin } from '../../db/tenant-join';
 import { forbidden, notFound } from '../../errors';
 import { assertRecentSecondFactor } from '../auth/mfa.service';
 import { approversOf, at, by, isTenantAdmin, levelOf, requireLevel, strip } from './access';
@@ -263,10 +264,7 @@ export function taskRoutes(app: FastifyInstance, engine: ReleaseEngine) {
       const chunks = await ctx.tx
         .select({ text: releaseLogChunks.text, stepIndex: releaseStepRuns.stepIndex, stepRunId: releaseLogChunks.stepRunId })
         .from(releaseLogChunks)
-        .innerJoin(
-          releaseStepRuns,
-          and(eq(releaseStepRuns.tenantId, releaseLogChunks.tenantId), eq(releaseStepRuns.id, releaseLogChunks.stepRunId)),
-        )
+        .innerJoin(releaseStepRuns, tenantJoin(releaseStepRuns.id, releaseLogChunks.stepRunId))
         .where(eq(releaseLogChunks.taskId, found.id))
         .orderBy(asc(releaseStepRuns.stepIndex), asc(releaseLogChunks.stepRunId), asc(releaseLogChunks.seq));
       return { text: chunks.map((c) => c.text).join('') };

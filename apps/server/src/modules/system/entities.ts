@@ -29,7 +29,7 @@ import { roleRules } from './role/role.repository';
 export async function systemEntityRoutes(app: FastifyInstance) {
   registerTable(app, postEntity, posts, {
     unique: { code: 'posts_code_key' },
-    references: [{ column: userPosts.postId, tenant: userPosts.tenantId, reason: 'post.inUse' }],
+    references: [{ column: userPosts.postId, reason: 'post.inUse' }],
   });
   registerTable(app, deptEntity, depts, deptRules as never);
   typedRoute(

@@ -8,6 +8,7 @@ import { contains, orderOf } from '../../../crud/query';
 import { listTotal } from '../../../crud/totals';
 import { oneAtATime } from '../../../db/client';
 import { erpActivities, erpActivitySkus, erpSkus } from '../../../db/schema';
+import { tenantJoin } from '../../../db/tenant-join';
 
 type ActivityQuery = ListQueryOf<typeof activityResource>;
 type Row = typeof erpActivities.$inferSelect;
@@ -73,7 +74,7 @@ async function assertNoOverlap(ctx: Ctx, id: number) {
   const [other] = await ctx.tx
     .selectDistinct({ id: erpActivities.id, name: erpActivities.name })
     .from(erpActivities)
-    .innerJoin(erpActivitySkus, and(eq(erpActivitySkus.tenantId, erpActivities.tenantId), eq(erpActivitySkus.activityId, erpActivities.id)))
+    .innerJoin(erpActivitySkus, tenantJoin(erpActivitySkus.activityId, erpActivities.id))
     .where(
       and(
         eq(erpActivities.tenantId, t),

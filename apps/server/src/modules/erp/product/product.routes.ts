@@ -9,6 +9,7 @@ import { listTotal } from '../../../crud/totals';
 import { typedRoute } from '../../../crud/typed-route';
 import { oneAtATime } from '../../../db/client';
 import { erpProducts, erpSkus } from '../../../db/schema';
+import { tenantJoin } from '../../../db/tenant-join';
 import { productRepository } from './product.repository';
 
 export async function productRoutes(app: FastifyInstance) {
@@ -45,7 +46,7 @@ export async function productRoutes(app: FastifyInstance) {
             )
           : undefined,
       );
-      const on = and(eq(erpProducts.tenantId, erpSkus.tenantId), eq(erpProducts.id, erpSkus.productId));
+      const on = tenantJoin(erpProducts.id, erpSkus.productId);
       const [rows, total] = await oneAtATime([
         ctx.tx
           .select({

@@ -3,6 +3,7 @@ import { and, eq, gt, inArray, lte } from 'drizzle-orm';
 import { invalidField } from '../../../crud/conflict';
 import type { Ctx } from '../../../crud/context';
 import { erpActivities, erpActivitySkus, erpProducts, erpSkus } from '../../../db/schema';
+import { tenantJoin } from '../../../db/tenant-join';
 
 export type PricedLine = { skuId: number; quantity: number; unitPrice: number; discount: number; amount: number };
 export type Priced = { lines: PricedLine[]; goodsAmount: number; discountAmount: number; totalAmount: number; totalQuantity: number };
@@ -22,7 +23,7 @@ export async function priceLines(ctx: Ctx, items: { skuId: number; quantity: num
   const skus = await ctx.tx
     .select({ id: erpSkus.id, price: erpSkus.price })
     .from(erpSkus)
-    .innerJoin(erpProducts, and(eq(erpProducts.tenantId, erpSkus.tenantId), eq(erpProducts.id, erpSkus.productId)))
+    .innerJoin(erpProducts, tenantJoin(erpProducts.id, erpSkus.productId))
     .where(and(eq(erpSkus.tenantId, t), inArray(erpSkus.id, ids), eq(erpSkus.deleted, false), eq(erpProducts.status, '0')));
   const price = new Map(skus.map((s) => [s.id, s.price]));
   items.forEach((item, i) => {
@@ -38,7 +39,7 @@ export async function priceLines(ctx: Ctx, items: { skuId: number; quantity: num
       skuId: erpActivitySkus.skuId,
     })
     .from(erpActivities)
-    .innerJoin(erpActivitySkus, and(eq(erpActivitySkus.tenantId, erpActivities.tenantId), eq(erpActivitySkus.activityId, erpActivities.id)))
+    .innerJoin(erpActivitySkus, tenantJoin(erpActivitySkus.activityId, erpActivities.id))
     .where(
       and(
         eq(erpActivities.tenantId, t),

@@ -17,6 +17,7 @@ import { pageByIds, statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
 import { oneAtATime, type Tx } from '../../../db/client';
 import { erpMemberPoints, erpMembers, erpProducts, erpSaleItems, erpSales, erpSkus, erpWarehouses } from '../../../db/schema';
+import { tenantJoin } from '../../../db/tenant-join';
 import { notFound } from '../../../errors';
 import { allowsNegative, moveStock } from '../stock/stock.service';
 import { nextDocNo } from './doc-number';
@@ -49,8 +50,8 @@ function listHead(tx: Tx) {
   return tx
     .select({ ...saleColumns, memberName: erpMembers.name, warehouseName: erpWarehouses.name })
     .from(erpSales)
-    .innerJoin(erpWarehouses, and(eq(erpWarehouses.tenantId, erpSales.tenantId), eq(erpWarehouses.id, erpSales.warehouseId)))
-    .leftJoin(erpMembers, and(eq(erpMembers.tenantId, erpSales.tenantId), eq(erpMembers.id, erpSales.memberId)))
+    .innerJoin(erpWarehouses, tenantJoin(erpWarehouses.id, erpSales.warehouseId))
+    .leftJoin(erpMembers, tenantJoin(erpMembers.id, erpSales.memberId))
     .$dynamic();
 }
 
@@ -92,8 +93,8 @@ async function itemsOf(ctx: Ctx, saleId: number): Promise<Sale['items']> {
       amount: erpSaleItems.amount,
     })
     .from(erpSaleItems)
-    .innerJoin(erpSkus, and(eq(erpSkus.tenantId, erpSaleItems.tenantId), eq(erpSkus.id, erpSaleItems.skuId)))
-    .innerJoin(erpProducts, and(eq(erpProducts.tenantId, erpSkus.tenantId), eq(erpProducts.id, erpSkus.productId)))
+    .innerJoin(erpSkus, tenantJoin(erpSkus.id, erpSaleItems.skuId))
+    .innerJoin(erpProducts, tenantJoin(erpProducts.id, erpSkus.productId))
     .where(and(eq(erpSaleItems.tenantId, t), eq(erpSaleItems.saleId, saleId)))
     .orderBy(erpSaleItems.id);
 }

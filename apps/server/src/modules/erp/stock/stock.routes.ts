@@ -9,7 +9,7 @@ import {
   stockRowSchema,
   stockSettingsSchema,
 } from '@atrium/contracts';
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { count, desc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
@@ -18,6 +18,7 @@ import { listTotal } from '../../../crud/totals';
 import { typedRoute } from '../../../crud/typed-route';
 import { oneAtATime } from '../../../db/client';
 import { erpProducts, erpSettings, erpSkus, erpStock, erpStockLedger, erpWarehouses } from '../../../db/schema';
+import { tenantJoin } from '../../../db/tenant-join';
 import { allowsNegative, assertStockTarget, moveStock } from './stock.service';
 
 type Filter = { skuId?: number; warehouseId?: number; productId?: number };
@@ -29,8 +30,8 @@ const whereOf = (ctx: Ctx, t: typeof erpStock | typeof erpStockLedger, q: Filter
     q.productId ? eq(erpSkus.productId, q.productId) : undefined,
   );
 const joins = (t: typeof erpStock | typeof erpStockLedger) => ({
-  sku: and(eq(erpSkus.tenantId, t.tenantId), eq(erpSkus.id, t.skuId)),
-  warehouse: and(eq(erpWarehouses.tenantId, t.tenantId), eq(erpWarehouses.id, t.warehouseId)),
+  sku: tenantJoin(erpSkus.id, t.skuId),
+  warehouse: tenantJoin(erpWarehouses.id, t.warehouseId),
 });
 
 /** Stock balances, the ledger and adjustments; the product permissions guard them (`erp:product:adjust` for writes). */
@@ -100,7 +101,7 @@ export async function stockRoutes(app: FastifyInstance) {
           .from(erpStock)
           .innerJoin(erpSkus, j.sku)
           .innerJoin(erpWarehouses, j.warehouse)
-          .innerJoin(erpProducts, and(eq(erpProducts.tenantId, erpSkus.tenantId), eq(erpProducts.id, erpSkus.productId)))
+          .innerJoin(erpProducts, tenantJoin(erpProducts.id, erpSkus.productId))
           .where(where)
           .orderBy(erpStock.skuId, erpStock.warehouseId)
           .limit(pageOffset(query).limit)

@@ -95,8 +95,8 @@ export const deptRules: RepositoryOptions<{ parentId: number | null; status: str
   afterStatus: (ctx, written) => cascadeStatus(ctx, written as DeptRow, (written as DeptRow).status as Status),
   beforeDelete: inScope,
   references: [
-    { column: depts.parentId, tenant: depts.tenantId, reason: 'dept.hasChildren', rule: 'hasChildren' },
-    { column: tenantUsers.deptId, tenant: tenantUsers.tenantId, reason: 'dept.hasUsers', rule: 'hasUsers' },
+    { column: depts.parentId, reason: 'dept.hasChildren', rule: 'hasChildren' },
+    { column: tenantUsers.deptId, reason: 'dept.hasUsers', rule: 'hasUsers' },
   ],
 };
 

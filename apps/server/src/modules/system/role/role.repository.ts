@@ -90,7 +90,7 @@ export function roleRules(app: FastifyInstance): RepositoryOptions<Role> {
   };
   return {
     unique: { code: 'roles_code_key' },
-    references: [{ column: userRoles.roleId, tenant: userRoles.tenantId, reason: 'role.inUse' }],
+    references: [{ column: userRoles.roleId, reason: 'role.inUse' }],
     async authorizeWrite(ctx, input, id) {
       if (id !== undefined) await assertEditable(ctx, id);
       await assertWithinOwn(ctx, input as Grant);

@@ -10,6 +10,7 @@ import { pageByIds, scopedCaller, statementCache, walkPays } from '../../../crud
 import { keptTotal, listTotal } from '../../../crud/totals';
 import type { RawResult } from '../../../db/client';
 import { accounts, depts, memberships, tenantUsers, userPosts, userRoles } from '../../../db/schema';
+import { tenantJoin } from '../../../db/tenant-join';
 import type { UserType } from '../../../plugins/external/access';
 
 export type UserQuery = ListQueryOf<typeof userResource>;
@@ -87,7 +88,7 @@ function selectUsers(tx: Ctx['tx'], where: SQL | undefined) {
     .select({ ...columns, roleIds: idsOf(userRoles, userRoles.roleId), postIds: idsOf(userPosts, userPosts.postId) })
     .from(tenantUsers)
     .innerJoin(accounts, eq(accounts.id, tenantUsers.accountRef))
-    .leftJoin(depts, and(eq(depts.tenantId, tenantUsers.tenantId), eq(depts.id, tenantUsers.deptId)))
+    .leftJoin(depts, tenantJoin(depts.id, tenantUsers.deptId))
     .where(where);
 }
 
