@@ -6,18 +6,24 @@
  * its Node.js polyfills, a quarter of what the signed-in layout loads.
  */
 
-const CONNECT = 1;
-const CONNACK = 2;
-const PUBLISH = 3;
-const PUBACK = 4;
-const PUBREC = 5;
-const PUBREL = 6;
-const PUBCOMP = 7;
-const SUBSCRIBE = 8;
-const SUBACK = 9;
-const PINGREQ = 12;
-const PINGRESP = 13;
-const DISCONNECT = 14;
+/** The control packets a subscriber sends or receives, by type (the high nibble of a packet's first byte). */
+const packetType = {
+  CONNECT: 1,
+  CONNACK: 2,
+  PUBLISH: 3,
+  PUBACK: 4,
+  PUBREC: 5,
+  PUBREL: 6,
+  PUBCOMP: 7,
+  SUBSCRIBE: 8,
+  SUBACK: 9,
+  PINGREQ: 12,
+  PINGRESP: 13,
+  DISCONNECT: 14,
+} as const;
+const { CONNECT, CONNACK, PUBLISH, PUBACK, PUBREC, PUBREL, PUBCOMP, SUBSCRIBE, SUBACK, PINGREQ, PINGRESP, DISCONNECT } = packetType;
+/** The acknowledgements of a message received at QoS 1 or 2. */
+type AckType = typeof PUBACK | typeof PUBREC | typeof PUBREL | typeof PUBCOMP;
 
 export type Packet = { type: number; flags: number; body: Uint8Array };
 
@@ -69,7 +75,7 @@ export function encodeSubscribe(packetId: number, topic: string, qos: number): U
 }
 
 /** PUBACK, PUBREC, PUBCOMP (flags 0) and PUBREL (flags 2): the type and the packet id. */
-export function encodeAck(type: number, packetId: number): Uint8Array {
+export function encodeAck(type: AckType, packetId: number): Uint8Array {
   return packet(type, type === PUBREL ? 0b0010 : 0, [packetId >> 8, packetId & 0xff]);
 }
 
