@@ -1,41 +1,9 @@
-import {
-  IconApps,
-  IconCheckCircle,
-  IconCloud,
-  IconDashboard,
-  IconExclamationCircle,
-  IconFile,
-  IconGift,
-  IconHome,
-  IconLink,
-  IconList,
-  IconMenu,
-  IconQuestionCircle,
-  IconSettings,
-  IconStorage,
-  IconUser,
-  IconUserGroup,
-} from '@arco-design/web-react/icon';
+import { IconMenu } from '@arco-design/web-react/icon';
 import type { ComponentType } from 'react';
+import * as named from './icon-set';
 
 // the icons route metadata may name; an unknown name falls back to a neutral one
-const icons: Record<string, ComponentType> = {
-  IconApps,
-  IconCheckCircle,
-  IconCloud,
-  IconDashboard,
-  IconExclamationCircle,
-  IconFile,
-  IconGift,
-  IconHome,
-  IconLink,
-  IconList,
-  IconQuestionCircle,
-  IconSettings,
-  IconStorage,
-  IconUser,
-  IconUserGroup,
-};
+const icons: Record<string, ComponentType> = named;
 
 export function MenuIcon({ name }: { name?: string }) {
   if (!name) return null;
