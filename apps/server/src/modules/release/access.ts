@@ -3,20 +3,9 @@ import { levelRank, type PermissionLevel } from '@atrium/contracts/release';
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Ctx } from '../../crud/context';
 import { isoDates } from '../../crud/query';
-import type { RouteResource } from '../../crud/register-resource';
 import { releaseUserProjects, tenantUsers } from '../../db/schema';
 import { tenantJoin } from '../../db/tenant-join';
 import { forbidden } from '../../errors';
-
-/**
- * A release resource for `typedRoute`: the permission `release:{permission}:{action}` and the
- * operation log's module `release:{name}` (`user-project` logs as its path, grants as `userProject`).
- */
-export const releaseResource = (name: string, permission = name): RouteResource => ({
-  domain: 'release',
-  name,
-  permission: (action) => `release:${permission}:${action}`,
-});
 
 /** Every release route is documented as its method and path, and logged as its method. */
 export const at = <M extends 'GET' | 'POST' | 'PUT' | 'DELETE'>(method: M, url: string) => ({
