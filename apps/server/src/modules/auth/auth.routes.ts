@@ -52,16 +52,7 @@ import {
   signOut,
 } from './login.service';
 import { menuTree } from './menu.service';
-import {
-  assertRecentSecondFactor,
-  beginTotp,
-  confirmTotp,
-  factorsOf,
-  markSecondFactor,
-  removeTotp,
-  setTenantPolicy,
-  tenantPolicy,
-} from './mfa.service';
+import { assertRecentSecondFactor, beginTotp, confirmTotp, factorsOf, removeTotp, setTenantPolicy, tenantPolicy } from './mfa.service';
 import { assertionOptions, MAX_PASSKEYS, registerPasskey, registrationOptions, removePasskey, stepUpChallengeKey } from './passkey.service';
 import { changeOwnContact, changeOwnPassword, saveOwnSettings, userInfo, userProfile } from './profile.service';
 import { register, requestResetCode, resetPassword } from './register.service';
@@ -361,11 +352,7 @@ export async function authRoutes(app: FastifyInstance) {
       description: 'Errors: 400 naming name, or response (refused: wrong or used challenge, origin, a passkey added already), 1022.',
       before: recentFactor,
     },
-    async ({ body }, request) => {
-      const added = await registerPasskey(app, request.auth, body);
-      await markSecondFactor(app, request.auth.sessionId);
-      return added;
-    },
+    async ({ body }, request) => registerPasskey(app, request.auth, body),
   );
 
   typedRoute(
@@ -415,11 +402,7 @@ export async function authRoutes(app: FastifyInstance) {
       summary: 'Confirms the authenticator app with a code from it: active from now on; answers ten recovery codes, shown once',
       description: 'Errors: 400 naming code (wrong, or no enrolment begun).',
     },
-    async ({ body }, request) => {
-      const result = await confirmTotp(app, request.auth.accountRef, body.code);
-      await markSecondFactor(app, request.auth.sessionId);
-      return result;
-    },
+    async ({ body }, request) => confirmTotp(app, request.auth.accountRef, body.code, request.auth.sessionId),
   );
 
   typedRoute(

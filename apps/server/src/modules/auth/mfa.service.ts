@@ -128,8 +128,14 @@ export async function beginTotp(app: FastifyInstance, account: { accountRef: num
 /**
  * Confirms the begun enrolment with a code from the app: the factor is active from now on, and the
  * account gets ten new recovery codes (answered once; only their hashes are kept). 400 naming `code`.
+ * The session that confirmed it (`sessionId`; none yet when a sign-in enrols) has proved it now.
  */
-export async function confirmTotp(app: FastifyInstance, accountRef: number, code: string): Promise<{ recoveryCodes: string[] }> {
+export async function confirmTotp(
+  app: FastifyInstance,
+  accountRef: number,
+  code: string,
+  sessionId?: number,
+): Promise<{ recoveryCodes: string[] }> {
   const row = await totpRow(app, accountRef);
   if (!row || row.confirmedAt) throw invalidField('code', 'notStarted', row ? 'mfa.enrolled' : 'mfa.notStarted');
   const now = app.clock.now();
@@ -145,6 +151,7 @@ export async function confirmTotp(app: FastifyInstance, accountRef: number, code
     return issueRecoveryCodes(tx, accountRef, now);
   });
   if (!codes) throw invalidField('code', 'notStarted', 'mfa.enrolled');
+  if (sessionId !== undefined) await markSecondFactor(app, sessionId);
   return { recoveryCodes: codes };
 }
 

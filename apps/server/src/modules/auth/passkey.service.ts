@@ -14,7 +14,7 @@ import { invalidField } from '../../crud/conflict';
 import { accountFactors, accountPasskeys } from '../../db/schema';
 import { notFound } from '../../errors';
 import type { AuthContext } from '../../plugins/external/access';
-import { dropRecoveryCodesWithoutFactor, issueRecoveryCodes, WEBAUTHN_KIND } from './mfa.service';
+import { dropRecoveryCodesWithoutFactor, issueRecoveryCodes, markSecondFactor, WEBAUTHN_KIND } from './mfa.service';
 
 /**
  * Passkeys (WebAuthn) as a second factor (docs/adr/050-passkeys.md), checked by `@simplewebauthn/server`:
@@ -110,7 +110,7 @@ export async function registrationOptions(app: FastifyInstance, request: Fastify
  * Adds the passkey the browser made to the session's challenge. The account's `webauthn` factor row is
  * made with the first; the first second factor of the account brings ten recovery codes (answered once).
  * 400 naming `response` for anything the check refuses (wrong or used challenge, origin, relying party,
- * a credential registered already).
+ * a credential registered already). The session that added it has proved a second factor now.
  */
 export async function registerPasskey(
   app: FastifyInstance,
@@ -162,6 +162,7 @@ export async function registerPasskey(
     return { id: passkey.id, recoveryCodes: had ? null : await issueRecoveryCodes(tx, accountRef, now) };
   });
   if (!added) throw refused;
+  await markSecondFactor(app, auth.sessionId);
   return added;
 }
 
