@@ -204,6 +204,23 @@ test('keeps every version of an ability readable, and a process keeps the order 
   await expect(drawer.getByTestId('code-editor')).not.toContainText('second version');
   await drawer.locator('.arco-drawer-close-icon').click();
 
+  // the search narrows the list: a key from its start, then a status; reset shows every key again
+  const search = page.locator('.crud-search');
+  const searchField = (label: string) => search.locator('.arco-form-item').filter({ hasText: label });
+  await searchField('标识').locator('input').fill(key.slice(0, -1));
+  await search.getByRole('button', { name: '查询' }).click();
+  await expect(row(page, key)).toHaveCount(2);
+  await expect(page.locator('tr.arco-table-tr').filter({ hasText: 'demo.deploy' })).toHaveCount(0);
+  await searchField('状态').locator('.arco-select-view').click();
+  await page
+    .locator('.arco-select-popup:visible .arco-select-option')
+    .filter({ hasText: shown('abilityStatus', 'DEPRECATED') })
+    .click();
+  await search.getByRole('button', { name: '查询' }).click();
+  await expect(row(page, key)).toHaveCount(0);
+  await search.getByRole('button', { name: '重置' }).click();
+  await expect(row(page, key)).toHaveCount(2);
+
   // a process of both versions, the second dragged above the first, with retries on one step
   await page.goto('/release/project');
   await page.getByRole('button', { name: '新建' }).click();

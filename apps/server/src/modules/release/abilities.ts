@@ -29,7 +29,7 @@ async function refuseOrMissing(ctx: Ctx, id: number, reason: [rule: string, key:
  */
 export function abilityRoutes(app: FastifyInstance) {
   registerTable(app, abilityEntity, releaseAbilities, {
-    filters: { key: 'eq' },
+    filters: { key: 'prefix' },
     // two first versions of one key made at once: the second is a 409 naming the key
     raced: { release_abilities_key_version_key: 'key' },
     beforeWrite: async (ctx, input, id) => {

@@ -1,10 +1,13 @@
 import { Alert, Button, Card, Drawer, Form, InputNumber, List, Space, Typography } from '@arco-design/web-react';
+import { codeOptions } from '@atrium/contracts/labels';
+import { abilityResource } from '@atrium/contracts/release-entities';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { CodeEditor } from '../../components/code/CodeEditor';
 import { useCan } from '../../components/permission';
+import { SearchForm } from '../../crud/SearchForm';
 import { formatDateTime } from '../../locale/datetime';
 import {
   type Ability,
@@ -61,7 +64,7 @@ type Editing = { id?: number; key: string; name: string; body: string; timeoutSe
 
 /** Abilities: versioned shell step templates. A published version is frozen; "new version" starts the next draft. */
 export function AbilityPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const can = useCan();
   const client = useQueryClient();
   const abilities = usePagedList<Ability>('ability');
@@ -72,10 +75,12 @@ export function AbilityPage() {
   const versions =
     useQuery({
       queryKey: ['release', 'ability', 'versions', history?.key],
-      queryFn: () =>
-        http.get<Listed<Ability>>('/api/release/ability', { params: { key: history?.key, sort: 'version:desc', pageSize: 200 } }),
+      // the key matches from the start, and its own versions sort before a longer key's
+      queryFn: () => http.get<Listed<Ability>>('/api/release/ability', { params: { key: history?.key, sort: 'key:asc', pageSize: 200 } }),
       enabled: !!history,
-    }).data?.list ?? [];
+    })
+      .data?.list.filter((a) => a.key === history?.key)
+      .sort((a, b) => b.version - a.version) ?? [];
   const shown = versions.find((a) => a.id === history?.id) ?? versions[0];
   const refresh = () => client.invalidateQueries({ queryKey: ['release', 'ability'] });
   const save = async () => {
@@ -96,6 +101,15 @@ export function AbilityPage() {
     attempt(() => http.put(`/api/release/ability/${a.id}/${action}`), refresh);
   return (
     <Card title={t('menu.release.ability')}>
+      <SearchForm
+        fields={[
+          { field: 'key', label: 'release.key', match: 'prefix' },
+          { field: 'name', label: 'release.name' },
+          { field: 'status', label: 'release.status', type: 'select', options: codeOptions('abilityStatus', i18n.language) },
+        ]}
+        schema={abilityResource.filters}
+        onSearch={abilities.search}
+      />
       <CreateButton
         shown={can('release:ability:create')}
         onClick={() => setEditing({ key: '', name: '', body: '#!/bin/sh\nset -eu\n', timeoutSec: 600 })}

@@ -1,16 +1,19 @@
-import { Button, Card, Modal, Popconfirm, Space, Tag, Typography } from '@arco-design/web-react';
+import { Button, Card, Modal, Popconfirm, Tag, Typography } from '@arco-design/web-react';
+import { codeOptions } from '@atrium/contracts/labels';
+import { clientResource } from '@atrium/contracts/release-entities';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
+import { SearchForm } from '../../crud/SearchForm';
 import { formatDateTime } from '../../locale/datetime';
 import { onRealtime } from '../../realtime/events';
-import { actionsColumn, attempt, type Client, ListTable, StatusTag, usePagedList } from './shared';
+import { actionsColumn, attempt, type Client, ListTable, StatusTag, Toolbar, usePagedList } from './shared';
 
 /** Agents: approve a PENDING one, disable or revoke; presence follows the broker live. */
 export function ClientPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const can = useCan();
   const queryClient = useQueryClient();
   const clients = usePagedList<Client>('client');
@@ -43,12 +46,26 @@ export function ClientPage() {
     attempt(() => http.put(`/api/release/client/${c.id}/${action}`), refresh);
   return (
     <Card title={t('menu.release.client')}>
+      <SearchForm
+        fields={[
+          { field: 'hostname', label: 'release.hostname' },
+          { field: 'status', label: 'release.status', type: 'select', options: codeOptions('clientStatus', i18n.language) },
+          {
+            field: 'presence',
+            label: 'release.presence',
+            type: 'select',
+            options: ['online', 'offline'].map((presence) => ({ label: `release.${presence}`, value: presence })),
+          },
+        ]}
+        schema={clientResource.filters}
+        onSearch={clients.search}
+      />
       {can('release:client:enrol') && (
-        <Space style={{ marginBottom: 12 }}>
+        <Toolbar>
           <Button type="primary" onClick={token}>
             {t('release.enrolToken')}
           </Button>
-        </Space>
+        </Toolbar>
       )}
       <ListTable
         list={clients.list}

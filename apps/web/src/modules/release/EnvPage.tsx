@@ -1,9 +1,11 @@
 import { Button, Card, Checkbox, Form, Input, InputNumber, Space, Switch, Tag } from '@arco-design/web-react';
+import { envResource } from '@atrium/contracts/release-entities';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
+import { SearchForm } from '../../crud/SearchForm';
 import {
   actionsColumn,
   CreateButton,
@@ -54,6 +56,14 @@ export function EnvPage() {
     editing && setEditing({ ...editing, variables: editing.variables.map((v, i) => (i === index ? { ...v, ...patch } : v)) });
   return (
     <Card title={t('menu.release.env')}>
+      <SearchForm
+        fields={[
+          { field: 'key', label: 'release.key' },
+          { field: 'name', label: 'release.name' },
+        ]}
+        schema={envResource.filters}
+        onSearch={envs.search}
+      />
       <CreateButton
         shown={can('release:env:create')}
         onClick={() => setEditing({ key: '', name: '', protected: false, requiredApprovals: 1, variables: [] })}

@@ -1,10 +1,12 @@
 import { Button, Card, Form, Input, InputNumber, Select, Space, Tag } from '@arco-design/web-react';
 import { IconDragDotVertical } from '@arco-design/web-react/icon';
+import { processResource } from '@atrium/contracts/release-entities';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api';
 import { useCan } from '../../components/permission';
+import { SearchForm } from '../../crud/SearchForm';
 import {
   type Ability,
   actionsColumn,
@@ -76,6 +78,19 @@ export function ProcessPage() {
   const published = (abilities.data?.list ?? []).filter((a) => a.status === 'PUBLISHED');
   return (
     <Card title={t('menu.release.process')}>
+      <SearchForm
+        fields={[
+          {
+            field: 'projectId',
+            label: 'release.project',
+            type: 'select',
+            options: (projects.data?.list ?? []).map((p) => ({ label: `${p.name} (${p.key})`, value: p.id })),
+          },
+          { field: 'name', label: 'release.name' },
+        ]}
+        schema={processResource.filters}
+        onSearch={processes.search}
+      />
       <CreateButton shown={can('release:process:create')} onClick={() => setEditing({ name: '', steps: [newStep()] })} />
       <ListTable
         list={processes.list}

@@ -20,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, http } from '../../api';
 import { NoAccess } from '../../crud/NoAccess';
 import { type Paging, pagedTable } from '../../crud/paged-table';
+import type { ListParams } from '../../crud/resource-api';
 import { useIsPhone } from '../../shell/useIsPhone';
 import './messages';
 import './release.css';
@@ -76,17 +77,23 @@ export function useList<T>(path: string, enabled = true) {
 
 /**
  * One page of a release list the page's table pages through on the server (20 rows, the size the user
- * picks), with the table's pagination; `params` narrow it. Invalidating `['release', path]` reloads it.
+ * picks), with the table's pagination and what its search form asks (`search`: the filters, from the
+ * first page). Invalidating `['release', path]` reloads it.
  */
-export function usePagedList<T>(path: string, params: Record<string, unknown> = {}) {
+export function usePagedList<T>(path: string) {
   const { t } = useTranslation();
   const [paging, setPaging] = useState<Paging>({ pageNum: 1, pageSize: 20 });
+  const [filters, setFilters] = useState<ListParams>({});
   const list = useQuery({
-    queryKey: ['release', path, paging, params],
-    queryFn: () => http.get<Listed<T>>(`/api/release/${path}`, { params: { ...params, ...paging }, silent: true }),
+    queryKey: ['release', path, paging, filters],
+    queryFn: () => http.get<Listed<T>>(`/api/release/${path}`, { params: { ...filters, ...paging }, silent: true }),
     placeholderData: keepPreviousData,
   });
-  return { list, pagination: pagedTable(list, paging, setPaging, t).pagination };
+  const search = (next: ListParams) => {
+    setFilters(next);
+    setPaging((p) => ({ ...p, pageNum: 1 }));
+  };
+  return { list, pagination: pagedTable(list, paging, setPaging, t).pagination, search };
 }
 
 /** What a release table shows when its list is empty: a list the role may not read says so, a failure says why. */
@@ -262,16 +269,25 @@ export function actionsColumn<T>(title: string, shown: boolean, render: (row: T)
   return shown ? [{ title, phone: true, render: (_: unknown, row: T) => <RowActions>{render(row)}</RowActions> }] : [];
 }
 
+/** A list's toolbar between its search form and its table, spaced as the generic page's. */
+export function Toolbar({ children }: { children: ReactNode }) {
+  return (
+    <div className="crud-toolbar" style={{ margin: '12px 0' }}>
+      <Space>{children}</Space>
+    </div>
+  );
+}
+
 /** The button a page creates a record with, for a user who may. */
 export function CreateButton({ shown, onClick }: { shown: boolean; onClick: () => void }) {
   const { t } = useTranslation();
   if (!shown) return null;
   return (
-    <Space style={{ marginBottom: 12 }}>
+    <Toolbar>
       <Button type="primary" onClick={onClick}>
         {t('release.create')}
       </Button>
-    </Space>
+    </Toolbar>
   );
 }
 
