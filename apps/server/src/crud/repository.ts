@@ -3,6 +3,7 @@ import { and, count, eq, getTableColumns, ne, type Placeholder, type SQL, sql } 
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { oneAtATime } from '../db/client';
+import { statementCache } from '../db/statements';
 import { conflict, invalidField, rethrowUnique } from './conflict';
 import type { Ctx } from './context';
 import { allOf } from './data-scope';
@@ -10,7 +11,6 @@ import { keysetPage, pageMarks, pageOffset, pageStatement, readMarked } from './
 import { containsPattern, containsPlaceholder, isoDates, startsWithParts } from './query';
 import { type Reference, refuseIfReferenced } from './references';
 import type { ResourceHandlers } from './register-resource';
-import { statementCache } from './statements';
 import { listTotal } from './totals';
 
 type Row = Record<string, unknown>;

@@ -10,10 +10,10 @@ import {
 import { and, eq, gt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidField } from '../../crud/conflict';
-import { builtStatements, statementCache } from '../../crud/statements';
 import { dropTotals, totalsName } from '../../crud/totals';
 import { type Db, type Tx, withTenantStatement } from '../../db/client';
 import { accounts, knownDevices, loginLogs, sessions } from '../../db/schema';
+import { builtStatements, statementCache } from '../../db/statements';
 import { AppError } from '../../errors';
 import { type AuthContext, tokenOf } from '../../plugins/external/access';
 import { beginTotp, confirmTotp, methodsOf, policyRequires, useSecondFactor } from './mfa.service';

@@ -4,9 +4,9 @@ import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
-import { builtStatements, statementCache } from '../../crud/statements';
 import type { Database, Db, Tx } from '../../db/client';
 import { kvEntries } from '../../db/schema';
+import { builtStatements, statementCache } from '../../db/statements';
 
 /**
  * Short-lived state every server instance must see alike: captcha answers, rate-limit counters,

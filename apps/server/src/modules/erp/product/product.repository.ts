@@ -6,10 +6,10 @@ import { allOf } from '../../../crud/data-scope';
 import { pageOffset } from '../../../crud/paging';
 import { containsPattern, containsPlaceholder, orderOf } from '../../../crud/query';
 import { storedValues } from '../../../crud/repository';
-import { statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
 import { oneAtATime } from '../../../db/client';
 import { erpCategories, erpProducts, erpSaleItems, erpSkus, erpStock, erpStockLedger } from '../../../db/schema';
+import { statementCache } from '../../../db/statements';
 
 type ProductQuery = ListQueryOf<typeof productResource>;
 

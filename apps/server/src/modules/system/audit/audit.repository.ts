@@ -5,10 +5,10 @@ import type { Ctx } from '../../../crud/context';
 import { allOf } from '../../../crud/data-scope';
 import { keysetPage, pageMarks, pageOffset, pageStatement, readMarked } from '../../../crud/paging';
 import { contains, containsPattern, containsPlaceholder, isoDates, orderOf } from '../../../crud/query';
-import { statementCache } from '../../../crud/statements';
 import { listTotal } from '../../../crud/totals';
 import { oneAtATime } from '../../../db/client';
 import { accounts, loginLogs, operLogs, sessions, tenantUsers } from '../../../db/schema';
+import { statementCache } from '../../../db/statements';
 import { IDLE_MS } from '../../auth/session.service';
 
 const iso = (d: Date) => d.toISOString();

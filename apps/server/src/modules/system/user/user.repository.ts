@@ -6,10 +6,11 @@ import type { Caller, Ctx } from '../../../crud/context';
 import { allOf, dataScopeFilter, deptAndBelow, inIds } from '../../../crud/data-scope';
 import { keysetPage, pageMarks, pageOffset, readMarked } from '../../../crud/paging';
 import { orderOf, prefixPattern, startsWithPlaceholder } from '../../../crud/query';
-import { pageByIds, scopedCaller, statementCache, walkPays } from '../../../crud/statements';
+import { pageByIds, scopedCaller, walkPays } from '../../../crud/statements';
 import { keptTotal, listTotal } from '../../../crud/totals';
 import type { RawResult } from '../../../db/client';
 import { accounts, depts, memberships, tenantUsers, userPosts, userRoles } from '../../../db/schema';
+import { statementCache } from '../../../db/statements';
 import { tenantJoin } from '../../../db/tenant-join';
 import type { UserType } from '../../../plugins/external/access';
 
