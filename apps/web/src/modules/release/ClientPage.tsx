@@ -11,6 +11,9 @@ import { formatDateTime } from '../../locale/datetime';
 import { onRealtime } from '../../realtime/events';
 import { actionsColumn, attempt, type Client, ListTable, StatusTag, Toolbar, usePagedList } from './shared';
 
+// where the expiry goes in the hint (an invisible separator no message contains)
+const TIME = '\u2063';
+
 /** Agents: approve a PENDING one, disable or revoke; presence follows the broker live. */
 export function ClientPage() {
   const { t, i18n } = useTranslation();
@@ -29,14 +32,29 @@ export function ClientPage() {
   const token = () =>
     attempt(async () => {
       const answer = await http.post<{ token: string; expiresAt: string }>('/api/release/client/enrol-token');
+      // the hint around its time, which stays on one line (a date breaks at its hyphens)
+      const [before, after] = t('release.enrolTokenHint', { time: TIME }).split(TIME);
       Modal.info({
         title: t('release.enrolToken'),
+        // closed by its corner as well as by its button, as every other dialog
+        closable: true,
         style: { width: 640 },
         content: (
           <div>
-            <p>{t('release.enrolTokenHint', { time: formatDateTime(answer.expiresAt) })}</p>
-            <Typography.Paragraph copyable code>
-              {`node agent.mjs --server ${window.location.origin} --enrol ${answer.token} --work /var/lib/atrium-agent`}
+            <p>
+              {before}
+              <time dateTime={answer.expiresAt} style={{ whiteSpace: 'nowrap' }}>
+                {formatDateTime(answer.expiresAt)}
+              </time>
+              {after}
+            </p>
+            <Typography.Paragraph copyable code className="enrol-command">
+              {[
+                'node agent.mjs',
+                `  --server ${window.location.origin}`,
+                `  --enrol ${answer.token}`,
+                '  --work /var/lib/atrium-agent',
+              ].join(' \\\n')}
             </Typography.Paragraph>
           </div>
         ),
