@@ -254,7 +254,8 @@ export function ListTable<T extends { id: number }>({
   return (
     <Table
       rowKey="id"
-      loading={list.isLoading}
+      // the first load, and a new page or search while the last one's rows still show
+      loading={list.isLoading || (list.isFetching && list.isPlaceholderData)}
       noDataElement={<EmptyList error={list.error} />}
       data={list.data?.list ?? []}
       pagination={false}
