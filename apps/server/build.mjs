@@ -29,7 +29,8 @@ await build({
   sourcemap: 'linked',
   // stack traces point into src/ (the map is next to main.js)
   banner: { js: 'process.setSourceMapsEnabled(true);' },
-  keepNames: true,
+  // no keepNames: it wraps every function the code makes in a call that defines its name, closures
+  // made per request too (a list request's CPU went down 5 % without it, docs/performance.md)
   logLevel: 'warning',
 });
 copyFileSync(path.join(here, 'src/modules/auth/common-passwords.txt'), path.join(dist, 'common-passwords.txt'));
