@@ -143,6 +143,10 @@ export const userRepository = {
       return { own: onOwn, all: allOf(onOwn, onAccount), account: onAccount !== undefined };
     };
     const cursor = q.after !== undefined ? 'after' : q.before !== undefined ? 'before' : null;
+    // OFFSET skips rows before the join when the page's ids come first; a page read backwards (`before`)
+    // is put back in order by an outer statement; a walk and a sort on the account keep their own shape
+    const direct = (walk: boolean, skip: number, backwards: boolean) =>
+      !walk && skip === 0 && !backwards && texts.length === 0 && q.sort.column !== 'accountId';
     // a deep page by number starts from a row seen near it (pageMarks), skipping the rows in between
     const marks = cursor ? null : pageMarks(ctx, q.sort, page.offset, sortColumns[q.sort.column]);
     const values: Record<string, unknown> = {
@@ -218,6 +222,19 @@ export const userRepository = {
           { ids: key, rows: JSON.stringify(q.sort) },
           pageIdsOf,
           (tx, idsIn) => selectUsers(tx, and(eq(tenantUsers.tenantId, p('tenantId')), idsIn(tenantUsers.id))).orderBy(...order()),
+          pageValues,
+        );
+      } else if (direct(walk, skip, keyset.backwards)) {
+        // a page that starts at its first row, in the memberships' own order: the joined rows are read
+        // straight down the (tenant, created, id) index and the read stops at the page's last row; the
+        // page's ids need no statement of their own
+        rows = await listStatements<Row>(
+          ctx.tx,
+          key,
+          (tx) =>
+            selectUsers(tx, allOf(whereOf(scope.caller).own, keyset.where))
+              .orderBy(...keyset.order)
+              .limit(page.limit),
           pageValues,
         );
       } else {
