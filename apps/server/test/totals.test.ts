@@ -96,6 +96,23 @@ describe('remembered rows of deep pages', () => {
     cache.remember(1, list, cache.generation(1), [[600, 9]]);
     expect(cache.nearest(1, list, 600)).toEqual({ position: 600, id: 9 });
     now += 1;
+    // aged: one request reads by OFFSET; the others start from the aged marks until it made them afresh
+    expect(cache.nearest(1, list, 600)).toBeNull();
+    expect(cache.nearest(1, list, 600)).toEqual({ position: 600, id: 9 });
+    expect(cache.nearest(1, list, 450)).toEqual({ position: 400, id: 7 });
+    cache.remember(1, list, cache.generation(1), [[600, 10]]);
+    expect(cache.nearest(1, list, 600)).toEqual({ position: 600, id: 10 });
+    expect(cache.nearest(1, list, 450)).toBeNull();
+    // a re-read that made nothing: another request is sent once TOTALS_TTL_MS passed
+    now += TOTALS_TTL_MS;
+    expect(cache.nearest(1, list, 600)).toBeNull();
+    now += TOTALS_TTL_MS - 1;
+    expect(cache.nearest(1, list, 600)).toEqual({ position: 600, id: 10 });
+    now += 1;
+    expect(cache.nearest(1, list, 600)).toBeNull();
+    // a write drops aged marks as it drops fresh ones
+    expect(cache.nearest(1, list, 600)).toEqual({ position: 600, id: 10 });
+    cache.drop(1, 'system:user');
     expect(cache.nearest(1, list, 600)).toBeNull();
     cache.drop(1);
     expect(cache.marks.has(1)).toBe(false);

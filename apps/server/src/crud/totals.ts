@@ -7,8 +7,11 @@ export const TOTALS_TTL_MS = 10_000;
 const PER_TENANT_LIMIT = 2_000;
 const MARKS_PER_LIST = 64;
 
-/** Rows seen at known positions of one list in one order: position → row id, since `at`. */
-type Marks = { at: number; ids: Map<number, number> };
+/**
+ * Rows seen at known positions of one list in one order: position → row id, since `at`; `checking`,
+ * when a request was sent to read its page by OFFSET again because the marks aged.
+ */
+type Marks = { at: number; ids: Map<number, number>; checking?: number };
 
 /**
  * Exact list totals, kept per tenant, resource, data scope and filter. Counting 100,000 rows costs
@@ -62,10 +65,21 @@ export class TotalsCache {
     return this.generations.get(tenantId) ?? 0;
   }
 
-  /** The remembered row nearest at or before `position` of a list, while its marks are fresh. */
+  /**
+   * The remembered row nearest at or before `position` of a list. Marks that aged (no write seen since
+   * they were made: a write drops them) send one request to read by OFFSET, which makes them afresh;
+   * the others start from them meanwhile, as a total that aged is answered while it is recounted —
+   * else every request arriving during that slow read would read by OFFSET too. Another request is
+   * sent after TOTALS_TTL_MS if the first made none.
+   */
   nearest(tenantId: number, key: string, position: number): { position: number; id: number } | null {
     const kept = this.marks.get(tenantId)?.get(key);
-    if (!kept || this.now() - kept.at >= TOTALS_TTL_MS) return null;
+    if (!kept) return null;
+    const now = this.now();
+    if (now - kept.at >= TOTALS_TTL_MS && (kept.checking === undefined || now - kept.checking >= TOTALS_TTL_MS)) {
+      kept.checking = now;
+      return null;
+    }
     let best = -1;
     for (const at of kept.ids.keys()) if (at <= position && at > best) best = at;
     return best < 0 ? null : { position: best, id: kept.ids.get(best) as number };
