@@ -97,9 +97,10 @@ export const pageOffset = (q: { pageNum: number; pageSize: number }) => ({
  * the page (40,000 index entries for page 2,000); a list remembers the first and last row of each page
  * it served from MARKS_FROM on, and a later page reads by keyset from the nearest such row at or
  * before it, skipping only the rows in between. The marks go with the list's kept totals (per tenant,
- * data scope, filters, and here the sort): a write in the tenant drops them, and they are never older
- * than TOTALS_TTL_MS. Null where the list keeps no totals for this caller, before MARKS_FROM, or on a
- * sort column that may be NULL (no keyset there).
+ * data scope, filters, and here the sort): a write in the tenant drops them, and once they are older
+ * than TOTALS_TTL_MS one request reads by OFFSET to make them afresh (TotalsCache.nearest). Null
+ * where the list keeps no totals for this caller, before MARKS_FROM, or on a sort column that may be
+ * NULL (no keyset there).
  */
 export function pageMarks(ctx: Ctx, sort: { column: string; direction: string }, offset: number, sortColumn: { notNull: boolean }) {
   const scope = scopeKey(ctx.caller);
