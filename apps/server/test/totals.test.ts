@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Ctx } from '../src/crud/context';
+import { pageMarks } from '../src/crud/paging';
 import { TOTALS_TTL_MS, TotalsCache } from '../src/crud/totals';
 
 /** A count that answers the next value of `values` each time it is asked, and says how often it was. */
@@ -116,6 +118,31 @@ describe('remembered rows of deep pages', () => {
     expect(cache.nearest(1, list, 600)).toBeNull();
     cache.drop(1);
     expect(cache.marks.has(1)).toBe(false);
+  });
+
+  it('makes aged marks fresh only from the read sent to check them by OFFSET', () => {
+    let now = 0;
+    const cache = new TotalsCache(() => now);
+    const ctx = { caller: { tenantId: 1, superAdmin: true }, totals: { cache, resource: 'system:user', filters: '{}' } } as unknown as Ctx;
+    const marksAt = (offset: number) => pageMarks(ctx, { column: 'createTime', direction: 'desc' }, offset, { notNull: true });
+    const first = marksAt(200);
+    expect(first?.from).toBeNull();
+    first?.saw([31, 32]);
+    expect(marksAt(205)?.from).toEqual({ id: 32, skip: 4 });
+
+    now += TOTALS_TTL_MS;
+    const check = marksAt(200);
+    expect(check?.from).toBeNull();
+    // the others start from the aged row, and what they read leaves the marks aged
+    const meanwhile = marksAt(200);
+    expect(meanwhile?.from).toEqual({ id: 31, skip: 0 });
+    meanwhile?.saw([99, 98]);
+    expect(cache.aged(1, 'system:user|all|{}|createTime:desc')).toBe(true);
+    expect(marksAt(200)?.from).toEqual({ id: 31, skip: 0 });
+    // the OFFSET read makes them afresh
+    check?.saw([77, 78]);
+    expect(cache.aged(1, 'system:user|all|{}|createTime:desc')).toBe(false);
+    expect(marksAt(200)?.from).toEqual({ id: 77, skip: 0 });
   });
 
   it('keeps a bounded number of rows per list, the latest seen', () => {

@@ -110,12 +110,14 @@ export function pageMarks(ctx: Ctx, sort: { column: string; direction: string },
   const key = `${resource}|${scope}|${filters}|${sort.column}:${sort.direction}`;
   const generation = cache.generation(tenantId);
   const from = cache.nearest(tenantId, key, offset);
+  // read from aged marks: what it sees is no check of them, and must not make them look fresh
+  const unchecked = from !== null && cache.aged(tenantId, key);
   return {
     /** The row to start from and how many rows after it to skip, or null: read by OFFSET. */
     from: from && { id: from.id, skip: offset - from.position },
     /** The page as read, in list order. */
     saw(ids: number[]) {
-      if (ids.length > 0)
+      if (ids.length > 0 && !unchecked)
         cache.remember(tenantId, key, generation, [
           [offset, ids[0] as number],
           [offset + ids.length - 1, ids.at(-1) as number],

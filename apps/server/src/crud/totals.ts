@@ -85,6 +85,12 @@ export class TotalsCache {
     return best < 0 ? null : { position: best, id: kept.ids.get(best) as number };
   }
 
+  /** Whether a list's marks aged: a read that started from them must not make them fresh again. */
+  aged(tenantId: number, key: string): boolean {
+    const kept = this.marks.get(tenantId)?.get(key);
+    return kept !== undefined && this.now() - kept.at >= TOTALS_TTL_MS;
+  }
+
   /** Rows a read (started in `generation`) saw at these positions of a list. */
   remember(tenantId: number, key: string, generation: number, seen: Array<[position: number, id: number]>): void {
     if (this.generation(tenantId) !== generation || seen.length === 0) return;
