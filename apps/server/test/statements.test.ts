@@ -27,6 +27,7 @@ describe('isoTimestamp: what PostgreSQL sends for a timestamptz, as Date#toISOSt
       '2026-11-29 03:13:03-03',
       '0999-01-01 00:00:00+00',
       '2026-11-29T03:13:03.105Z',
+      '2026-11-29 03:13+00',
     ])
       expect(isoTimestamp(sent), sent).toBe(new Date(sent).toISOString());
     expect(isoTimestamp('2026-11-29 03:13:03.105999+00')).toBe('2026-11-29T03:13:03.105Z');

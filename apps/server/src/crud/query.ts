@@ -91,7 +91,13 @@ export function isoDates<T extends object>(row: T): Isoed<T> {
  * style, a year past 9999, a Date from a driver that made one) goes through a Date.
  */
 export function isoTimestamp(value: unknown): string {
-  if (typeof value === 'string' && value.length >= 22 && value[10] === ' ' && value[19] !== ':' && value.endsWith('+00')) {
+  if (
+    typeof value === 'string' &&
+    value.length >= 22 &&
+    value[10] === ' ' &&
+    (value[19] === '.' || value[19] === '+') &&
+    value.endsWith('+00')
+  ) {
     const fraction = value[19] === '.' ? `${value.slice(20, -3)}00`.slice(0, 3) : '000';
     return `${value.slice(0, 10)}T${value.slice(11, 19)}.${fraction}Z`;
   }
